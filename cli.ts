@@ -1,0 +1,69 @@
+/**
+ * The `toolscore` command line.
+ *
+ * ```sh
+ * deno run --allow-read jsr:@toolscore/cli/cli eval gold.json trace.json
+ * ```
+ *
+ * @module
+ */
+
+import { runCli } from "./lib/cli/run.ts";
+import type { CliIO } from "./lib/cli/command.ts";
+
+const encoder = new TextEncoder();
+
+function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
+}
+
+/**
+ * The real terminal: Deno's stdout, stderr and stdin, colour when stdout is a
+ * terminal and neither `NO_COLOR` nor `--no-color` is set.
+ *
+ * @param args The command-line arguments (for `--no-color`).
+ * @returns The CLI's input and output.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { terminalIO } from "@toolscore/cli/cli";
+ *
+ * terminalIO(Deno.args).stdout("hello\n");
+ * ```
+ */
+export function terminalIO(args: string[]): CliIO {
+  let noColor = args.includes("--no-color");
+  try {
+    noColor ||= Deno.env.get("NO_COLOR") !== undefined;
+  } catch {
+    // No env permission: treat as no preference.
+  }
+  return {
+    stdout: (text) => writeAll(Deno.stdout, text),
+    stderr: (text) => writeAll(Deno.stderr, text),
+    color: !noColor && Deno.stdout.isTerminal(),
+    progress: Deno.stderr.isTerminal(),
+    stdin: () => new Response(Deno.stdin.readable).text(),
+  };
+}
+
+/**
+ * Run the CLI with these arguments and exit with its code.
+ *
+ * @param args The arguments after `toolscore`.
+ * @returns Never returns; exits the process.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { main } from "@toolscore/cli/cli";
+ *
+ * await main(["--version"]);
+ * ```
+ */
+export async function main(args: string[]): Promise<never> {
+  const rest = args.filter((arg) => arg !== "--no-color");
+  Deno.exit(await runCli(rest, terminalIO(args)));
+}
+
+if (import.meta.main) await main(Deno.args);

@@ -1,0 +1,336 @@
+/**
+ * The call model: one tool call, a trace, and the rules that say whether a
+ * call failed or has a captured outcome.
+ *
+ * TypeScript objects are camelCase (`isError`, `durationS`, `costUsd`); files
+ * and `toJSON()` are snake_case. {@linkcode callFromJson} and
+ * {@linkcode callToJson} convert between the two, so every entry point accepts
+ * calls in the file shape.
+ *
+ * Unknown is not zero: an absent `durationS` or `costUsd` means "not
+ * recorded", and `0` is a known zero.
+ *
+ * @module
+ */
+
+import { InputError } from "./errors.ts";
+
+/** A JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** One tool call, expected (gold) or actual (trace). */
+export interface ToolCall {
+  /** The tool name, non-empty. */
+  tool: string;
+  /**
+   * The arguments. On the expected side, `undefined`/`null` means "don't
+   * check arguments" and `{}` means "expect zero arguments". Values may be
+   * matchers on the expected side.
+   */
+  args?: JsonObject | null;
+  /** The provider's call id, used to pair results with calls. */
+  id?: string;
+  /** What the tool returned; absent when not captured. */
+  result?: unknown;
+  /** A failure message; `""` and `null` mean no error. */
+  error?: string | null;
+  /** An explicit failure flag (MCP `isError`, Anthropic `is_error`). */
+  isError?: boolean;
+  /** Wall-clock seconds; absent when unknown. */
+  durationS?: number;
+  /** Cost in USD; absent when unknown (0 is a known zero). */
+  costUsd?: number;
+  /** The raw argument text, kept when it failed to parse. */
+  rawArgs?: string;
+  /** Why the raw argument text failed to parse. */
+  argsError?: string;
+  /** Side effects to validate (expected side only): `{check: expected}`. */
+  sideEffects?: JsonObject;
+  /** A human description (expected side only). */
+  description?: string;
+  /** Anything else the reader found (`schema`, `http_status`…). */
+  metadata?: JsonObject;
+}
+
+/** The format names every entry point accepts. */
+export type FormatName =
+  | "toolscore"
+  | "openai"
+  | "openai-responses"
+  | "anthropic"
+  | "gemini"
+  | "mcp"
+  | "langchain"
+  | "otel"
+  | "custom";
+
+/** Token usage of a trace. */
+export interface Usage {
+  /** Input (prompt) tokens. */
+  inputTokens: number | null;
+  /** Output (completion) tokens. */
+  outputTokens: number | null;
+}
+
+/** The calls of one agent run and what else the reader found. */
+export interface Trace {
+  /** The calls, in the order they were made. */
+  calls: ToolCall[];
+  /** The last assistant text after the last tool call; `undefined` = unknown. */
+  finalAnswer?: string;
+  /** The model, when the trace names it. */
+  model?: string;
+  /** Token usage, when recorded. */
+  usage?: Usage;
+  /** The format the trace was read as. */
+  format: FormatName;
+}
+
+/**
+ * Whether a call failed: `isError` is true or `error` is a non-empty string.
+ *
+ * @param call The call.
+ * @returns `true` when the call failed.
+ *
+ * @example Usage
+ * ```ts
+ * import { callFailed } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(callFailed({ tool: "a", error: "boom" }), true);
+ * assert.equal(callFailed({ tool: "a", error: "" }), false);
+ * ```
+ */
+export function callFailed(call: ToolCall): boolean {
+  return call.isError === true || (typeof call.error === "string" && call.error !== "");
+}
+
+/**
+ * Whether a call has a captured outcome: a `result`, an `error` or `isError`.
+ *
+ * @param call The call.
+ * @returns `true` when something shows how the call ended.
+ *
+ * @example Usage
+ * ```ts
+ * import { hasOutcome } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(hasOutcome({ tool: "a" }), false);
+ * assert.equal(hasOutcome({ tool: "a", result: 0 }), true);
+ * ```
+ */
+export function hasOutcome(call: ToolCall): boolean {
+  return call.result !== undefined ||
+    (call.error !== undefined && call.error !== null) ||
+    call.isError !== undefined;
+}
+
+/**
+ * Whether a value is a plain JSON object (not an array, not null).
+ *
+ * @param value Any value.
+ * @returns `true` for a plain object.
+ *
+ * @example Usage
+ * ```ts
+ * import { isJsonObject } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isJsonObject({}), true);
+ * assert.equal(isJsonObject([]), false);
+ * ```
+ */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+}
+
+// snake_case file key -> camelCase field, for the keys that differ.
+const FILE_KEYS: Record<string, keyof ToolCall> = {
+  tool: "tool",
+  args: "args",
+  id: "id",
+  result: "result",
+  error: "error",
+  is_error: "isError",
+  duration_s: "durationS",
+  cost_usd: "costUsd",
+  raw_args: "rawArgs",
+  args_error: "argsError",
+  side_effects: "sideEffects",
+  description: "description",
+  metadata: "metadata",
+};
+
+/** Options for {@linkcode callFromJson}. */
+export interface CallFromJsonOptions {
+  /**
+   * JSON path of the value, for error messages.
+   * @default {""}
+   */
+  path?: string;
+  /**
+   * Reject keys that are not part of the call model.
+   * @default {false}
+   */
+  strictKeys?: boolean;
+}
+
+/**
+ * Read one call in the file shape (snake_case keys; `isError`, `durationS`…
+ * are accepted too). Unknown keys go to `metadata` unless `strictKeys`.
+ *
+ * @param value The parsed JSON value.
+ * @param options Where the value came from and how strict to be.
+ * @returns The call.
+ * @throws {InputError} When the value is not an object or `tool` is missing.
+ *
+ * @example Usage
+ * ```ts
+ * import { callFromJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const call = callFromJson({ tool: "search", args: { q: "x" }, duration_s: 0.5 });
+ * assert.deepEqual(call, { tool: "search", args: { q: "x" }, durationS: 0.5 });
+ * ```
+ */
+export function callFromJson(value: unknown, options: CallFromJsonOptions = {}): ToolCall {
+  const path = options.path ?? "";
+  if (!isJsonObject(value)) {
+    throw new InputError(`expected a call object, got ${describeJson(value)}`, path || undefined);
+  }
+  const tool = value.tool;
+  if (tool === undefined) throw new InputError("missing key tool", joinPath(path, "tool"));
+  if (typeof tool !== "string" || tool === "") {
+    throw new InputError("tool must be a non-empty string", joinPath(path, "tool"));
+  }
+  const call: ToolCall = { tool };
+  const extra: JsonObject = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (key === "tool") continue;
+    const field = FILE_KEYS[key] ??
+      (Object.values(FILE_KEYS).includes(key as keyof ToolCall)
+        ? key as keyof ToolCall
+        : undefined);
+    if (field === undefined) {
+      if (options.strictKeys) {
+        throw new InputError(
+          `unknown key ${key} (a call has ${Object.keys(FILE_KEYS).join(", ")})`,
+          joinPath(path, key),
+        );
+      }
+      extra[key] = raw;
+      continue;
+    }
+    checkField(field, raw, joinPath(path, key));
+    if (raw !== undefined) (call as unknown as JsonObject)[field] = raw;
+  }
+  if (Object.keys(extra).length > 0) call.metadata = { ...extra, ...(call.metadata ?? {}) };
+  return call;
+}
+
+function checkField(field: keyof ToolCall, value: unknown, where: string): void {
+  const ok = (() => {
+    switch (field) {
+      case "args":
+        return value === null || isJsonObject(value);
+      case "sideEffects":
+      case "metadata":
+        return isJsonObject(value);
+      case "id":
+      case "rawArgs":
+      case "argsError":
+      case "description":
+        return typeof value === "string";
+      case "error":
+        return value === null || typeof value === "string";
+      case "isError":
+        return typeof value === "boolean";
+      case "durationS":
+      case "costUsd":
+        return value === null ||
+          (typeof value === "number" && Number.isFinite(value) && value >= 0);
+      default:
+        return true;
+    }
+  })();
+  if (!ok) throw new InputError(`invalid value ${describeJson(value)}`, where);
+}
+
+/**
+ * Write a call in the file shape (snake_case keys), leaving absent fields out.
+ * Matchers in `args` stay as they are; `JSON.stringify` writes them as their
+ * operator objects.
+ *
+ * @param call The call.
+ * @returns A JSON object.
+ *
+ * @example Usage
+ * ```ts
+ * import { callToJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(callToJson({ tool: "a", isError: true }), { tool: "a", is_error: true });
+ * ```
+ */
+export function callToJson(call: ToolCall): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, field] of Object.entries(FILE_KEYS)) {
+    const value = call[field];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Append a key or index to a JSON path: `required[1]` + `tool` → `required[1].tool`.
+ *
+ * @param path The path so far (`""` for the root).
+ * @param key An object key or an array index.
+ * @returns The longer path.
+ *
+ * @example Usage
+ * ```ts
+ * import { joinPath } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(joinPath(joinPath("required", 1), "tool"), "required[1].tool");
+ * assert.equal(joinPath("", 0), "[0]");
+ * ```
+ */
+export function joinPath(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  const safe = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+  return path === "" ? safe : /^[A-Za-z_$]/.test(safe) ? `${path}.${safe}` : `${path}[${safe}]`;
+}
+
+/**
+ * A short description of a JSON value for error messages: `a string`, `an array of 3`.
+ *
+ * @param value Any value.
+ * @returns A few words.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(describeJson([1, 2]), "an array of 2");
+ * ```
+ */
+export function describeJson(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    return keys.length === 0
+      ? "an empty object"
+      : `an object with keys ${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""}`;
+  }
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return `the number ${value}`;
+  if (typeof value === "boolean") return `${value}`;
+  return typeof value;
+}

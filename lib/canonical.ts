@@ -1,0 +1,120 @@
+/**
+ * Canonical JSON (RFC 8785, the JSON Canonicalization Scheme) and the hashes
+ * built on it. The serialization itself is the maintained `canonicalize`
+ * package; this module only turns values that JSON cannot hold into stable
+ * repr strings first, so hashing never throws:
+ *
+ * - a value with `toJSON()` (matchers, results) is replaced by what it returns;
+ * - `undefined` in an array, a function, a symbol or a bigint becomes its
+ *   `String()` form (`"undefined"`); `undefined` object values are left out,
+ *   as `JSON.stringify` does;
+ * - `NaN`, `Infinity` and `-Infinity` become those strings;
+ * - a string with a lone surrogate has it replaced by U+FFFD;
+ * - a class instance without `toJSON()` is written as an object of its own
+ *   enumerable properties; a `Map` as an object, a `Set` as an array;
+ * - a cycle becomes the string `"[Circular]"`.
+ *
+ * @module
+ */
+
+import canonicalize from "canonicalize";
+import { createHash } from "node:crypto";
+
+function toPlain(value: unknown, seen: Set<object>): unknown {
+  if (value === null || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
+  if (typeof value !== "object") return String(value);
+  if (seen.has(value)) return "[Circular]";
+  seen.add(value);
+  try {
+    const withToJson = value as { toJSON?: () => unknown };
+    if (typeof withToJson.toJSON === "function") return toPlain(withToJson.toJSON(), seen);
+    if (Array.isArray(value)) {
+      return value.map((item) => item === undefined ? "undefined" : toPlain(item, seen));
+    }
+    if (value instanceof Set) return [...value].map((item) => toPlain(item, seen));
+    const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of entries) {
+      if (item !== undefined) out[String(key)] = toPlain(item, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/**
+ * A value as canonical JSON text (RFC 8785): sorted keys, no whitespace,
+ * ECMAScript number form. Non-JSON leaves are written as stable repr strings.
+ *
+ * @param value Any value.
+ * @returns The canonical JSON text.
+ *
+ * @example Usage
+ * ```ts
+ * import { canonicalJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(canonicalJson({ b: 1, a: [1e21, 0.1 + 0.2] }), '{"a":[1e+21,0.30000000000000004],"b":1}');
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
+  return canonicalize(toPlain(value, new Set())) ?? "null";
+}
+
+/**
+ * A value as canonical JSON UTF-8 bytes (see {@linkcode canonicalJson}).
+ *
+ * @param value Any value.
+ * @returns The UTF-8 bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { canonicalJsonBytes } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(canonicalJsonBytes({ a: "é" }), new TextEncoder().encode('{"a":"é"}'));
+ * ```
+ */
+export function canonicalJsonBytes(value: unknown): Uint8Array {
+  return new TextEncoder().encode(canonicalJson(value));
+}
+
+/**
+ * The lowercase hex SHA-256 of bytes or a string's UTF-8 bytes.
+ *
+ * @param data The bytes or text.
+ * @returns 64 hex digits.
+ *
+ * @example Usage
+ * ```ts
+ * import { sha256Hex } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sha256Hex("").slice(0, 8), "e3b0c442");
+ * ```
+ */
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * The SHA-256 of a value as canonical JSON: the same value hashes the same
+ * whatever its key order.
+ *
+ * @param value Any value.
+ * @returns 64 lowercase hex digits.
+ *
+ * @example Usage
+ * ```ts
+ * import { jsonSha256 } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(jsonSha256({ a: 1, b: 2 }), jsonSha256({ b: 2, a: 1 }));
+ * ```
+ */
+export function jsonSha256(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
