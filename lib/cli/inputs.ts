@@ -1,0 +1,126 @@
+/**
+ * Turning trace arguments into traces: files, directories (the `*.json` and
+ * `*.jsonl` files directly in them, sorted by name, not recursive) and `-`
+ * for standard input. A JSONL file of several traces yields one named trace
+ * per line (`runs.jsonl[3]`).
+ *
+ * @module
+ */
+
+import type { FormatName, Trace } from "../calls.ts";
+import { InputError } from "../errors.ts";
+import { tracesFromText } from "../formats/detect.ts";
+import { fileError } from "../load.ts";
+import type { CliIO } from "./command.ts";
+
+/** One trace read from an argument. */
+export interface NamedTrace {
+  /** The file (or `-`), with `[n]` for the n-th trace of a multi-trace file. */
+  name: string;
+  /** The file the trace came from (`-` for stdin). */
+  file: string;
+  /** The trace. */
+  trace: Trace;
+}
+
+/**
+ * The files an argument names: itself, or a directory's `*.json` / `*.jsonl`
+ * files sorted by name.
+ *
+ * @param path A file, a directory or `-`.
+ * @returns The file paths.
+ * @throws {InputError} When the path does not exist or a directory has no traces.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { expandTraceArgument } from "@toolscore/cli";
+ *
+ * const files = expandTraceArgument("testdata/demo");
+ * ```
+ */
+export function expandTraceArgument(path: string): string[] {
+  if (path === "-") return ["-"];
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (error) {
+    throw fileError(error, path);
+  }
+  if (!info.isDirectory) return [path];
+  const files: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(path)) {
+      if (!entry.isFile) continue;
+      const lower = entry.name.toLowerCase();
+      if (lower.endsWith(".json") || lower.endsWith(".jsonl")) {
+        // Receipts sit beside traces; they are not traces.
+        if (!lower.endsWith(".receipt.json")) files.push(entry.name);
+      }
+    }
+  } catch (error) {
+    throw fileError(error, path);
+  }
+  if (files.length === 0) {
+    throw new InputError("no *.json or *.jsonl trace files in this directory", path);
+  }
+  files.sort();
+  const sep = path.endsWith("/") ? "" : "/";
+  return files.map((name) => `${path}${sep}${name}`);
+}
+
+// Standard input has no extension: JSONL when the whole text is not one JSON document.
+function stdinName(text: string): string {
+  try {
+    JSON.parse(text);
+    return "<stdin>.json";
+  } catch {
+    return text.trim().includes("\n") ? "<stdin>.jsonl" : "<stdin>.json";
+  }
+}
+
+/**
+ * Read every trace the arguments name.
+ *
+ * @param paths Files, directories or `-`.
+ * @param io For standard input.
+ * @param format The format, or `auto`.
+ * @returns The traces, in argument order.
+ * @throws {InputError} On the first file that cannot be read or recognized.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { readTraceArguments } from "@toolscore/cli";
+ *
+ * const traces = await readTraceArguments(["runs/"], io, "auto");
+ * ```
+ */
+export async function readTraceArguments(
+  paths: string[],
+  io: CliIO,
+  format: "auto" | FormatName,
+): Promise<NamedTrace[]> {
+  const out: NamedTrace[] = [];
+  for (const path of paths) {
+    for (const file of expandTraceArgument(path)) {
+      let text: string;
+      if (file === "-") text = await io.stdin();
+      else {
+        try {
+          text = Deno.readTextFileSync(file);
+        } catch (error) {
+          throw fileError(error, file);
+        }
+      }
+      const source = file === "-" ? "<stdin>" : file;
+      const traces = tracesFromText(text, file === "-" ? stdinName(text) : file, { format });
+      if (file === "-" && traces.length === 1) {
+        out.push({ name: source, file, trace: traces[0]! });
+        continue;
+      }
+      traces.forEach((trace, i) => {
+        out.push({ name: traces.length === 1 ? source : `${source}[${i + 1}]`, file, trace });
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+/**
+ * The Hungarian algorithm (Kuhn–Munkres with potentials, O(n²·m)) for a
+ * minimum-cost assignment of every row to a distinct column, rows ≤ columns.
+ *
+ * Costs are exact integers: callers fold several criteria into one number
+ * and must keep every total below 2^53 (see {@linkcode MAX_EXACT_COST}).
+ *
+ * @module
+ */
+
+/** Totals up to this stay exact in a float64. */
+export const MAX_EXACT_COST: number = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Assign each row to a distinct column with the smallest total cost.
+ *
+ * @param rows Number of rows (≤ `columns`).
+ * @param columns Number of columns.
+ * @param cost The cost of row `i` in column `j`.
+ * @returns For each row, its column.
+ *
+ * @example Usage
+ * ```ts
+ * import { hungarian } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const costs = [[4, 1, 3], [2, 0, 5], [3, 2, 2]];
+ * assert.deepEqual(hungarian(3, 3, (i, j) => costs[i]![j]!), [1, 0, 2]);
+ * ```
+ */
+export function hungarian(
+  rows: number,
+  columns: number,
+  cost: (row: number, column: number) => number,
+): number[] {
+  if (rows > columns) throw new RangeError("hungarian() needs rows <= columns");
+  const n = rows;
+  const m = columns;
+  const matrix = new Float64Array(n * m);
+  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) matrix[i * m + j] = cost(i, j);
+  // 1-based arrays as in the classic formulation; index 0 is the virtual column.
+  const u = new Float64Array(n + 1);
+  const v = new Float64Array(m + 1);
+  const p = new Int32Array(m + 1); // row assigned to column j (1-based), 0 = free
+  const way = new Int32Array(m + 1);
+  const minv = new Float64Array(m + 1);
+  const used = new Uint8Array(m + 1);
+  for (let i = 1; i <= n; i++) {
+    p[0] = i;
+    let j0 = 0;
+    minv.fill(Infinity);
+    used.fill(0);
+    do {
+      used[j0] = 1;
+      const i0 = p[j0]!;
+      const rowBase = (i0 - 1) * m;
+      const ui0 = u[i0]!;
+      let delta = Infinity;
+      let j1 = 0;
+      for (let j = 1; j <= m; j++) {
+        if (used[j]) continue;
+        const current = matrix[rowBase + j - 1]! - ui0 - v[j]!;
+        if (current < minv[j]!) {
+          minv[j] = current;
+          way[j] = j0;
+        }
+        if (minv[j]! < delta) {
+          delta = minv[j]!;
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= m; j++) {
+        if (used[j]) {
+          u[p[j]!] = u[p[j]!]! + delta;
+          v[j] = v[j]! - delta;
+        } else {
+          minv[j] = minv[j]! - delta;
+        }
+      }
+      j0 = j1;
+    } while (p[j0] !== 0);
+    do {
+      const j1 = way[j0]!;
+      p[j0] = p[j1]!;
+      j0 = j1;
+    } while (j0 !== 0);
+  }
+  const assignment = new Array<number>(n).fill(-1);
+  for (let j = 1; j <= m; j++) if (p[j]! > 0) assignment[p[j]! - 1] = j - 1;
+  return assignment;
+}

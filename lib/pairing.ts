@@ -1,0 +1,217 @@
+/**
+ * One-to-one pairing of expected and actual calls, per tool.
+ *
+ * For a tool expected g times and called t times, exactly min(g, t) pairs are
+ * made. Among those assignments the pairing prefers, in order: the most
+ * matching argument keys; then the fewest argument keys sent in the paired
+ * actual calls (pairs whose gold args are unchecked don't count); then the
+ * smallest total |i − j| of positions. The three criteria are folded into one
+ * exact integer cost and solved with the Hungarian algorithm, for any size
+ * whose folded totals fit in 2^53 (a tool called tens of thousands of times in
+ * one trace would not, and is refused rather than paired greedily).
+ *
+ * @module
+ */
+
+import type { ToolCall } from "./calls.ts";
+import { InputError } from "./errors.ts";
+import { hungarian, MAX_EXACT_COST } from "./hungarian.ts";
+import { valuesMatch } from "./matchers.ts";
+
+/** One expected call paired with one actual call. */
+export interface CallPair {
+  /** Index in the expected calls. */
+  expected: number;
+  /** Index in the actual calls. */
+  actual: number;
+  /** Expected argument keys whose values matched (0 when args are unchecked). */
+  matchedKeys: number;
+}
+
+/** Options for {@linkcode pairCalls} and {@linkcode matchedKeyCount}. */
+export interface PairingOptions {
+  /**
+   * Compare argument values exactly (same type, no trimming).
+   * @default {false}
+   */
+  strict?: boolean;
+}
+
+/**
+ * Whether an expected call checks arguments (`args` present and not null).
+ *
+ * @param call An expected call.
+ * @returns `true` when its arguments are checked.
+ *
+ * @example Usage
+ * ```ts
+ * import { argsChecked } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(argsChecked({ tool: "a" }), false);
+ * assert.equal(argsChecked({ tool: "a", args: {} }), true);
+ * ```
+ */
+export function argsChecked(call: ToolCall): boolean {
+  return call.args !== undefined && call.args !== null;
+}
+
+/**
+ * How many of the expected call's argument keys the actual call matches.
+ *
+ * @param expected The expected call.
+ * @param actual The actual call.
+ * @param options Lenient or strict comparison.
+ * @returns The count (0 when args are unchecked or did not parse).
+ *
+ * @example Usage
+ * ```ts
+ * import { matchedKeyCount } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const n = matchedKeyCount({ tool: "a", args: { x: 1, y: 2 } }, { tool: "a", args: { x: 1 } });
+ * assert.equal(n, 1);
+ * ```
+ */
+export function matchedKeyCount(
+  expected: ToolCall,
+  actual: ToolCall,
+  options: PairingOptions = {},
+): number {
+  const want = expected.args;
+  const got = actual.args;
+  if (want === undefined || want === null || actual.argsError !== undefined || !got) return 0;
+  let count = 0;
+  for (const key in want) {
+    if (Object.hasOwn(got, key) && valuesMatch(want[key], got[key], options)) count++;
+  }
+  return count;
+}
+
+function keyCount(args: ToolCall["args"]): number {
+  if (!args) return 0;
+  let n = 0;
+  for (const _ in args) n++;
+  return n;
+}
+
+function indexByTool(calls: ToolCall[]): Map<string, number[]> {
+  const byTool = new Map<string, number[]>();
+  calls.forEach((call, i) => {
+    const list = byTool.get(call.tool);
+    if (list) list.push(i);
+    else byTool.set(call.tool, [i]);
+  });
+  return byTool;
+}
+
+/**
+ * Pair expected and actual calls one-to-one per tool (see the module doc).
+ *
+ * @param expected The expected calls.
+ * @param actual The actual calls.
+ * @param options Lenient or strict comparison.
+ * @returns The pairs, sorted by expected index.
+ *
+ * @example Usage
+ * ```ts
+ * import { pairCalls } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const pairs = pairCalls(
+ *   [{ tool: "s", args: { q: "a" } }, { tool: "s", args: { q: "b" } }],
+ *   [{ tool: "s", args: { q: "b" } }, { tool: "s", args: { q: "a" } }],
+ * );
+ * assert.deepEqual(pairs.map((p) => [p.expected, p.actual]), [[0, 1], [1, 0]]);
+ * ```
+ */
+export function pairCalls(
+  expected: ToolCall[],
+  actual: ToolCall[],
+  options: PairingOptions = {},
+): CallPair[] {
+  const pairs: CallPair[] = [];
+  const actualByTool = indexByTool(actual);
+  for (const [tool, goldIndexes] of indexByTool(expected)) {
+    const actualIndexes = actualByTool.get(tool);
+    if (!actualIndexes) continue;
+    pairTool(tool, goldIndexes, actualIndexes, expected, actual, options, pairs);
+  }
+  return pairs.sort((a, b) => a.expected - b.expected);
+}
+
+function pairTool(
+  tool: string,
+  goldIndexes: number[],
+  actualIndexes: number[],
+  expected: ToolCall[],
+  actual: ToolCall[],
+  options: PairingOptions,
+  out: CallPair[],
+): void {
+  const g = goldIndexes.length;
+  const t = actualIndexes.length;
+  if (g === 1 && t === 1) {
+    const e = goldIndexes[0]!;
+    const a = actualIndexes[0]!;
+    out.push({
+      expected: e,
+      actual: a,
+      matchedKeys: matchedKeyCount(expected[e]!, actual[a]!, options),
+    });
+    return;
+  }
+  const matched = new Int32Array(g * t);
+  const sent = new Int32Array(t);
+  let matchBound = 0;
+  let sentBound = 0;
+  let maxDistance = 0;
+  for (let j = 0; j < t; j++) sent[j] = keyCount(actual[actualIndexes[j]!]!.args);
+  for (let i = 0; i < g; i++) {
+    const gold = expected[goldIndexes[i]!]!;
+    const checked = argsChecked(gold);
+    if (checked) {
+      matchBound += keyCount(gold.args);
+      for (let j = 0; j < t; j++) {
+        matched[i * t + j] = matchedKeyCount(gold, actual[actualIndexes[j]!]!, options);
+      }
+    }
+  }
+  for (let j = 0; j < t; j++) sentBound += sent[j]!;
+  for (const i of goldIndexes) {
+    for (const j of actualIndexes) maxDistance = Math.max(maxDistance, Math.abs(i - j));
+  }
+  const k = Math.min(g, t);
+  const distanceScale = 1; // the last criterion
+  const sentScale = k * maxDistance + 1; // any distance total is below one unit of "sent"
+  const matchScale = (sentBound + 1) * sentScale; // any sent total is below one unit of "match"
+  if ((matchBound + 1) * matchScale > MAX_EXACT_COST) {
+    throw new InputError(
+      `${g} expected and ${t} actual calls of one tool are too many to pair exactly`,
+      `tool ${tool}`,
+    );
+  }
+  const cost = (i: number, j: number): number => {
+    const gold = expected[goldIndexes[i]!]!;
+    const sentKeys = argsChecked(gold) ? sent[j]! : 0;
+    return -matched[i * t + j]! * matchScale + sentKeys * sentScale +
+      Math.abs(goldIndexes[i]! - actualIndexes[j]!) * distanceScale;
+  };
+  if (g <= t) {
+    hungarian(g, t, cost).forEach((j, i) => {
+      out.push({
+        expected: goldIndexes[i]!,
+        actual: actualIndexes[j]!,
+        matchedKeys: matched[i * t + j]!,
+      });
+    });
+  } else {
+    hungarian(t, g, (j, i) => cost(i, j)).forEach((i, j) => {
+      out.push({
+        expected: goldIndexes[i]!,
+        actual: actualIndexes[j]!,
+        matchedKeys: matched[i * t + j]!,
+      });
+    });
+  }
+}

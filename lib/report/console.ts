@@ -1,0 +1,216 @@
+/**
+ * The console report of `toolscore eval`: per trace a compact block (score,
+ * grade, the main metrics, the evidence line and every non-pass check, the
+ * contract's choices, "Top issues to fix", safety findings), and with several
+ * traces a summary table.
+ *
+ * @module
+ */
+
+import type { EvaluationResult } from "../evaluate.ts";
+import { type Evidence, formatEvidence } from "../evidence.ts";
+import { meetsBar } from "../score.ts";
+import { palette } from "./color.ts";
+import { topIssues } from "./issues.ts";
+
+/** Options for {@linkcode formatResult}. */
+export interface FormatResultOptions {
+  /**
+   * The pass mark.
+   * @default {0.9}
+   */
+  bar?: number;
+  /**
+   * Whether the bar was set explicitly (flag or contract); otherwise the
+   * verdict is only reported.
+   * @default {false}
+   */
+  gated?: boolean;
+  /**
+   * Show every metric and every issue.
+   * @default {false}
+   */
+  verbose?: boolean;
+  /**
+   * Colour the output.
+   * @default {false}
+   */
+  color?: boolean;
+  /**
+   * Issues to show when not verbose.
+   * @default {5}
+   */
+  maxIssues?: number;
+}
+
+const fixed = (value: number | null | undefined, digits = 2) =>
+  value === null || value === undefined ? "unknown" : value.toFixed(digits);
+
+interface ContractBlock {
+  alternatives?: { chosen?: Record<string, number> };
+  optional_matched?: number[];
+}
+
+interface Findings {
+  violations?: { index: number; tool: string; rule: number; reason?: string }[];
+  secrets?: { index: number; tool: string; path: string; kind: string; preview: string }[];
+  findings?: { check: string; severity: string; message: string }[];
+}
+
+/**
+ * The console block of one evaluated trace.
+ *
+ * @param name The trace's name (its file).
+ * @param result The evaluation.
+ * @param evidence The evaluation's evidence.
+ * @param options Bar, verbosity and colour.
+ * @returns The lines, without trailing newlines.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluate, evaluationEvidence, formatResult } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluate([{ tool: "a" }], [{ tool: "a" }]);
+ * const lines = formatResult("t.json", result, evaluationEvidence(result));
+ * assert.match(lines[0]!, /^t\.json {2}score 1\.00 A/);
+ * ```
+ */
+export function formatResult(
+  name: string,
+  result: EvaluationResult,
+  evidence: Evidence,
+  options: FormatResultOptions = {},
+): string[] {
+  const c = palette(options.color ?? false);
+  const bar = options.bar ?? 0.9;
+  const passed = result.passed(bar);
+  const why = meetsBar(result.score, bar) ? "honesty error" : "below bar";
+  const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
+  const lines = [
+    `${c.bold(name)}  score ${result.score.toFixed(2)} ${result.grade}  ${verdict} ${
+      c.dim(`(bar ${bar.toFixed(2)}${options.gated ? "" : ", report only"})`)
+    }`,
+  ];
+  const m = result.metrics;
+  lines.push(
+    `  selection ${fixed(m.selection_accuracy)}  argument F1 ${fixed(m.argument_f1)}  ` +
+      `sequence ${fixed(m.sequence_accuracy)}  required calls ${fixed(m.required_call_recall)}  ` +
+      `redundant ${fixed(m.redundant_rate)}`,
+  );
+  if (options.verbose) {
+    lines.push(
+      `  invocation ${fixed(m.invocation_accuracy)}  tool correctness ${
+        fixed(m.tool_correctness)
+      }  ` +
+        `trajectory ${fixed(m.trajectory_accuracy)}  identical ${fixed(m.identical_rate)}  ` +
+        `errors ${m.error_count} (rate ${
+          fixed(m.error_rate)
+        })  retries ${m.retry_after_error_count}`,
+      `  calls: ${m.counts.expected} expected, ${m.counts.actual} scored, ${result.traceCalls.length} in trace  ` +
+        `latency ${m.latency.total === null ? "unknown" : `${m.latency.total.toFixed(3)} s`}  ` +
+        `cost ${m.cost.total === null ? "unknown" : `$${m.cost.total.toFixed(4)}`}`,
+    );
+    if (m.schema_compliance !== undefined) {
+      lines.push(`  schema compliance ${fixed(m.schema_compliance)}`);
+    }
+  }
+  lines.push(...formatEvidence(evidence, { color: options.color ?? false }).map((l) => `  ${l}`));
+
+  const contract = m.contract_metrics as ContractBlock | undefined;
+  const chosen = Object.entries(contract?.alternatives?.chosen ?? {});
+  if (chosen.length > 0) {
+    lines.push(
+      `  alternatives: ${chosen.map(([id, option]) => `${id} → option ${option + 1}`).join(", ")}`,
+    );
+  }
+  const optional = contract?.optional_matched ?? [];
+  if (optional.length > 0) {
+    lines.push(
+      `  optional calls left out of the score: ${
+        optional.map((i) => `${result.traceCalls[i]?.tool ?? "?"} (call ${i + 1})`).join(", ")
+      }`,
+    );
+  }
+
+  const issues = topIssues(result);
+  if (issues.length > 0) {
+    const max = options.verbose ? issues.length : options.maxIssues ?? 5;
+    lines.push("  Top issues to fix:");
+    for (const issue of issues.slice(0, max)) lines.push(`    - ${issue.message}`);
+    if (issues.length > max) {
+      lines.push(c.dim(`    … and ${issues.length - max} more (-v shows all)`));
+    }
+  }
+
+  const policy = m.policy_metrics as Findings | undefined;
+  for (const v of policy?.violations ?? []) {
+    lines.push(
+      `  ${c.red("forbidden")}: call ${v.index + 1} ${v.tool} matches rule ${v.rule + 1}${
+        v.reason ? ` (${v.reason})` : ""
+      }`,
+    );
+  }
+  const security = m.security_metrics as Findings | undefined;
+  for (const s of security?.secrets ?? []) {
+    lines.push(
+      `  ${c.red("credential")}: ${s.kind} in call ${
+        s.index + 1
+      } ${s.tool} at ${s.path}: ${s.preview}`,
+    );
+  }
+  return lines;
+}
+
+/** One row of the summary table. */
+export interface SummaryRow {
+  /** The trace's name. */
+  name: string;
+  /** The evaluation. */
+  result: EvaluationResult;
+  /** Whether it passed its bar. */
+  passed: boolean;
+}
+
+/**
+ * The summary table printed after several traces, with the mean score.
+ *
+ * @param rows One row per trace.
+ * @param color Whether to colour.
+ * @returns The lines.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluate, formatSummary } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluate([{ tool: "a" }], [{ tool: "a" }]);
+ * const lines = formatSummary([{ name: "t.json", result, passed: true }]);
+ * assert.match(lines.at(-1)!, /1 traces: 1 passed, 0 failed, mean score 1\.000/);
+ * ```
+ */
+export function formatSummary(rows: SummaryRow[], color = false): string[] {
+  const c = palette(color);
+  const width = Math.max(5, ...rows.map((row) => row.name.length));
+  const lines = [
+    c.bold(`${"trace".padEnd(width)}  score  grade  select  args F1  sequence  required  verdict`),
+  ];
+  for (const { name, result, passed } of rows) {
+    const m = result.metrics;
+    lines.push(
+      `${name.padEnd(width)}  ${result.score.toFixed(3)}  ${result.grade.padEnd(5)}  ` +
+        `${fixed(m.selection_accuracy).padStart(6)}  ${fixed(m.argument_f1).padStart(7)}  ` +
+        `${fixed(m.sequence_accuracy).padStart(8)}  ${
+          fixed(m.required_call_recall).padStart(8)
+        }  ` +
+        `${passed ? c.green("pass") : c.red("fail")}`,
+    );
+  }
+  const passedCount = rows.filter((row) => row.passed).length;
+  const mean = rows.reduce((sum, row) => sum + row.result.score, 0) / Math.max(1, rows.length);
+  lines.push(
+    `${rows.length} traces: ${passedCount} passed, ${rows.length - passedCount} failed, ` +
+      `mean score ${mean.toFixed(3)}`,
+  );
+  return lines;
+}

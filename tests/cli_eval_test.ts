@@ -1,0 +1,237 @@
+import assert from "node:assert/strict";
+import { runCli } from "../lib/cli/run.ts";
+import type { CliIO } from "../lib/cli/command.ts";
+
+function collect(stdin = "") {
+  const io = { out: "", err: "" };
+  const cli: CliIO = {
+    stdout: (text) => void (io.out += text),
+    stderr: (text) => void (io.err += text),
+    color: false,
+    progress: false,
+    stdin: () => Promise.resolve(stdin),
+  };
+  return { io, cli };
+}
+
+async function run(args: string[], stdin?: string) {
+  const { io, cli } = collect(stdin);
+  const code = await runCli(args, cli);
+  return { code, ...io };
+}
+
+const GOLD = "data/demo/gold.json";
+
+Deno.test("toolscore eval prints the report of a good trace and exits 0", async () => {
+  const { code, out, err } = await run(["eval", GOLD, "data/demo/good.json"]);
+  assert.equal(code, 0, err);
+  assert.match(out, /data\/demo\/good\.json {2}score 1\.00 A {2}PASS/);
+  assert.match(out, /selection 1\.00 {2}argument F1 1\.00/);
+  assert.match(out, /pass, \d+ fail, \d+ unknown/);
+});
+
+Deno.test("toolscore eval shows top issues with expected and actual values", async () => {
+  const { out } = await run(["eval", GOLD, "data/demo/wrong_argument.json"]);
+  assert.match(out, /Top issues to fix:/);
+  assert.match(
+    out,
+    /search_flights \(expected call 1\): argument date expected "2026-12-24", got "2026-12-25"/,
+  );
+  const missing = await run(["eval", GOLD, "data/demo/missing_call.json"]);
+  assert.match(missing.out, /missing call: send_confirmation/);
+});
+
+Deno.test("toolscore eval --json prints one JSON document and nothing else", async () => {
+  const { code, out } = await run(["eval", GOLD, "data/demo/good.json", "--json"]);
+  assert.equal(code, 0);
+  const doc = JSON.parse(out);
+  assert.equal(doc.schema_version, "1");
+  assert.equal(doc.score, 1);
+  assert.equal(doc.grade, "A");
+  assert.equal(doc.passed, true);
+  assert.ok(Array.isArray(doc.evidence.checks));
+  assert.equal(doc.calls.actual.length, 3);
+});
+
+Deno.test("toolscore eval --fail-under B exits 1 on a C", async () => {
+  const failing = await run([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/search_c.json",
+    "--fail-under",
+    "B",
+  ]);
+  assert.equal(failing.code, 1);
+  assert.match(failing.out, /score 0\.70 C {2}FAIL: below bar/);
+  const reportOnly = await run([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/search_c.json",
+  ]);
+  assert.equal(reportOnly.code, 0);
+  assert.match(reportOnly.out, /report only/);
+  const passing = await run([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/search_c.json",
+    "--fail-under",
+    "C",
+  ]);
+  assert.equal(passing.code, 0);
+  const minScore = await run([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/search_c.json",
+    "--min-score",
+    "0.71",
+  ]);
+  assert.equal(minScore.code, 1);
+});
+
+Deno.test("toolscore eval over a directory prints a summary with the mean", async () => {
+  const { code, out } = await run(["eval", GOLD, "data/demo/"]);
+  assert.equal(code, 0);
+  assert.match(out, /trace +score +grade/);
+  // gold.json in the directory is not a trace of this task but is read as one (a call list).
+  assert.match(out, /4 traces: \d passed, \d failed, mean score \d\.\d{3}/);
+});
+
+Deno.test("toolscore eval reads a JSONL file line by line and stdin", async () => {
+  const jsonl = await run([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/two.jsonl",
+    "--json",
+  ]);
+  const doc = JSON.parse(jsonl.out);
+  assert.deepEqual(doc.results.map((r: { trace: string }) => r.trace), [
+    "testdata/eval/two.jsonl[1]",
+    "testdata/eval/two.jsonl[2]",
+  ]);
+  assert.deepEqual(doc.results.map((r: { score: number }) => r.score), [0.7, 1]);
+  assert.equal(doc.summary.count, 2);
+  const stdin = await run(
+    ["eval", "testdata/eval/gold_search.json", "-", "--json"],
+    '[{"tool": "search", "args": {}}]',
+  );
+  assert.equal(JSON.parse(stdin.out).score, 1);
+});
+
+Deno.test("toolscore eval --weight and --strict change the score", async () => {
+  const weighted = await run([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/search_c.json",
+    "--json",
+    "--weight",
+    "argument_f1=0",
+    "--weight",
+    "selection_accuracy=1",
+  ]);
+  const doc = JSON.parse(weighted.out);
+  assert.ok(Math.abs(doc.score - 1) < 1e-9);
+  assert.ok(Math.abs(doc.weights.selection_accuracy - 1 / 1.3) < 1e-9);
+});
+
+const BAD: [string, string[], RegExp][] = [
+  ["a missing file", ["eval", "nope.json", "data/demo/good.json"], /nope\.json: file not found/],
+  [
+    "malformed JSON",
+    ["eval", "testdata/eval/broken.json", "data/demo/good.json"],
+    /broken\.json:2:36: invalid JSON/,
+  ],
+  [
+    "an unknown format",
+    ["eval", GOLD, "data/demo/good.json", "--format", "gpt"],
+    /unknown format gpt/,
+  ],
+  [
+    "a bad weight",
+    ["eval", GOLD, "data/demo/good.json", "--weight", "speed=1"],
+    /--weight: unknown weight speed/,
+  ],
+  [
+    "a weight without a number",
+    ["eval", GOLD, "data/demo/good.json", "--weight", "argument_f1"],
+    /expected NAME=NUMBER/,
+  ],
+  [
+    "a gold item without tool",
+    ["eval", "testdata/eval/no_tool.json", "data/demo/good.json"],
+    /no_tool\.json: \[1\]\.tool: missing/,
+  ],
+  [
+    "a bad matcher",
+    ["eval", "testdata/eval/bad_matcher.json", "data/demo/good.json"],
+    /\[0\]\.args\.q: unknown operator \$regexp \(did you mean \$regex\?\)/,
+  ],
+  [
+    "an unrecognized trace",
+    ["eval", GOLD, "testdata/eval/unknown_shape.json"],
+    /unknown_shape\.json: not a trace in any known format/,
+  ],
+  ["an unknown flag", ["eval", GOLD, "data/demo/good.json", "--bogus"], /Unknown option '--bogus'/],
+  ["a missing trace argument", ["eval", GOLD], /needs GOLD and at least one TRACE/],
+  [
+    "a bad --fail-under",
+    ["eval", GOLD, "data/demo/good.json", "--fail-under", "Z"],
+    /--fail-under Z/,
+  ],
+  ["an unknown command", ["evaluate"], /unknown command evaluate/],
+];
+
+for (const [what, args, pattern] of BAD) {
+  Deno.test(`toolscore eval rejects ${what} with exit 2 and one line`, async () => {
+    const { code, out, err } = await run(args);
+    assert.equal(code, 2, err);
+    assert.equal(out, "");
+    assert.match(err, pattern);
+    assert.ok(err.trim().split("\n").length <= 2, err);
+    assert.doesNotMatch(err, /\n\s+at /);
+  });
+}
+
+Deno.test("toolscore --version, --help and COMMAND --help", async () => {
+  const version = await run(["--version"]);
+  assert.match(version.out, /^toolscore \d+\.\d+\.\d+\n$/);
+  const help = await run(["--help"]);
+  assert.match(help.out, /Commands:/);
+  assert.match(help.out, /eval +score traces/);
+  const evalHelp = await run(["eval", "--help"]);
+  assert.match(evalHelp.out, /Examples:/);
+  const helpEval = await run(["help", "eval"]);
+  assert.equal(helpEval.out, evalHelp.out);
+});
+
+Deno.test("toolscore demo runs on bundled data", async () => {
+  const { code, out } = await run(["demo"]);
+  assert.equal(code, 0);
+  assert.match(out, /good\.json {2}score 1\.00 A/);
+  assert.match(out, /What this shows/);
+});
+
+Deno.test("the toolscore process runs with only --allow-read and exits with the gate's code", async () => {
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const root = new URL("..", import.meta.url).pathname;
+  const command = (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", `--allow-read=${root}`, cli, ...args],
+      cwd: root,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const failing = await command([
+    "eval",
+    "testdata/eval/gold_search.json",
+    "testdata/eval/search_c.json",
+    "--fail-under",
+    "B",
+  ]);
+  assert.equal(failing.code, 1);
+  const bad = await command(["eval", "testdata/eval/broken.json", "data/demo/good.json"]);
+  assert.equal(bad.code, 2);
+  const stderr = new TextDecoder().decode(bad.stderr);
+  assert.match(stderr, /^toolscore: testdata\/eval\/broken\.json:2:36: invalid JSON/);
+  assert.doesNotMatch(stderr, /\n\s+at /);
+});
