@@ -163,6 +163,8 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
   metadata: "metadata",
 };
 
+const CAMEL_KEYS = new Set<string>(Object.values(FILE_KEYS));
+
 /** Options for {@linkcode callFromJson}. */
 export interface CallFromJsonOptions {
   /**
@@ -209,10 +211,11 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   const extra: JsonObject = {};
   for (const [key, raw] of Object.entries(value)) {
     if (key === "tool") continue;
-    const field = FILE_KEYS[key] ??
-      (Object.values(FILE_KEYS).includes(key as keyof ToolCall)
-        ? key as keyof ToolCall
-        : undefined);
+    const field = Object.hasOwn(FILE_KEYS, key)
+      ? FILE_KEYS[key]
+      : CAMEL_KEYS.has(key)
+      ? key as keyof ToolCall
+      : undefined;
     if (field === undefined) {
       if (options.strictKeys) {
         throw new InputError(
@@ -223,39 +226,43 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
       extra[key] = raw;
       continue;
     }
-    checkField(field, raw, joinPath(path, key));
+    checkField(field, raw, path, key);
+    // null duration or cost means unknown: leave the field out.
+    if (raw === null && (field === "durationS" || field === "costUsd")) continue;
     if (raw !== undefined) (call as unknown as JsonObject)[field] = raw;
   }
   if (Object.keys(extra).length > 0) call.metadata = { ...extra, ...(call.metadata ?? {}) };
   return call;
 }
 
-function checkField(field: keyof ToolCall, value: unknown, where: string): void {
-  const ok = (() => {
-    switch (field) {
-      case "args":
-        return value === null || isJsonObject(value);
-      case "sideEffects":
-      case "metadata":
-        return isJsonObject(value);
-      case "id":
-      case "rawArgs":
-      case "argsError":
-      case "description":
-        return typeof value === "string";
-      case "error":
-        return value === null || typeof value === "string";
-      case "isError":
-        return typeof value === "boolean";
-      case "durationS":
-      case "costUsd":
-        return value === null ||
-          (typeof value === "number" && Number.isFinite(value) && value >= 0);
-      default:
-        return true;
-    }
-  })();
-  if (!ok) throw new InputError(`invalid value ${describeJson(value)}`, where);
+function checkField(field: keyof ToolCall, value: unknown, path: string, key: string): void {
+  if (!fieldValid(field, value)) {
+    throw new InputError(`invalid value ${describeJson(value)}`, joinPath(path, key));
+  }
+}
+
+function fieldValid(field: keyof ToolCall, value: unknown): boolean {
+  switch (field) {
+    case "args":
+      return value === null || isJsonObject(value);
+    case "sideEffects":
+    case "metadata":
+      return isJsonObject(value);
+    case "id":
+    case "rawArgs":
+    case "argsError":
+    case "description":
+      return typeof value === "string";
+    case "error":
+      return value === null || typeof value === "string";
+    case "isError":
+      return typeof value === "boolean";
+    case "durationS":
+    case "costUsd":
+      return value === null || (typeof value === "number" && Number.isFinite(value) && value >= 0);
+    default:
+      return true;
+  }
 }
 
 /**

@@ -189,18 +189,75 @@ function trajectory(gold: ToolCall[], actual: ToolCall[], options: PairingOption
   return (matches / gold.length) * Math.min(1, gold.length / actual.length);
 }
 
-// A key for "the same call": sorted object keys, so key order does not matter.
+// A key for "the same call": object keys sorted, so key order does not matter.
 function stableKey(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(stableKey).join(",")}]`;
-  const keys = Object.keys(value).sort();
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + stableKey(value[i]);
+    return `${out}]`;
+  }
   const record = value as Record<string, unknown>;
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableKey(record[k])}`).join(",")}}`;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    out += `${i > 0 ? "," : ""}${JSON.stringify(key)}:${stableKey(record[key])}`;
+  }
+  return `${out}}`;
 }
 
 function argsKey(call: ToolCall): string {
   const args = call.argsError !== undefined ? { $raw: call.rawArgs ?? "" } : call.args ?? {};
   return `${call.tool}\u0000${stableKey(args)}`;
+}
+
+// JSON equality of two values, object keys in any order (1 and 1.0 are one number).
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    count++;
+  }
+  for (const _ in y) count--;
+  return count === 0;
+}
+
+function sameArgs(a: ToolCall, b: ToolCall): boolean {
+  if (a.argsError !== undefined || b.argsError !== undefined) {
+    return a.argsError !== undefined && b.argsError !== undefined && a.rawArgs === b.rawArgs;
+  }
+  return sameJson(a.args ?? {}, b.args ?? {});
+}
+
+// The earlier calls of one tool: compared pairwise while few, by canonical key when many.
+class RepeatIndex {
+  #calls: ToolCall[] = [];
+  #keys: Set<string> | undefined;
+
+  seenBefore(call: ToolCall): boolean {
+    if (this.#keys) {
+      const key = argsKey(call);
+      const seen = this.#keys.has(key);
+      this.#keys.add(key);
+      return seen;
+    }
+    const seen = this.#calls.some((earlier) => sameArgs(earlier, call));
+    this.#calls.push(call);
+    if (this.#calls.length > 32) this.#keys = new Set(this.#calls.map(argsKey));
+    return seen;
+  }
 }
 
 function figureBlock(calls: ToolCall[], pick: (call: ToolCall) => number | undefined): FigureBlock {
@@ -304,20 +361,20 @@ export function computeMetrics(
   let retries = 0;
   let errors = 0;
   let withOutcome = 0;
-  const seen = new Set<string>();
-  let previousKey: string | undefined;
-  let previousFailed = false;
-  for (const call of actual) {
-    const key = argsKey(call);
-    if (seen.has(key)) identical++;
-    seen.add(key);
-    if (previousFailed && key === previousKey) retries++;
-    const failed = callFailed(call);
-    if (failed) errors++;
+  const earlier = new Map<string, RepeatIndex>();
+  actual.forEach((call, i) => {
+    let index = earlier.get(call.tool);
+    if (!index) earlier.set(call.tool, index = new RepeatIndex());
+    if (index.seenBefore(call)) identical++;
+    const previous = actual[i - 1];
+    if (
+      previous && callFailed(previous) && previous.tool === call.tool && sameArgs(previous, call)
+    ) {
+      retries++;
+    }
+    if (callFailed(call)) errors++;
     if (hasOutcome(call)) withOutcome++;
-    previousKey = key;
-    previousFailed = failed;
-  }
+  });
 
   let required: number | null = null;
   if (gold.length > 0) {

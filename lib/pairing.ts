@@ -161,6 +161,13 @@ function pairTool(
     });
     return;
   }
+  if (g === t) {
+    const inOrder = inOrderFullMatch(goldIndexes, actualIndexes, expected, actual, options);
+    if (inOrder) {
+      out.push(...inOrder);
+      return;
+    }
+  }
   const matched = new Int32Array(g * t);
   const sent = new Int32Array(t);
   let matchBound = 0;
@@ -191,27 +198,82 @@ function pairTool(
       `tool ${tool}`,
     );
   }
-  const cost = (i: number, j: number): number => {
-    const gold = expected[goldIndexes[i]!]!;
-    const sentKeys = argsChecked(gold) ? sent[j]! : 0;
-    return -matched[i * t + j]! * matchScale + sentKeys * sentScale +
-      Math.abs(goldIndexes[i]! - actualIndexes[j]!) * distanceScale;
-  };
-  if (g <= t) {
-    hungarian(g, t, cost).forEach((j, i) => {
-      out.push({
-        expected: goldIndexes[i]!,
-        actual: actualIndexes[j]!,
-        matchedKeys: matched[i * t + j]!,
-      });
-    });
-  } else {
-    hungarian(t, g, (j, i) => cost(i, j)).forEach((i, j) => {
-      out.push({
-        expected: goldIndexes[i]!,
-        actual: actualIndexes[j]!,
-        matchedKeys: matched[i * t + j]!,
-      });
-    });
+  // Rows are the shorter side; cost[r * columns + c] is the folded cost of that pairing.
+  const rowsAreGold = g <= t;
+  const rows = rowsAreGold ? g : t;
+  const columns = rowsAreGold ? t : g;
+  const cost = new Float64Array(rows * columns);
+  for (let i = 0; i < g; i++) {
+    const checked = argsChecked(expected[goldIndexes[i]!]!);
+    for (let j = 0; j < t; j++) {
+      const value = -matched[i * t + j]! * matchScale + (checked ? sent[j]! : 0) * sentScale +
+        Math.abs(goldIndexes[i]! - actualIndexes[j]!) * distanceScale;
+      cost[rowsAreGold ? i * t + j : j * g + i] = value;
+    }
   }
+  const assignment = rowMinimaAssignment(rows, columns, cost) ??
+    hungarian(rows, columns, (r, c) => cost[r * columns + c]!);
+  assignment.forEach((c, r) => {
+    const i = rowsAreGold ? r : c;
+    const j = rowsAreGold ? c : r;
+    out.push({
+      expected: goldIndexes[i]!,
+      actual: actualIndexes[j]!,
+      matchedKeys: matched[i * t + j]!,
+    });
+  });
+}
+
+// With as many actual calls as expected ones, every actual call is paired, so the "keys sent"
+// total is the same for every assignment (when every expected call checks its arguments), and
+// pairing in order minimizes the total distance.
+// If each in-order pair also matches every expected key (the most any pair can), the in-order
+// pairing is optimal: no need to score every combination.
+function inOrderFullMatch(
+  goldIndexes: number[],
+  actualIndexes: number[],
+  expected: ToolCall[],
+  actual: ToolCall[],
+  options: PairingOptions,
+): CallPair[] | undefined {
+  const pairs: CallPair[] = [];
+  for (let k = 0; k < goldIndexes.length; k++) {
+    const gold = expected[goldIndexes[k]!]!;
+    const call = actual[actualIndexes[k]!]!;
+    const matchedKeys = matchedKeyCount(gold, call, options);
+    // An unchecked expected call makes "keys sent" depend on the assignment: no shortcut.
+    if (!argsChecked(gold) || matchedKeys !== keyCount(gold.args)) return undefined;
+    pairs.push({ expected: goldIndexes[k]!, actual: actualIndexes[k]!, matchedKeys });
+  }
+  return pairs;
+}
+
+// When every row's cheapest column is different, picking them is optimal: no assignment can
+// cost less than the sum of the row minima. This exact shortcut covers the common case (each
+// call has one clearly best partner) without running the O(n³) algorithm.
+function rowMinimaAssignment(
+  rows: number,
+  columns: number,
+  cost: Float64Array,
+): number[] | undefined {
+  const taken = new Uint8Array(columns);
+  const assignment = new Array<number>(rows);
+  for (let r = 0; r < rows; r++) {
+    let best = 0;
+    let bestCost = Infinity;
+    let tie = false;
+    for (let c = 0; c < columns; c++) {
+      const value = cost[r * columns + c]!;
+      if (value < bestCost) {
+        bestCost = value;
+        best = c;
+        tie = false;
+      } else if (value === bestCost) tie = true;
+    }
+    // A tie would make the choice depend on scan order; leave those to the full algorithm.
+    if (tie || taken[best]) return undefined;
+    taken[best] = 1;
+    assignment[r] = best;
+  }
+  return assignment;
 }

@@ -370,3 +370,95 @@ function bruteForceBest(gold: SimpleCall[], actual: SimpleCall[]): number {
   walk(0, 0);
   return best;
 }
+
+Deno.test("pairCalls() prefers fewer keys sent when an expected call is unchecked", () => {
+  const pairs = pairCalls([{ tool: "s", args: { q: "a" } }, { tool: "s" }], [
+    { tool: "s", args: { q: "a", x: 1, y: 2 } },
+    { tool: "s", args: { q: "a" } },
+  ]);
+  assert.deepEqual(pairs.map((p) => [p.expected, p.actual]), [[0, 1], [1, 0]]);
+});
+
+Deno.test("pairCalls() is optimal on (matched keys, keys sent, distance) (property)", () => {
+  const call = fc.record({
+    tool: fc.constantFrom("a", "b"),
+    args: fc.option(
+      fc.record({ x: fc.integer({ min: 0, max: 1 }), y: fc.integer({ min: 0, max: 1 }) }, {
+        requiredKeys: [],
+      }),
+      { nil: undefined },
+    ),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(call, { maxLength: 6 }),
+      fc.array(call, { maxLength: 6 }),
+      (gold, actual) => {
+        const ours = objective(
+          gold,
+          actual,
+          pairCalls(gold, actual).map((p) => [p.expected, p.actual]),
+        );
+        assert.deepEqual(ours, bestObjective(gold, actual));
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+type LooseCall = { tool: string; args?: Record<string, number> };
+
+function objective(gold: LooseCall[], actual: LooseCall[], pairs: number[][]): number[] {
+  let matched = 0;
+  let sent = 0;
+  let distance = 0;
+  for (const [i, j] of pairs) {
+    const g = gold[i!]!;
+    const a = actual[j!]!;
+    if (g.args !== undefined) {
+      matched += Object.keys(g.args).filter((k) =>
+        a.args && k in a.args && a.args[k] === g.args![k]
+      ).length;
+      sent += Object.keys(a.args ?? {}).length;
+    }
+    distance += Math.abs(i! - j!);
+  }
+  return [matched, -sent, -distance];
+}
+
+function bestObjective(gold: LooseCall[], actual: LooseCall[]): number[] {
+  let best: number[] | undefined;
+  const better = (x: number[], y: number[]) =>
+    x[0]! !== y[0]! ? x[0]! > y[0]! : x[1]! !== y[1]! ? x[1]! > y[1]! : x[2]! > y[2]!;
+  const tools = [...new Set(gold.map((c) => c.tool))];
+  const perTool = tools.map((tool) => {
+    const gi = gold.flatMap((c, i) => (c.tool === tool ? [i] : []));
+    const ai = actual.flatMap((c, j) => (c.tool === tool ? [j] : []));
+    const out: number[][][] = [];
+    const k = Math.min(gi.length, ai.length);
+    const used = new Set<number>();
+    const walk = (x: number, chosen: number[][]) => {
+      if (chosen.length === k) return void out.push([...chosen]);
+      if (x === gi.length) return;
+      if (gi.length - x > k - chosen.length) walk(x + 1, chosen); // skip this gold call
+      for (const j of ai) {
+        if (used.has(j)) continue;
+        used.add(j);
+        walk(x + 1, [...chosen, [gi[x]!, j]]);
+        used.delete(j);
+      }
+    };
+    walk(0, []);
+    return out;
+  });
+  const combine = (t: number, acc: number[][]) => {
+    if (t === perTool.length) {
+      const value = objective(gold, actual, acc);
+      if (!best || better(value, best)) best = value;
+      return;
+    }
+    for (const option of perTool[t]!) combine(t + 1, [...acc, ...option]);
+  };
+  combine(0, []);
+  return best ?? [0, -0, -0];
+}
