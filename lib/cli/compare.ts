@@ -1,0 +1,195 @@
+/**
+ * `toolscore compare RUNS.jsonl…`: statistics over repeated runs — a table
+ * per variant and the pair verdicts. Also the run loading and flags that
+ * `select` and `decide` share.
+ *
+ * @module
+ */
+
+import { InputError, UsageError } from "../errors.ts";
+import { comparisonHtml } from "../stats/html.ts";
+import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
+import { formatComparison } from "../stats/report.ts";
+import { loadRuns, type Run } from "../stats/runs.ts";
+import {
+  type CliIO,
+  type Command,
+  EXIT,
+  type FlagSpec,
+  listFlag,
+  numberFlag,
+  type ParsedFlags,
+  parseFlags,
+  stringFlag,
+} from "./command.ts";
+
+/** The flags that read runs, shared by `compare`, `select` and `decide`. */
+export const RUN_FLAGS: FlagSpec = {
+  "variant-key": { type: "string" },
+  traces: { type: "string", multiple: true },
+  gold: { type: "string" },
+  "min-score": { type: "string" },
+  "task-pattern": { type: "string" },
+  json: { type: "boolean" },
+};
+
+/** The flags that shape a comparison, shared by `compare` and `select`. */
+export const COMPARISON_FLAGS: FlagSpec = {
+  k: { type: "string", short: "k" },
+  baseline: { type: "string" },
+  "min-n": { type: "string" },
+  alpha: { type: "string" },
+};
+
+/** The help text of the run-reading flags. */
+export const RUN_FLAGS_HELP = `Runs:
+  RUNS.jsonl…              toolscore agent run output or exported run records (mixed freely)
+  --variant-key K          the row key that names the variant (default: arm_id, variant, arm, model)
+  --traces VARIANT=DIR     score every *.json trace in DIR as runs of VARIANT (repeatable; needs --gold)
+  --gold G                 the gold file or contract for --traces
+  --min-score S            the passing score for --traces (default: the contract's, else 0.9)
+  --task-pattern RE        regex with a (?<task>…) group over file stems (default ^(?<task>.+?)(?:[-_.]r?\\d+)?$)`;
+
+function integerFlag(flags: ParsedFlags, name: string, low: number): number | undefined {
+  const value = numberFlag(flags, name, [low, Number.MAX_SAFE_INTEGER]);
+  if (value !== undefined && !Number.isInteger(value)) {
+    throw new UsageError(`--${name} ${value}: expected an integer`);
+  }
+  return value;
+}
+
+/**
+ * The comparison options the flags set (`-k`, `--baseline`, `--min-n`, `--alpha`).
+ *
+ * @param flags Parsed flags.
+ * @returns The options for `compareRuns`.
+ * @throws {UsageError} On a value out of range.
+ */
+export function comparisonOptions(flags: ParsedFlags): CompareRunsOptions {
+  const alpha = numberFlag(flags, "alpha", [0, 1]);
+  if (alpha === 0 || alpha === 1) throw new UsageError(`--alpha ${alpha}: expected 0 < alpha < 1`);
+  return {
+    k: integerFlag(flags, "k", 1),
+    baseline: stringFlag(flags, "baseline"),
+    minN: integerFlag(flags, "min-n", 0),
+    alpha,
+  };
+}
+
+/**
+ * Read the runs the positionals and `--traces` name.
+ *
+ * @param command The command, for messages.
+ * @param flags Parsed flags.
+ * @param paths The JSONL files.
+ * @returns Every run, JSONL files first, then trace directories in flag order.
+ * @throws {UsageError} When there is nothing to read, or `--traces` lacks `--gold`.
+ * @throws {InputError} On an unreadable file or a bad line.
+ */
+export async function readRuns(
+  command: string,
+  flags: ParsedFlags,
+  paths: string[],
+): Promise<Run[]> {
+  const traces = listFlag(flags, "traces");
+  if (paths.length === 0 && traces.length === 0) {
+    throw new UsageError(
+      `give RUNS.jsonl files or --traces VARIANT=DIR; see toolscore ${command} --help`,
+    );
+  }
+  const runs = await loadRuns(paths, { variantKey: stringFlag(flags, "variant-key") });
+  if (traces.length > 0) {
+    const gold = stringFlag(flags, "gold");
+    if (gold === undefined) {
+      throw new UsageError("--traces needs --gold G (a gold file or contract)");
+    }
+    const minScore = numberFlag(flags, "min-score", [0, 1]);
+    const taskPattern = stringFlag(flags, "task-pattern");
+    const { runsFromTraces } = await import("../stats/traces.ts");
+    for (const spec of traces) {
+      const at = spec.indexOf("=");
+      if (at <= 0 || at === spec.length - 1) {
+        throw new UsageError(`--traces ${spec}: expected VARIANT=DIR`);
+      }
+      const found = await runsFromTraces(spec.slice(0, at), spec.slice(at + 1), gold, {
+        minScore,
+        taskPattern,
+      });
+      for (const run of found) runs.push(run);
+    }
+  } else if (stringFlag(flags, "gold") !== undefined) {
+    throw new UsageError("--gold applies to --traces only");
+  }
+  return runs;
+}
+
+const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, html: { type: "string" } };
+
+/** Write a file atomically: a temp file beside it, then a rename. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.tmp-${crypto.randomUUID()}`;
+  try {
+    await Deno.writeTextFile(temp, text);
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    if (error instanceof Deno.errors.NotCapable) {
+      throw new InputError(
+        "no permission to write it; run deno with --allow-write for this path",
+        path,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw new InputError(`cannot write (${(error as Error).message})`, path, { cause: error });
+  }
+}
+
+/** `toolscore compare`. */
+export const compareCommand: Command = {
+  name: "compare",
+  summary: "statistics over repeated runs: pass rates with intervals, pass^k, cost, verdicts",
+  help: `toolscore compare RUNS.jsonl… [OPTIONS]
+toolscore compare --traces VARIANT=DIR… --gold G [OPTIONS]
+
+Compare variants (models, prompts, configurations) over repeated runs: per
+variant the number of runs, the pass rate with its 95% Wilson interval,
+pass^k, mean cost and latency over the runs that have one (unknown stays
+unknown), and a verdict for each pair. A difference is called only when both
+variants have at least --min-n runs, the Fisher exact p-value is below
+--alpha, and the intervals do not overlap.
+
+${RUN_FLAGS_HELP}
+
+Options:
+  -k K                     the k of pass^k (default 1)
+  --baseline V             compare every variant with V (default: all pairs)
+  --min-n N                runs per variant before a difference can be called (default 10)
+  --alpha A                significance level of the Fisher test (default 0.05)
+  --json                   print the comparison as one JSON document
+  --html FILE              also write a self-contained HTML report (interval bars, Pareto scatter)
+
+Exit codes: 0 ok, 2 usage or input error.
+
+Examples:
+  toolscore compare runs.jsonl
+  toolscore compare runs.jsonl --baseline mini -k 3 --json
+  toolscore compare runs.jsonl --html compare.html
+  toolscore compare --traces old=traces/old --traces new=traces/new --gold contract.yaml
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const flags = parseFlags("compare", args, FLAGS);
+    const options = comparisonOptions(flags);
+    const runs = await readRuns("compare", flags, flags.positionals);
+    const comparison = compareRuns(runs, options);
+    const html = stringFlag(flags, "html");
+    if (html !== undefined) await writeAtomically(html, comparisonHtml(comparison));
+    if (flags.values.json === true) {
+      io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
+    } else {
+      io.stdout(formatComparison(comparison, { color: io.color }));
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * `toolscore decide PROTOCOL RUNS.jsonl…`: evaluate a protocol declared
+ * before the runs; exit 0 adopt, 1 reject, 3 undecided.
+ *
+ * @module
+ */
+
+import { compareRuns } from "../stats/compare.ts";
+import { evaluateProtocol, loadProtocol } from "../stats/protocol.ts";
+import { formatProtocolResult } from "../stats/report.ts";
+import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
+import { UsageError } from "../errors.ts";
+import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
+
+const FLAGS: FlagSpec = { ...RUN_FLAGS };
+
+const EXIT_OF = { adopt: EXIT.ok, reject: EXIT.gate, undecided: EXIT.undecided } as const;
+
+/** `toolscore decide`. */
+export const decideCommand: Command = {
+  name: "decide",
+  summary: "evaluate a pre-declared decision protocol: adopt, reject or undecided",
+  help: `toolscore decide PROTOCOL RUNS.jsonl… [OPTIONS]
+
+Evaluate decision rules declared before the runs (a YAML or JSON protocol):
+each rule passes, fails, or is unknown (its metric is unknown, or a variant
+has fewer than min_runs runs — unknown is never a pass). The decision is
+adopt when every rule passes, reject when any fails, else undecided.
+The protocol's sha256 is printed so it can be recorded before the runs.
+
+Protocol keys: protocol_version (1), title, baseline, candidate, alpha (0.05),
+min_runs (default 10), k (1), rules: [{id, metric, expect: candidate_better |
+not_worse, tolerance?} or {id, metric, min?, max?}]. Metrics: pass_rate,
+pass_hat_k, interval_low, cost, latency. tolerance is absolute, in the
+metric's units (0.05 = five points of pass rate).
+
+${RUN_FLAGS_HELP}
+
+Options:
+  --json                   print the result and the comparison as one JSON document
+
+Exit codes: 0 adopt, 1 reject, 2 usage or input error, 3 undecided.
+
+Examples:
+  toolscore decide protocol.yaml runs.jsonl
+  toolscore decide protocol.yaml runs-a.jsonl runs-b.jsonl --json
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const flags = parseFlags("decide", args, FLAGS);
+    const [protocolPath, ...paths] = flags.positionals;
+    if (protocolPath === undefined) {
+      throw new UsageError(
+        "give a PROTOCOL file and RUNS.jsonl files; see toolscore decide --help",
+      );
+    }
+    const protocol = await loadProtocol(protocolPath);
+    const runs = await readRuns("decide", flags, paths);
+    const comparison = compareRuns(runs, {
+      k: protocol.k ?? 1,
+      alpha: protocol.alpha ?? 0.05,
+      minN: protocol.min_runs ?? 10,
+      baseline: protocol.baseline,
+    });
+    const result = evaluateProtocol(protocol, comparison);
+    if (flags.values.json === true) {
+      const document = { ...result.toJSON(), comparison: comparison.toJSON() };
+      io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+    } else {
+      io.stdout(formatProtocolResult(result, { color: io.color }));
+    }
+    return EXIT_OF[result.decision];
+  },
+};

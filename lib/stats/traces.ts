@@ -1,0 +1,154 @@
+/**
+ * Runs from trace directories: every `*.json` trace scored against a gold
+ * file or contract. A trace that cannot be read or scored is an `error` run:
+ * it stays in the population, never dropped.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { ToolCall } from "../calls.ts";
+import { InputError, ToolscoreError } from "../errors.ts";
+import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
+import { fileError, parseDocument, readTextFile } from "../load.ts";
+import { Run } from "./runs.ts";
+
+/** The default task pattern: the file stem without a trailing repeat number (`refund-3`, `refund_r2`). */
+export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?\\d+)?$";
+
+/** Options for {@linkcode runsFromTraces}. */
+export interface RunsFromTracesOptions {
+  /**
+   * The passing score; the contract's `min_score` when absent, else 0.9.
+   * @default {0.9}
+   */
+  minScore?: number;
+  /**
+   * A regex with a `task` group, applied to each file stem; a stem it does not
+   * match is its own task.
+   * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
+   */
+  taskPattern?: string | RegExp;
+}
+
+/**
+ * The task of a trace file stem under a task pattern.
+ *
+ * @param stem The file name without `.json`.
+ * @param pattern A regex with a `task` group.
+ * @returns The task; the whole stem when the pattern does not match.
+ *
+ * @example Usage
+ * ```ts
+ * import { taskOfStem } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(taskOfStem("refund-3"), "refund");
+ * assert.equal(taskOfStem("refund_r12"), "refund");
+ * assert.equal(taskOfStem("refund"), "refund");
+ * ```
+ */
+export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK_PATTERN): string {
+  return taskRegex(pattern).exec(stem)?.groups?.task || stem;
+}
+
+function taskRegex(pattern: string | RegExp): RegExp {
+  let regex: RegExp;
+  try {
+    regex = typeof pattern === "string" ? new RegExp(pattern) : pattern;
+  } catch (error) {
+    throw new InputError(
+      `not a valid regular expression (${(error as Error).message})`,
+      "task_pattern",
+    );
+  }
+  if (!/\(\?<task>/.test(regex.source)) {
+    throw new InputError(
+      `${regex.source} has no (?<task>…) group; name the part of the file stem that is the task`,
+      "task_pattern",
+    );
+  }
+  return regex;
+}
+
+/** The sum of a known amount over calls, `null` when any call lacks it (or there are none). */
+function callSum(calls: ToolCall[], pick: (call: ToolCall) => number | undefined): number | null {
+  if (calls.length === 0) return null;
+  let sum = 0;
+  for (const call of calls) {
+    const value = pick(call);
+    if (value === undefined) return null;
+    sum += value;
+  }
+  return sum;
+}
+
+/**
+ * Score every `*.json` trace in a directory against a gold file or contract.
+ *
+ * A trace passes when its score is at least `minScore` and it has no
+ * error-severity honesty finding (`EvaluationResult.passed`). A trace that
+ * cannot be read or scored is an `error` run. The run id is the file stem;
+ * the task comes from the task pattern; cost and latency are the sums over the
+ * trace's calls when every call has one, else unknown.
+ *
+ * @param variant The variant name.
+ * @param directory The directory of trace files.
+ * @param gold The gold file or contract (a path, or an already loaded {@linkcode Expected}).
+ * @param options `minScore`, `taskPattern`.
+ * @returns One run per trace file, sorted by file name.
+ * @throws {InputError} When the directory or the gold file cannot be read, or the task pattern is bad.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { compareRuns, runsFromTraces } from "@toolscore/cli";
+ *
+ * const runs = [
+ *   ...await runsFromTraces("old", "traces/old", "contract.yaml"),
+ *   ...await runsFromTraces("new", "traces/new", "contract.yaml"),
+ * ];
+ * console.log(compareRuns(runs, { baseline: "old" }).pairs[0]!.verdict);
+ * ```
+ */
+export async function runsFromTraces(
+  variant: string,
+  directory: string,
+  gold: string | Expected,
+  options: RunsFromTracesOptions = {},
+): Promise<Run[]> {
+  if (variant === "") throw new InputError("expected a variant name", "variant");
+  const pattern = taskRegex(options.taskPattern ?? DEFAULT_TASK_PATTERN);
+  const expected = typeof gold === "string" ? await loadExpected(gold) : gold;
+  const minScore = options.minScore ?? expectedMinScore(expected) ?? 0.9;
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(directory)) {
+      if (entry.isFile && entry.name.toLowerCase().endsWith(".json")) names.push(entry.name);
+    }
+  } catch (error) {
+    throw fileError(error, directory);
+  }
+  names.sort();
+  const runs: Run[] = [];
+  for (const name of names) {
+    const stem = name.slice(0, -".json".length);
+    const task = pattern.exec(stem)?.groups?.task || stem;
+    const path = join(directory, name);
+    try {
+      const value = parseDocument(await readTextFile(path), path);
+      const result = evaluateExpected(expected, value);
+      runs.push(
+        new Run(variant, task, result.passed(minScore) ? "pass" : "fail", {
+          cost: callSum(result.traceCalls, (call) => call.costUsd),
+          latency: callSum(result.traceCalls, (call) => call.durationS),
+          runId: stem,
+        }),
+      );
+    } catch (error) {
+      // Unreadable or unscorable: an error run, so the population stays whole.
+      if (!(error instanceof ToolscoreError)) throw error;
+      runs.push(new Run(variant, task, "error", { runId: stem }));
+    }
+  }
+  return runs;
+}
