@@ -1,0 +1,122 @@
+/**
+ * `toolscore contract init TRACE [-o contract.json]`: write a starting
+ * contract from a known-good trace — every call required with its exact
+ * arguments, ready to loosen with operators, alternatives and optional
+ * entries.
+ *
+ * Without `-o` the contract goes to stdout. With `-o` it is written
+ * atomically (temporary file + rename); an existing file is kept unless
+ * `--force`, and nothing is written when anything fails. A `.yaml`/`.yml`
+ * output path writes YAML, anything else JSON.
+ *
+ * @module
+ */
+
+import { dump as dumpYaml } from "js-yaml";
+import { writeTextFileAtomic } from "../atomic_write.ts";
+import { contractFromTrace } from "../contract/init.ts";
+import { InputError, UsageError } from "../errors.ts";
+import { parseFormatName } from "../formats/detect.ts";
+import { syntaxOf } from "../load.ts";
+import { scanCredentials } from "../security.ts";
+import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
+import { readTraceArguments } from "./inputs.ts";
+
+const FLAGS = {
+  output: { type: "string", short: "o" },
+  format: { type: "string" },
+  force: { type: "boolean" },
+} as const;
+
+const HELP = `toolscore contract init TRACE [-o FILE] — a starting contract from a known-good trace
+
+Every call of TRACE becomes a required call with its exact arguments. Loosen it by hand:
+replace values with operators ({"$regex": …}, {"$any": true}…), turn steps into
+alternative groups, move calls to "optional", add "forbidden" rules.
+A credential found in an argument is written as {"$type": "string"}, never in clear.
+
+TRACE is one trace in any supported format, or - for standard input.
+
+Options:
+  -o, --output FILE   write the contract here (.json, .jsonc, .yaml or .yml) instead of stdout;
+                      written atomically, never over an existing file unless --force
+  --force             replace an existing output file
+  --format F          trace format: auto (default), toolscore, openai, openai-responses,
+                      anthropic, gemini, mcp, langchain, otel, custom
+
+Exit codes: 0 written, 2 usage or input error (nothing written).
+
+Examples:
+  toolscore contract init good_run.json -o contract.json
+  toolscore contract init transcript.json --format anthropic -o contract.yaml
+`;
+
+async function init(args: string[], io: CliIO): Promise<number> {
+  const flags = parseFlags("contract", args, FLAGS);
+  const [trace, ...rest] = flags.positionals;
+  if (trace === undefined) {
+    throw new UsageError("contract init needs a TRACE; see toolscore contract --help");
+  }
+  if (rest.length > 0) {
+    throw new UsageError(`contract init takes one TRACE, got also ${rest.join(" ")}`);
+  }
+  const format = parseFormatName(stringFlag(flags, "format") ?? "auto");
+  const output = stringFlag(flags, "output");
+  const traces = await readTraceArguments([trace], io, format);
+  if (traces.length !== 1) {
+    throw new InputError(
+      `holds ${traces.length} traces; give one known-good trace (e.g. one line of the JSONL)`,
+      trace,
+    );
+  }
+  const read = traces[0]!.trace;
+  const contract = contractFromTrace(read);
+  const yaml = output !== undefined && syntaxOf(output) === "yaml";
+  const text = yaml
+    ? dumpYaml(contract, { lineWidth: 100, noRefs: true })
+    : `${JSON.stringify(contract, null, 2)}\n`;
+  const secrets = scanCredentials(read.calls).secret_count;
+  if (secrets > 0) {
+    io.stderr(
+      `toolscore: note: ${secrets} credential(s) in the trace's arguments were written as ` +
+        `{"$type": "string"}\n`,
+    );
+  }
+  if (output === undefined) {
+    io.stdout(text);
+    return EXIT.ok;
+  }
+  try {
+    await writeTextFileAtomic(output, text, { overwrite: flags.values.force === true });
+  } catch (error) {
+    if (error instanceof InputError && error.message.endsWith("allow overwriting it")) {
+      throw new InputError("already exists; choose another path or pass --force", output);
+    }
+    throw error;
+  }
+  io.stderr(
+    `toolscore: wrote ${output}: ${read.calls.length} required call(s); ` +
+      `loosen it with operators, alternatives and optional entries\n`,
+  );
+  return EXIT.ok;
+}
+
+const SUBCOMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = { init };
+
+/** `toolscore contract init`. */
+export const contractCommand: Command = {
+  name: "contract",
+  summary: "contract tools: init writes a starting contract from a known-good trace",
+  help: HELP,
+  run(args: string[], io: CliIO): Promise<number> {
+    const [sub, ...rest] = args;
+    const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
+    if (!run) {
+      const got = sub === undefined ? "nothing" : sub;
+      throw new UsageError(
+        `contract needs a subcommand (init), got ${got}; see toolscore contract --help`,
+      );
+    }
+    return run(rest, io);
+  },
+};
