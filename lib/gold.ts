@@ -1,18 +1,17 @@
 /**
  * Gold files (legacy, v1): a JSON array of `{tool, args?, side_effects?,
  * description?, metadata?}` or `{"calls": […]}`. An item without `tool` is an
- * error with its index, never skipped. Argument values go through
- * {@linkcode matcherFromJson}, so `$` operators work in gold files too.
+ * error with its index, never skipped. Each item is read like a contract's
+ * required call (`expectedCallFromJson`), so `$` operators work in gold files
+ * too and an unknown key is an error.
  *
  * @module
  */
 
-import { callFromJson, describeJson, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
-import { InputError } from "./errors.ts";
+import { describeJson, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
+import { expectedCallFromJson } from "./contract/parse.ts";
+import { inFile, InputError } from "./errors.ts";
 import { readDocument } from "./load.ts";
-import { isMatcher, matcherFromJson } from "./matchers.ts";
-
-const GOLD_KEYS = new Set(["tool", "args", "side_effects", "description", "metadata", "id"]);
 
 // Gold lists already converted, so evaluate() in a loop converts a list once.
 const converted = new WeakMap<object, ToolCall[]>();
@@ -41,7 +40,6 @@ export function goldFromJson(value: unknown, source?: string): ToolCall[] {
     const cached = converted.get(value);
     if (cached) return cached;
   }
-  const where = (path: string) => source ? `${source}: ${path}` : path;
   let list: unknown[];
   let base = "";
   if (Array.isArray(value)) list = value;
@@ -55,35 +53,11 @@ export function goldFromJson(value: unknown, source?: string): ToolCall[] {
     );
   }
   const calls = list.map((item, i) => {
-    const path = joinPath(base, i);
-    if (!isJsonObject(item)) {
-      throw new InputError(`expected a call object, got ${describeJson(item)}`, where(path));
-    }
-    if (item.tool === undefined) throw new InputError("missing", where(joinPath(path, "tool")));
-    for (const key of Object.keys(item)) {
-      if (!GOLD_KEYS.has(key) && !["sideEffects"].includes(key)) {
-        throw new InputError(
-          `unknown key ${key} (a gold call has ${[...GOLD_KEYS].join(", ")})`,
-          where(joinPath(path, key)),
-        );
-      }
-    }
-    let call: ToolCall;
     try {
-      call = callFromJson(item, { path });
+      return expectedCallFromJson(item, joinPath(base, i));
     } catch (error) {
-      if (error instanceof InputError && source) throw new InputError(error.message, source);
-      throw error;
+      throw error instanceof InputError && source ? inFile(error, source) : error;
     }
-    if (call.args !== undefined && call.args !== null && !isMatcher(call.args)) {
-      try {
-        call.args = matcherFromJson(call.args, joinPath(path, "args")) as Record<string, unknown>;
-      } catch (error) {
-        if (error instanceof InputError && source) throw new InputError(error.message, source);
-        throw error;
-      }
-    }
-    return call;
   });
   if (typeof value === "object" && value !== null) converted.set(value, calls);
   return calls;

@@ -160,9 +160,53 @@ function argumentScores(gold: ToolCall[], actual: ToolCall[], pairs: CallPair[])
   gold.forEach((call, i) => {
     if (!paired[i] && argsChecked(call)) expectedKeys += keyCount(call.args);
   });
-  if (gold.length === 0 && actual.length === 0) return { precision: 1, recall: 1, f1: 1 };
+  return argumentScoresFromCounts({
+    correct,
+    expectedKeys,
+    actualKeys,
+    anyPairMatched,
+    bothEmpty: gold.length === 0 && actual.length === 0,
+  });
+}
+
+/** The argument-key counts argument precision, recall and F1 are computed from. */
+export interface ArgumentCounts {
+  /** Expected keys present in the paired actual call with a matching value. */
+  correct: number;
+  /** Expected keys of checked expected calls (paired or not). */
+  expectedKeys: number;
+  /** Keys sent in actual calls paired with a checked expected call. */
+  actualKeys: number;
+  /** Whether some pair matched vacuously (unchecked) or `{}` against `{}`. */
+  anyPairMatched: boolean;
+  /** Whether there are no expected and no actual calls at all. */
+  bothEmpty: boolean;
+}
+
+/**
+ * Argument precision, recall and F1 from their counts, with scoring.md's edge values.
+ *
+ * @param counts The counts.
+ * @returns Precision, recall and F1.
+ *
+ * @example Usage
+ * ```ts
+ * import { argumentScoresFromCounts } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const scores = argumentScoresFromCounts({
+ *   correct: 1, expectedKeys: 2, actualKeys: 1, anyPairMatched: false, bothEmpty: false,
+ * });
+ * assert.deepEqual(scores, { precision: 1, recall: 0.5, f1: 2 / 3 });
+ * ```
+ */
+export function argumentScoresFromCounts(
+  counts: ArgumentCounts,
+): { precision: number; recall: number; f1: number } {
+  const { correct, expectedKeys, actualKeys } = counts;
+  if (counts.bothEmpty) return { precision: 1, recall: 1, f1: 1 };
   if (expectedKeys === 0 && actualKeys === 0) {
-    const value = anyPairMatched ? 1 : 0;
+    const value = counts.anyPairMatched ? 1 : 0;
     return { precision: value, recall: value, f1: value };
   }
   const precision = actualKeys === 0 ? 0 : correct / actualKeys;

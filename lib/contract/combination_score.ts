@@ -22,6 +22,7 @@
 
 import { callFailed, type ToolCall } from "../calls.ts";
 import { argsChecked, pairCalls } from "../pairing.ts";
+import { argumentScoresFromCounts } from "../metrics.ts";
 import { compositeScore } from "../score.ts";
 
 /** What one tool's pairs add to the argument metrics. */
@@ -288,14 +289,13 @@ export class CombinationScorer {
 
     const g = required.length;
     const t = scored.length;
-    let argumentF1: number;
-    if (g === 0 && t === 0) argumentF1 = 1;
-    else if (expectedKeys === 0 && actualKeys === 0) argumentF1 = anyPairMatched ? 1 : 0;
-    else {
-      const precision = actualKeys === 0 ? 0 : correct / actualKeys;
-      const recall = expectedKeys === 0 ? 0 : correct / expectedKeys;
-      argumentF1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    }
+    const argumentF1 = argumentScoresFromCounts({
+      correct,
+      expectedKeys,
+      actualKeys,
+      anyPairMatched,
+      bothEmpty: g === 0 && t === 0,
+    }).f1;
     const sequence = 1 - this.#distance(goldTools, actualTools) / Math.max(g, t, 1);
     return compositeScore({
       selection_accuracy: t === 0 ? (g === 0 ? 1 : 0) : selected / t,
