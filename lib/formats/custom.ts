@@ -1,38 +1,70 @@
 /**
- * The `toolscore` envelope and `custom` shapes: call lists written by hand or
- * by other tools.
+ * The `custom` format: call lists written by hand or by other tools.
  *
- * - `toolscore`: `{"format": "toolscore", "calls": […], "final_answer"?, "model"?, "usage"?}`.
- * - `custom`: `{"calls"|"tool_calls": […]}` or a bare list of
- *   `{tool|name|function, args|arguments|input, result|output, error,
- *   duration|duration_s, cost|cost_usd}`. String arguments are parsed as JSON;
- *   text that does not parse is kept in `raw_args` with `args_error`.
+ * Shapes: `{"calls"|"tool_calls": […]}` or a bare list of
+ * `{tool|name|function, args|arguments|input, result|output, error,
+ * is_error, duration|duration_s, cost|cost_usd}`.
+ *
+ * Decisions where the design is silent:
+ * - Every field of the call model is kept, in the file shape (`is_error`,
+ *   `duration_s`, `cost_usd`, `raw_args`, `args_error`, `metadata`…) and in
+ *   the TypeScript shape (`isError`, `durationS`…), so calls that went through
+ *   `evaluate()` once can be passed in again. `duration` is seconds;
+ *   `duration_ms` is milliseconds. Keys the model does not know go to
+ *   `metadata` (an explicit `metadata` object wins on a clash).
+ * - String arguments are parsed as JSON; text that does not parse is kept in
+ *   `raw_args` with `args_error`, never a silent `{}`. Given `raw_args` and
+ *   `args_error` are kept as they are.
+ * - A field of the wrong type (a string duration, a numeric `is_error`) is an
+ *   error naming its JSON path, not dropped.
+ * - A bare empty list `[]` is a trace with no calls (the agent called
+ *   nothing), so `evaluate(gold, [])` scores a run that made no calls.
+ * - Items with `role`, `type`, `jsonrpc` or `tool_input` belong to provider
+ *   formats, so a list holding them is not claimed here.
  *
  * @module
  */
 
-import {
-  callFromJson,
-  describeJson,
-  isJsonObject,
-  joinPath,
-  type JsonObject,
-  type ToolCall,
-  type Trace,
-  type Usage,
-} from "../calls.ts";
+import { describeJson, isJsonObject, joinPath, type JsonObject, type ToolCall } from "../calls.ts";
 import { InputError } from "../errors.ts";
+import { finishTrace, idOf, setArgs } from "./_shared.ts";
 import type { FormatReader } from "./reader.ts";
 
 const NAME_KEYS = ["tool", "name", "function"] as const;
 const ARGS_KEYS = ["args", "arguments", "input"] as const;
+// Keys read into call fields; every other key goes to metadata.
+const KNOWN_KEYS = new Set([
+  ...NAME_KEYS,
+  ...ARGS_KEYS,
+  "id",
+  "result",
+  "output",
+  "error",
+  "is_error",
+  "isError",
+  "duration",
+  "duration_s",
+  "durationS",
+  "duration_ms",
+  "cost",
+  "cost_usd",
+  "costUsd",
+  "raw_args",
+  "rawArgs",
+  "args_error",
+  "argsError",
+  "side_effects",
+  "sideEffects",
+  "description",
+  "metadata",
+]);
 
 function customName(item: JsonObject): string | undefined {
   for (const key of NAME_KEYS) {
     const value = item[key];
     if (typeof value === "string" && value !== "") return value;
     if (key === "function" && isJsonObject(value) && typeof value.name === "string") {
-      return value.name;
+      return value.name === "" ? undefined : value.name;
     }
   }
   return undefined;
@@ -40,173 +72,118 @@ function customName(item: JsonObject): string | undefined {
 
 function isCustomItem(value: unknown): boolean {
   return isJsonObject(value) && customName(value) !== undefined && value.role === undefined &&
-    value.type === undefined && value.jsonrpc === undefined;
+    value.type === undefined && value.jsonrpc === undefined && value.tool_input === undefined;
 }
 
-function customList(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+function customList(value: unknown): { list: unknown[]; base: string } | undefined {
+  if (Array.isArray(value)) return { list: value, base: "" };
   if (isJsonObject(value)) {
-    if (Array.isArray(value.calls)) return value.calls;
-    if (Array.isArray(value.tool_calls)) return value.tool_calls;
+    if (Array.isArray(value.calls)) return { list: value.calls, base: "calls" };
+    if (Array.isArray(value.tool_calls)) return { list: value.tool_calls, base: "tool_calls" };
   }
   return undefined;
 }
 
-/**
- * Parse argument text: a JSON object, or the text kept with the parse error.
- *
- * @param raw The argument text as the provider sent it.
- * @returns `{args}` or `{args: {}, rawArgs, argsError}`.
- *
- * @example Usage
- * ```ts
- * import { parseArgumentText } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(parseArgumentText('{"a":1}'), { args: { a: 1 } });
- * assert.equal(parseArgumentText("{a:").rawArgs, "{a:");
- * ```
- */
-export function parseArgumentText(
-  raw: string,
-): Pick<ToolCall, "args" | "rawArgs" | "argsError"> {
-  if (raw.trim() === "") return { args: {} };
-  try {
-    const parsed = JSON.parse(raw);
-    if (isJsonObject(parsed)) return { args: parsed };
-    return {
-      args: {},
-      rawArgs: raw,
-      argsError: `arguments are ${describeJson(parsed)}, not an object`,
-    };
-  } catch (error) {
-    return { args: {}, rawArgs: raw, argsError: (error as Error).message };
-  }
+function first(item: JsonObject, ...keys: string[]): [string, unknown] | undefined {
+  for (const key of keys) if (item[key] !== undefined) return [key, item[key]];
+  return undefined;
+}
+
+function nonNegative(value: unknown, where: string): number | undefined {
+  if (value === null) return undefined;
+  if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+  throw new InputError(`expected a number of 0 or more, got ${describeJson(value)}`, where);
 }
 
 function customCall(item: unknown, path: string, source: string): ToolCall {
+  const where = (key?: string) => `${source}: ${key === undefined ? path : joinPath(path, key)}`;
   if (!isJsonObject(item)) {
-    throw new InputError(`expected a call object, got ${describeJson(item)}`, `${source}: ${path}`);
+    throw new InputError(`expected a call object, got ${describeJson(item)}`, where());
   }
   const tool = customName(item);
   if (tool === undefined) {
-    throw new InputError("call has no tool name (tool, name or function)", `${source}: ${path}`);
+    throw new InputError("call has no tool name (tool, name or function)", where());
   }
   const call: ToolCall = { tool };
-  let rawArgs: unknown = undefined;
-  for (const key of ARGS_KEYS) {
-    if (item[key] !== undefined) {
-      rawArgs = item[key];
-      break;
-    }
-  }
-  if (rawArgs === undefined && isJsonObject(item.function)) rawArgs = item.function.arguments;
-  if (typeof rawArgs === "string") Object.assign(call, parseArgumentText(rawArgs));
-  else if (isJsonObject(rawArgs)) call.args = rawArgs;
-  else if (rawArgs === undefined || rawArgs === null) call.args = {};
-  else {
-    Object.assign(call, {
-      args: {},
-      rawArgs: JSON.stringify(rawArgs),
-      argsError: `arguments are ${describeJson(rawArgs)}, not an object`,
-    });
-  }
-  if (typeof item.id === "string") call.id = item.id;
-  const result = item.result !== undefined ? item.result : item.output;
-  if (result !== undefined) call.result = result;
+  const rawArgs = first(item, ...ARGS_KEYS)?.[1] ??
+    (isJsonObject(item.function) ? item.function.arguments : undefined);
+  setArgs(call, rawArgs);
+  const givenRaw = first(item, "raw_args", "rawArgs");
+  const givenError = first(item, "args_error", "argsError");
+  if (typeof givenRaw?.[1] === "string") call.rawArgs = givenRaw[1];
+  if (typeof givenError?.[1] === "string") call.argsError = givenError[1];
+  const id = idOf(item.id);
+  if (id !== undefined) call.id = id;
+  const result = first(item, "result", "output");
+  if (result !== undefined) call.result = result[1];
   if (typeof item.error === "string" || item.error === null) call.error = item.error;
-  else if (item.error !== undefined) call.error = JSON.stringify(item.error);
-  const isError = item.is_error ?? item.isError;
-  if (typeof isError === "boolean") call.isError = isError;
-  const duration = item.duration_s ?? item.duration;
-  if (typeof duration === "number") call.durationS = duration;
-  const cost = item.cost_usd ?? item.cost;
-  if (typeof cost === "number") call.costUsd = cost;
-  if (isJsonObject(item.metadata)) call.metadata = item.metadata;
+  else if (isJsonObject(item.error) && typeof item.error.message === "string") {
+    call.error = item.error.message;
+  } else if (item.error !== undefined) call.error = JSON.stringify(item.error);
+  const isError = first(item, "is_error", "isError");
+  if (isError !== undefined) {
+    if (typeof isError[1] !== "boolean") {
+      throw new InputError(
+        `expected true or false, got ${describeJson(isError[1])}`,
+        where(isError[0]),
+      );
+    }
+    call.isError = isError[1];
+  }
+  const duration = first(item, "duration_s", "durationS", "duration");
+  const durationMs = first(item, "duration_ms");
+  if (duration !== undefined) {
+    const seconds = nonNegative(duration[1], where(duration[0]));
+    if (seconds !== undefined) call.durationS = seconds;
+  } else if (durationMs !== undefined) {
+    const ms = nonNegative(durationMs[1], where("duration_ms"));
+    if (ms !== undefined) call.durationS = ms / 1000;
+  }
+  const cost = first(item, "cost_usd", "costUsd", "cost");
+  if (cost !== undefined) {
+    const usd = nonNegative(cost[1], where(cost[0]));
+    if (usd !== undefined) call.costUsd = usd;
+  }
+  const sideEffects = first(item, "side_effects", "sideEffects")?.[1];
+  if (isJsonObject(sideEffects)) call.sideEffects = sideEffects;
+  if (typeof item.description === "string") call.description = item.description;
+  const extra: JsonObject = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (!KNOWN_KEYS.has(key)) extra[key] = value;
+  }
+  const metadata = isJsonObject(item.metadata) ? item.metadata : {};
+  if (Object.keys(extra).length > 0 || isJsonObject(item.metadata)) {
+    call.metadata = { ...extra, ...metadata };
+  }
   return call;
 }
 
 /**
- * Read token usage from `{input_tokens, output_tokens}` (or OpenAI's
- * `prompt_tokens` / `completion_tokens`).
- *
- * @param value The usage object.
- * @returns The usage, or `undefined` when the value holds none.
+ * The `custom` reader: call lists in loose shapes.
  *
  * @example Usage
  * ```ts
- * import { usageFromJson } from "@toolscore/cli";
+ * import { customReader } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(usageFromJson({ prompt_tokens: 5 }), { inputTokens: 5, outputTokens: null });
+ * const trace = customReader.read([{ name: "search", arguments: '{"q":"x"}', duration_ms: 250 }], "trace.json");
+ * assert.deepEqual(trace.calls, [{ tool: "search", args: { q: "x" }, durationS: 0.25 }]);
  * ```
  */
-export function usageFromJson(value: unknown): Usage | undefined {
-  if (!isJsonObject(value)) return undefined;
-  const number = (...keys: string[]): number | null => {
-    for (const key of keys) if (typeof value[key] === "number") return value[key] as number;
-    return null;
-  };
-  const usage = {
-    inputTokens: number("input_tokens", "prompt_tokens", "inputTokens", "promptTokenCount"),
-    outputTokens: number(
-      "output_tokens",
-      "completion_tokens",
-      "outputTokens",
-      "candidatesTokenCount",
-    ),
-  };
-  return usage.inputTokens === null && usage.outputTokens === null ? undefined : usage;
-}
-
-function envelopeExtras(value: unknown, trace: Trace): Trace {
-  if (!isJsonObject(value)) return trace;
-  if (typeof value.final_answer === "string") trace.finalAnswer = value.final_answer;
-  if (typeof value.model === "string") trace.model = value.model;
-  const usage = usageFromJson(value.usage);
-  if (usage) trace.usage = usage;
-  return trace;
-}
-
-/** The `toolscore` envelope reader. */
-export const toolscoreReader: FormatReader = {
-  name: "toolscore",
-  claims: (value) => isJsonObject(value) && value.format === "toolscore",
-  read(value, source) {
-    if (!isJsonObject(value) || !Array.isArray(value.calls)) {
-      throw new InputError("a toolscore trace needs a calls list", `${source}: calls`);
-    }
-    const calls = value.calls.map((item, i) => {
-      try {
-        return callFromJson(item, { path: joinPath("calls", i) });
-      } catch (error) {
-        if (error instanceof InputError) throw new InputError(error.message, source);
-        throw error;
-      }
-    });
-    return envelopeExtras(value, { calls, format: "toolscore" });
-  },
-};
-
-/** The `custom` reader: call lists in loose shapes. */
 export const customReader: FormatReader = {
   name: "custom",
   claims(value) {
-    const list = customList(value);
-    return list !== undefined && list.length > 0 && list.every(isCustomItem) ||
-      (list !== undefined && list.length === 0 && !Array.isArray(value));
+    const found = customList(value);
+    if (found === undefined) return false;
+    for (const item of found.list) if (!isCustomItem(item)) return false;
+    return true;
   },
   read(value, source) {
-    const list = customList(value);
-    if (list === undefined) {
+    const found = customList(value);
+    if (found === undefined) {
       throw new InputError(`expected a list of calls, got ${describeJson(value)}`, source);
     }
-    const base = Array.isArray(value)
-      ? ""
-      : Array.isArray((value as JsonObject).calls)
-      ? "calls"
-      : "tool_calls";
-    const calls = list.map((item, i) => customCall(item, joinPath(base, i), source));
-    return envelopeExtras(value, { calls, format: "custom" });
+    const calls = found.list.map((item, i) => customCall(item, joinPath(found.base, i), source));
+    return finishTrace({ calls, format: "custom" }, value);
   },
 };

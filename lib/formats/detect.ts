@@ -10,14 +10,32 @@
  * @module
  */
 
-import { describeJson, type FormatName, type Trace } from "../calls.ts";
+import { describeJson, type FormatName, isJsonObject, type Trace } from "../calls.ts";
 import { InputError } from "../errors.ts";
-import { parseDocument, readTextFile } from "../load.ts";
-import { customReader, toolscoreReader } from "./custom.ts";
+import { parseDocument, readTextFile, syntaxOf } from "../load.ts";
+import { anthropicReader } from "./anthropic.ts";
+import { customReader } from "./custom.ts";
+import { geminiReader } from "./gemini.ts";
+import { langchainReader } from "./langchain.ts";
+import { isJsonRpcMessage, mcpReader } from "./mcp.ts";
+import { openaiReader } from "./openai.ts";
+import { openaiResponsesReader } from "./openai_responses.ts";
+import { isOtelLine, otelReader } from "./otel.ts";
 import type { FormatReader } from "./reader.ts";
+import { toolscoreReader } from "./toolscore.ts";
 
 /** Every reader, in detection order (the first that claims a document reads it). */
-export const READERS: readonly FormatReader[] = [toolscoreReader, customReader];
+export const READERS: readonly FormatReader[] = [
+  toolscoreReader,
+  openaiReader,
+  openaiResponsesReader,
+  anthropicReader,
+  geminiReader,
+  mcpReader,
+  langchainReader,
+  otelReader,
+  customReader,
+];
 
 /** Every format name `--format` accepts, `auto` first. */
 export const FORMATS: readonly ("auto" | FormatName)[] = [
@@ -66,6 +84,7 @@ export function parseFormatName(value: string): "auto" | FormatName {
  * import assert from "node:assert/strict";
  *
  * assert.equal(detectFormat([{ tool: "search", args: { q: "x" } }]), "custom");
+ * assert.equal(detectFormat([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }]), "openai");
  * assert.equal(detectFormat({ hello: "world" }), undefined);
  * ```
  */
@@ -89,8 +108,26 @@ export interface ReadTraceOptions {
 
 function readerFor(name: FormatName): FormatReader {
   const reader = READERS.find((r) => r.name === name);
-  if (!reader) throw new InputError(`the ${name} format has no reader yet`);
+  if (!reader) throw new InputError(`unknown format ${name}; use one of ${FORMATS.join(", ")}`);
   return reader;
+}
+
+/** What a document looks like at the top level, for "not recognized" errors. */
+function describeDocument(value: unknown): string {
+  const head = describeJson(value);
+  if (Array.isArray(value) && value.length > 0) {
+    const kinds = new Set(value.slice(0, 50).map(describeJson));
+    const first = describeJson(value[0]);
+    return kinds.size === 1 ? `${head}, each ${first}` : `${head}, the first ${first}`;
+  }
+  if (isJsonObject(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (Array.isArray(inner) && inner.length > 0) {
+        return `${head}; ${key} holds ${describeDocument(inner)}`;
+      }
+    }
+  }
+  return head;
 }
 
 /**
@@ -119,7 +156,7 @@ export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): 
   const reader = READERS.find((r) => r.claims(value));
   if (!reader) {
     throw new InputError(
-      `not a trace in any known format (saw ${describeJson(value)}); ` +
+      `not a trace in any known format (saw ${describeDocument(value)}); ` +
         `pass --format to say which (${FORMATS.slice(1).join(", ")})`,
       source,
     );
@@ -135,15 +172,79 @@ function remember(trace: Trace): Trace {
   return trace;
 }
 
+/** One parsed JSONL line and its 1-based number. */
+interface JsonlRow {
+  value: unknown;
+  line: number;
+}
+
+function parseJsonl(text: string, source: string): JsonlRow[] {
+  const rows: JsonlRow[] = [];
+  let line = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    line++;
+    const row = text.slice(start, end);
+    start = end + 1;
+    if (row.trim() === "") continue;
+    try {
+      rows.push({ value: JSON.parse(row), line });
+    } catch {
+      throw lineError(row, source, line);
+    }
+  }
+  return rows;
+}
+
+function lineError(row: string, source: string, line: number): InputError {
+  try {
+    parseDocument(row, "line.json");
+  } catch (error) {
+    if (error instanceof InputError && error.where !== undefined) {
+      const column = /:(\d+)$/.exec(error.where)?.[1] ?? "1";
+      const what = error.message.slice(error.where.length + 2).replace(/; fix the syntax.*$/, "");
+      return new InputError(
+        `${what} on this line; fix or remove the line`,
+        `${source}:${line}:${column}`,
+      );
+    }
+  }
+  return new InputError("invalid JSON on this line; fix or remove the line", `${source}:${line}`);
+}
+
 /**
- * Read the traces of a text: one document, or a JSONL file of one trace per
- * line (errors name the line).
+ * The traces of JSONL rows: one MCP session when the lines are JSON-RPC
+ * messages, one OTel trace when they are OTLP exports or spans, else one
+ * trace per line (errors name the line).
+ */
+function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOptions): Trace[] {
+  const format = options.format ?? "auto";
+  const values = rows.map((row) => row.value);
+  const whole = (name: "mcp" | "otel", test: (value: unknown) => boolean) =>
+    (format === "auto" || format === name) && values.every(test);
+  if (whole("mcp", isJsonRpcMessage)) return [traceFromValue(values, { format: "mcp", source })];
+  if (whole("otel", isOtelLine)) return [traceFromValue(values, { format: "otel", source })];
+  return rows.map((row) =>
+    traceFromValue(row.value, { ...options, source: `${source}:${row.line}` })
+  );
+}
+
+/**
+ * Read the traces of a text: one document, or a JSONL file. A JSONL file is
+ * looked at whole first: lines that are JSON-RPC messages are one MCP
+ * session, lines that are OTLP exports or spans are one OTel trace;
+ * otherwise each line is one trace (errors name the line). A `.json` (or
+ * unnamed) text that is not one JSON document but whose lines each are is
+ * read as JSONL.
  *
  * @param text The file's text.
  * @param source The file name (its extension picks the syntax).
  * @param options The format.
  * @returns The traces, one per document or JSONL line.
- * @throws {InputError} On a parse error or an unrecognized document.
+ * @throws {InputError} On a parse error (naming file, line and column) or an
+ * unrecognized document.
  *
  * @example Usage
  * ```ts
@@ -152,6 +253,7 @@ function remember(trace: Trace): Trace {
  *
  * const traces = tracesFromText('[{"tool":"a"}]\n[{"tool":"b"}]\n', "runs.jsonl");
  * assert.deepEqual(traces.map((t) => t.calls[0]?.tool), ["a", "b"]);
+ * assert.throws(() => tracesFromText('[{"tool":"a"}]\n[{"tool":\n', "runs.jsonl"), /runs\.jsonl:2:/);
  * ```
  */
 export function tracesFromText(
@@ -159,24 +261,33 @@ export function tracesFromText(
   source: string,
   options: ReadTraceOptions = {},
 ): Trace[] {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (source.toLowerCase().endsWith(".jsonl")) {
-    const traces: Trace[] = [];
-    const lines = text.split("\n");
-    lines.forEach((line, i) => {
-      if (line.trim() === "") return;
-      const where = `${source}:${i + 1}`;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (error) {
-        throw new InputError(`invalid JSON on this line (${(error as Error).message})`, where);
-      }
-      traces.push(traceFromValue(value, { ...options, source: where }));
-    });
-    if (traces.length === 0) throw new InputError("no traces: the file has no JSON lines", source);
-    return traces;
+    const rows = parseJsonl(text, source);
+    if (rows.length === 0) throw new InputError("no traces: the file has no JSON lines", source);
+    return tracesFromRows(rows, source, options);
   }
-  return [traceFromValue(parseDocument(text, source), { ...options, source })];
+  let value: unknown;
+  try {
+    value = parseDocument(text, source);
+  } catch (error) {
+    const rows = syntaxOf(source) === "yaml" ? undefined : jsonLines(text);
+    if (rows === undefined) throw error;
+    return tracesFromRows(rows, source, options);
+  }
+  return [traceFromValue(value, { ...options, source })];
+}
+
+/** The rows of a text when it has two or more lines that each parse as JSON. */
+function jsonLines(text: string): JsonlRow[] | undefined {
+  const head = text.trimStart()[0];
+  if (head !== "{" && head !== "[") return undefined;
+  try {
+    const rows = parseJsonl(text, "");
+    return rows.length >= 2 ? rows : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,0 +1,210 @@
+/**
+ * `toolscore inspect TRACE…`: what the detector read from a trace — the
+ * format, model and usage, every call with its arguments, outcome, duration
+ * and cost, and the final answer — so a user can see why a score is what it
+ * is. Unknown figures print as `unknown`, never as 0.
+ *
+ * @module
+ */
+
+import { callFailed, type FormatName, hasOutcome, type ToolCall, type Trace } from "../calls.ts";
+import { UsageError } from "../errors.ts";
+import { parseFormatName } from "../formats/detect.ts";
+import { traceToJson } from "../formats/toolscore.ts";
+import { type Palette, palette } from "../report/color.ts";
+import {
+  type CliIO,
+  type Command,
+  EXIT,
+  type FlagSpec,
+  parseFlags,
+  stringFlag,
+} from "./command.ts";
+import { readTraceArguments } from "./inputs.ts";
+
+const FLAGS: FlagSpec = {
+  format: { type: "string" },
+  json: { type: "boolean" },
+  full: { type: "boolean" },
+};
+
+const HELP = `toolscore inspect TRACE… [--format F] [--json] [--full]
+
+Print what toolscore read from each trace: the format it was detected as, the
+model and token usage, every tool call with its arguments, outcome (ok, FAILED
+with the error, or unknown when the trace did not capture it), duration and
+cost, and the final answer. Use it to see why a score is what it is.
+
+Arguments:
+  TRACE…        trace files, directories (their *.json and *.jsonl files) or - for stdin
+
+Options:
+  --format F    read as F instead of detecting it: auto, toolscore, openai,
+                openai-responses, anthropic, gemini, mcp, langchain, otel, custom
+  --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}
+  --full        print arguments, results and answers in full (default: cut at 160 characters)
+
+Examples:
+  toolscore inspect trace.json
+  toolscore inspect runs.jsonl --format openai
+  cat session.jsonl | toolscore inspect - --json
+`;
+
+const WIDTH = 160;
+
+/** What a trace adds up to, for the summary line and `--json`. */
+interface TraceSummary {
+  call_count: number;
+  failed_count: number;
+  unknown_outcome_count: number;
+  total_duration_s: number | null;
+  calls_with_duration: number;
+  total_cost_usd: number | null;
+  calls_with_cost: number;
+}
+
+function summarize(trace: Trace): TraceSummary {
+  let duration: number | null = null;
+  let cost: number | null = null;
+  let timed = 0;
+  let priced = 0;
+  for (const call of trace.calls) {
+    if (call.durationS !== undefined) {
+      duration = (duration ?? 0) + call.durationS;
+      timed++;
+    }
+    if (call.costUsd !== undefined) {
+      cost = (cost ?? 0) + call.costUsd;
+      priced++;
+    }
+  }
+  return {
+    call_count: trace.calls.length,
+    failed_count: trace.calls.filter(callFailed).length,
+    unknown_outcome_count: trace.calls.filter((call) => !hasOutcome(call)).length,
+    total_duration_s: duration,
+    calls_with_duration: timed,
+    total_cost_usd: cost,
+    calls_with_cost: priced,
+  };
+}
+
+function cut(text: string, full: boolean): string {
+  const flat = text.replace(/\s*\n\s*/g, " ⏎ ");
+  return full || flat.length <= WIDTH ? flat : `${flat.slice(0, WIDTH - 1)}…`;
+}
+
+function show(value: unknown, full: boolean): string {
+  return cut(typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? "", full);
+}
+
+function seconds(value: number): string {
+  return `${Number(value.toFixed(3))} s`;
+}
+
+function usd(value: number): string {
+  return `$${Number(value.toPrecision(6))}`;
+}
+
+function outcome(call: ToolCall, colors: Palette, full: boolean): string {
+  if (callFailed(call)) {
+    const message = typeof call.error === "string" && call.error !== ""
+      ? `: ${cut(call.error, full)}`
+      : "";
+    return colors.red(`FAILED${message}`);
+  }
+  if (!hasOutcome(call)) return colors.yellow("unknown (not captured)");
+  return colors.green("ok");
+}
+
+function callLines(call: ToolCall, index: number, colors: Palette, full: boolean): string[] {
+  const args = call.argsError !== undefined
+    ? `${colors.red(`arguments did not parse (${call.argsError})`)} raw ${
+      show(call.rawArgs ?? "", full)
+    }`
+    : show(call.args ?? {}, full);
+  const facts = [
+    `outcome ${outcome(call, colors, full)}`,
+    `duration ${call.durationS !== undefined ? seconds(call.durationS) : "unknown"}`,
+    `cost ${call.costUsd !== undefined ? usd(call.costUsd) : "unknown"}`,
+  ];
+  if (call.id !== undefined) facts.push(`id ${call.id}`);
+  const lines = [`  ${index + 1}. ${colors.bold(call.tool)} ${args}`, `     ${facts.join("   ")}`];
+  if (call.result !== undefined) lines.push(`     result ${show(call.result, full)}`);
+  return lines;
+}
+
+// A total over the calls that carry the figure; partial totals say so.
+function total(
+  value: number | null,
+  known: number,
+  summary: TraceSummary,
+  unit: (value: number) => string,
+): string {
+  if (value === null) return "unknown";
+  return known === summary.call_count
+    ? unit(value)
+    : `${unit(value)} over ${known} of ${summary.call_count} calls`;
+}
+
+function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean): string[] {
+  const summary = summarize(trace);
+  const usage = trace.usage === undefined
+    ? "unknown"
+    : `${trace.usage.inputTokens ?? "unknown"} input, ${
+      trace.usage.outputTokens ?? "unknown"
+    } output tokens`;
+  const lines = [
+    colors.bold(name),
+    `format ${trace.format}   model ${trace.model ?? "unknown"}   usage ${usage}`,
+    `${summary.call_count} call${summary.call_count === 1 ? "" : "s"}: ` +
+    `${summary.failed_count} failed, ${summary.unknown_outcome_count} without a captured outcome; ` +
+    `duration ${total(summary.total_duration_s, summary.calls_with_duration, summary, seconds)}, ` +
+    `cost ${total(summary.total_cost_usd, summary.calls_with_cost, summary, usd)}`,
+  ];
+  trace.calls.forEach((call, i) => lines.push(...callLines(call, i, colors, full)));
+  lines.push(
+    trace.finalAnswer === undefined
+      ? `final answer ${colors.yellow("unknown")}`
+      : `final answer ${show(trace.finalAnswer, full)}`,
+  );
+  return lines;
+}
+
+/** The `inspect` command. */
+export const inspectCommand: Command = {
+  name: "inspect",
+  summary: "show what was read from a trace: format, calls with outcomes, final answer",
+  help: HELP,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const flags = parseFlags("inspect", args, FLAGS);
+    if (flags.positionals.length === 0) {
+      throw new UsageError("inspect needs at least one TRACE; see toolscore inspect --help");
+    }
+    const format: "auto" | FormatName = parseFormatName(stringFlag(flags, "format") ?? "auto");
+    const traces = await readTraceArguments(flags.positionals, io, format);
+    if (flags.values.json === true) {
+      const out = traces.map(({ name, trace }) => {
+        const { format: _envelope, source_format: _source, ...read } = traceToJson(trace);
+        return {
+          source: name,
+          format: trace.format,
+          model: null,
+          usage: null,
+          final_answer: null,
+          ...read,
+          summary: summarize(trace),
+        };
+      });
+      io.stdout(`${JSON.stringify({ traces: out }, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    const colors = palette(io.color);
+    const full = flags.values.full === true;
+    const blocks = traces.map(({ name, trace }) =>
+      formatTrace(name, trace, colors, full).join("\n")
+    );
+    io.stdout(`${blocks.join("\n\n")}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,268 @@
+/**
+ * Helpers every reader shares: argument text, result text, usage sums, the
+ * final-answer rule and the envelope keys. Private to `lib/formats/`.
+ *
+ * @module
+ */
+
+import {
+  describeJson,
+  isJsonObject,
+  type JsonObject,
+  type ToolCall,
+  type Trace,
+  type Usage,
+} from "../calls.ts";
+
+/**
+ * Parse argument text: a JSON object, or the text kept with the parse error.
+ * Empty text is no arguments.
+ *
+ * @param raw The argument text as the provider sent it.
+ * @returns `{args}` or `{args: {}, rawArgs, argsError}`.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseArgumentText } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseArgumentText('{"a":1}'), { args: { a: 1 } });
+ * assert.equal(parseArgumentText("{a:").rawArgs, "{a:");
+ * ```
+ */
+export function parseArgumentText(
+  raw: string,
+): Pick<ToolCall, "args" | "rawArgs" | "argsError"> {
+  if (raw.trim() === "") return { args: {} };
+  try {
+    const parsed = JSON.parse(raw);
+    if (isJsonObject(parsed)) return { args: parsed };
+    return {
+      args: {},
+      rawArgs: raw,
+      argsError: `arguments are ${describeJson(parsed)}, not an object`,
+    };
+  } catch (error) {
+    return { args: {}, rawArgs: raw, argsError: (error as Error).message };
+  }
+}
+
+/**
+ * Arguments from whatever a provider sent: an object is taken as is, a string
+ * is parsed, nothing is no arguments, anything else is kept as wrong.
+ */
+export function argsFromValue(raw: unknown): Pick<ToolCall, "args" | "rawArgs" | "argsError"> {
+  if (typeof raw === "string") return parseArgumentText(raw);
+  if (isJsonObject(raw)) return { args: raw };
+  if (raw === undefined || raw === null) return { args: {} };
+  return {
+    args: {},
+    rawArgs: JSON.stringify(raw),
+    argsError: `arguments are ${describeJson(raw)}, not an object`,
+  };
+}
+
+/** Copy the argument fields onto a call. */
+export function setArgs(call: ToolCall, raw: unknown): void {
+  const parsed = argsFromValue(raw);
+  call.args = parsed.args;
+  if (parsed.rawArgs !== undefined) call.rawArgs = parsed.rawArgs;
+  if (parsed.argsError !== undefined) call.argsError = parsed.argsError;
+}
+
+/**
+ * A tool result given as text: a JSON object or array is kept parsed (so
+ * `result.status` and row counts can be read); any other text stays text.
+ */
+export function resultFromText(text: string): unknown {
+  const head = text.trimStart()[0];
+  if (head !== "{" && head !== "[") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The failure a result reports about itself, for formats with no error flag:
+ * a JSON object with a non-empty top-level `error` (a string, or an object
+ * with a `message`).
+ */
+export function errorInResult(result: unknown): string | undefined {
+  if (!isJsonObject(result)) return undefined;
+  const error = result.error;
+  if (typeof error === "string") return error.trim() === "" ? undefined : error;
+  if (isJsonObject(error)) {
+    return typeof error.message === "string" && error.message !== ""
+      ? error.message
+      : JSON.stringify(error);
+  }
+  if (error === true) return "error";
+  return undefined;
+}
+
+/** Attach a flagless text result: parsed when JSON, failed when it says `error`. */
+export function attachTextResult(call: ToolCall, text: string): void {
+  const result = resultFromText(text);
+  call.result = result;
+  const error = errorInResult(result);
+  if (error !== undefined) call.error = error;
+}
+
+/**
+ * The toolscore extension keys a logger may add to a result item or message:
+ * `duration_s`, `duration_ms`, `cost_usd`.
+ */
+export function attachExtras(call: ToolCall, item: JsonObject): void {
+  const duration = finiteNumber(item.duration_s) ??
+    (finiteNumber(item.duration_ms) !== undefined
+      ? (item.duration_ms as number) / 1000
+      : undefined);
+  if (duration !== undefined && duration >= 0) call.durationS = duration;
+  const cost = finiteNumber(item.cost_usd);
+  if (cost !== undefined && cost >= 0) call.costUsd = cost;
+}
+
+/** A finite number, or `undefined`. */
+export function finiteNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** A provider id (string or number) as a string. */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/**
+ * Token usage from `{input_tokens, output_tokens}`, OpenAI's
+ * `prompt_tokens`/`completion_tokens`, Gemini's `promptTokenCount`/
+ * `candidatesTokenCount`, or camelCase.
+ *
+ * @param value The usage object.
+ * @returns The usage, or `undefined` when the value holds none.
+ *
+ * @example Usage
+ * ```ts
+ * import { usageFromJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(usageFromJson({ prompt_tokens: 5 }), { inputTokens: 5, outputTokens: null });
+ * ```
+ */
+export function usageFromJson(value: unknown): Usage | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const number = (...keys: string[]): number | null => {
+    for (const key of keys) if (typeof value[key] === "number") return value[key] as number;
+    return null;
+  };
+  const usage = {
+    inputTokens: number("input_tokens", "prompt_tokens", "inputTokens", "promptTokenCount"),
+    outputTokens: number(
+      "output_tokens",
+      "completion_tokens",
+      "outputTokens",
+      "candidatesTokenCount",
+    ),
+  };
+  return usage.inputTokens === null && usage.outputTokens === null ? undefined : usage;
+}
+
+/** The sum of two usages; a side unknown in both stays unknown. */
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const add = (x: number | null, y: number | null) => x === null ? y : y === null ? x : x + y;
+  return {
+    inputTokens: add(a.inputTokens, b.inputTokens),
+    outputTokens: add(a.outputTokens, b.outputTokens),
+  };
+}
+
+/**
+ * The final-answer rule: the assistant text after the last tool call. Text
+ * parts of one message (or of one run of model turns) are joined with
+ * `separator`; a call forgets the text before it; blank text is no text.
+ */
+export class FinalAnswer {
+  #parts: string[] = [];
+  #answer: string | undefined;
+
+  /** @param separator How text parts of one message are joined. */
+  constructor(readonly separator: string = "\n") {}
+
+  /** A new assistant message starts. */
+  message(): void {
+    this.#parts = [];
+  }
+
+  /** Assistant text. */
+  text(text: unknown): void {
+    if (typeof text !== "string" || text.trim() === "") return;
+    this.#parts.push(text);
+    this.#answer = this.#parts.join(this.separator);
+  }
+
+  /** A tool call: the text so far came before it. */
+  call(): void {
+    this.#parts = [];
+    this.#answer = undefined;
+  }
+
+  /** The final answer, or `undefined` when unknown. */
+  get value(): string | undefined {
+    return this.#answer;
+  }
+}
+
+/**
+ * Finish a trace: an explicit top-level `final_answer` (or `finalAnswer`) wins over the one
+ * found in the transcript; `model` and `usage` are taken from the envelope
+ * when the reader found none.
+ */
+export function finishTrace(trace: Trace, envelope: unknown): Trace {
+  if (!isJsonObject(envelope)) return trace;
+  const answer = envelope.final_answer ?? envelope.finalAnswer;
+  if (typeof answer === "string") trace.finalAnswer = answer;
+  if (trace.model === undefined && typeof envelope.model === "string" && envelope.model !== "") {
+    trace.model = envelope.model;
+  }
+  if (trace.usage === undefined) {
+    const usage = usageFromJson(envelope.usage);
+    if (usage) trace.usage = usage;
+  }
+  return trace;
+}
+
+/** A trace with only the defined optional fields set. */
+export function makeTrace(
+  format: Trace["format"],
+  calls: ToolCall[],
+  extras: { finalAnswer?: string; model?: string; usage?: Usage },
+): Trace {
+  const trace: Trace = { calls, format };
+  if (extras.finalAnswer !== undefined) trace.finalAnswer = extras.finalAnswer;
+  if (extras.model !== undefined) trace.model = extras.model;
+  if (extras.usage !== undefined) trace.usage = extras.usage;
+  return trace;
+}
+
+/** The list a document holds under `key`, or the document when it is a list. */
+export function listOf(value: unknown, key: string): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (isJsonObject(value) && Array.isArray(value[key])) return value[key] as unknown[];
+  return undefined;
+}
+
+/** Whether some item of a list passes, looking at every item. */
+export function someItem(list: readonly unknown[], test: (item: unknown) => boolean): boolean {
+  for (const item of list) if (test(item)) return true;
+  return false;
+}
+
+/** Whether a document is an envelope `{"format": name, …}`. */
+export function isEnvelope(value: unknown, name: string): value is JsonObject {
+  return isJsonObject(value) && value.format === name;
+}

@@ -1,0 +1,220 @@
+/**
+ * The `mcp` format: Model Context Protocol sessions as JSON-RPC messages.
+ *
+ * Shapes: a list of JSON-RPC 2.0 messages (batches allowed), `{"messages":
+ * […]}`, or a recorded session `{"format": "mcp", "server": …, "messages":
+ * […]}` whose responses may carry `duration_s`. A JSONL file whose lines are
+ * JSON-RPC messages is one session. Calls are `tools/call` requests
+ * `{id, method, params: {name, arguments}}`.
+ *
+ * Decisions where the design is silent:
+ * - A response is paired with the latest unanswered request of the same
+ *   `id`; numeric ids become strings (`7` → `"7"`). A request never answered
+ *   has no outcome (unknown, not success).
+ * - `result.content` is rendered to text: text items joined with newlines,
+ *   an embedded resource as its text (else `[resource URI]`), an image or
+ *   audio item as `[image MIME]`, a resource link as `[resource_link URI]`.
+ *   Text that is a JSON object or array is kept parsed as the result.
+ *   `structuredContent` is kept as `metadata.structured_content`.
+ * - `result.isError: true` marks the call failed with the rendered text as
+ *   its error (`"tool error"` when empty); `false` is a known success. A
+ *   JSON-RPC `error` marks the call failed with its `message`, and its `code`
+ *   is kept as `metadata.error_code`. A `notifications/cancelled` for a
+ *   pending request fails it with `cancelled: REASON`.
+ * - `duration_s` (seconds) or `duration_ms` on a response is the call's
+ *   duration; `cost_usd` its cost.
+ * - MCP has no model turn, so the final answer is unknown unless the session
+ *   has a top-level `final_answer`; `model` and `usage` likewise.
+ * - Without the `{"format": "mcp"}` envelope every message must say
+ *   `"jsonrpc": "2.0"`, so other lists are not mistaken for a session.
+ *
+ * @module
+ */
+
+import { isJsonObject, type JsonObject, type ToolCall } from "../calls.ts";
+import { InputError } from "../errors.ts";
+import {
+  attachExtras,
+  finishTrace,
+  idOf,
+  isEnvelope,
+  makeTrace,
+  resultFromText,
+  setArgs,
+} from "./_shared.ts";
+import type { FormatReader } from "./reader.ts";
+
+/**
+ * Whether a value is one JSON-RPC 2.0 message (or a batch of them).
+ *
+ * @param value Any value.
+ * @returns `true` for a request, notification, response or batch.
+ *
+ * @example Usage
+ * ```ts
+ * import { isJsonRpcMessage } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isJsonRpcMessage({ jsonrpc: "2.0", id: 1, method: "tools/list" }), true);
+ * assert.equal(isJsonRpcMessage({ role: "user", content: "hi" }), false);
+ * ```
+ */
+export function isJsonRpcMessage(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every(isJsonRpcMessage);
+  return isJsonObject(value) && value.jsonrpc === "2.0" &&
+    (typeof value.method === "string" || value.result !== undefined ||
+      value.error !== undefined);
+}
+
+function isLooseMessage(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(isLooseMessage);
+  return isJsonObject(value) &&
+    (typeof value.method === "string" ||
+      (value.id !== undefined && (value.result !== undefined || value.error !== undefined)));
+}
+
+function documentMessages(value: unknown): unknown[] | undefined {
+  if (isEnvelope(value, "mcp")) {
+    return Array.isArray(value.messages) && value.messages.every(isLooseMessage)
+      ? value.messages
+      : undefined;
+  }
+  const list = Array.isArray(value)
+    ? value
+    : isJsonObject(value) && Array.isArray(value.messages)
+    ? value.messages
+    : undefined;
+  if (list === undefined || list.length === 0) return undefined;
+  return list.every(isJsonRpcMessage) ? list : undefined;
+}
+
+/**
+ * MCP tool-result content rendered to text.
+ *
+ * @param content The `content` list of a `CallToolResult`.
+ * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { mcpContentText } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const text = mcpContentText([
+ *   { type: "text", text: "2 rows" },
+ *   { type: "image", data: "iVBOR", mimeType: "image/png" },
+ * ]);
+ * assert.equal(text, "2 rows\n[image image/png]");
+ * ```
+ */
+export function mcpContentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const texts: string[] = [];
+  for (const item of content) {
+    if (!isJsonObject(item)) continue;
+    const mime = typeof item.mimeType === "string" ? ` ${item.mimeType}` : "";
+    if (item.type === "text" && typeof item.text === "string") texts.push(item.text);
+    else if (item.type === "image" || item.type === "audio") texts.push(`[${item.type}${mime}]`);
+    else if (item.type === "resource" && isJsonObject(item.resource)) {
+      const resource = item.resource;
+      texts.push(
+        typeof resource.text === "string" ? resource.text : `[resource ${String(resource.uri)}]`,
+      );
+    } else if (item.type === "resource_link") texts.push(`[resource_link ${String(item.uri)}]`);
+  }
+  return texts.join("\n");
+}
+
+function attachResponse(call: ToolCall, message: JsonObject): void {
+  if (isJsonObject(message.error)) {
+    const error = message.error;
+    call.isError = true;
+    call.error = typeof error.message === "string" && error.message !== ""
+      ? error.message
+      : `JSON-RPC error ${String(error.code)}`;
+    if (error.code !== undefined) call.metadata = { ...call.metadata, error_code: error.code };
+  } else if (isJsonObject(message.result)) {
+    const result = message.result;
+    const text = mcpContentText(result.content);
+    call.result = resultFromText(text);
+    if (result.structuredContent !== undefined) {
+      call.metadata = { ...call.metadata, structured_content: result.structuredContent };
+    }
+    if (result.isError === true) {
+      call.isError = true;
+      call.error = text === "" ? "tool error" : text;
+    } else if (result.isError === false) call.isError = false;
+  } else {
+    call.result = message.result ?? null;
+  }
+  attachExtras(call, message);
+}
+
+/**
+ * The `mcp` reader.
+ *
+ * @example Usage
+ * ```ts
+ * import { mcpReader } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = mcpReader.read([
+ *   { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a", arguments: {} } },
+ *   { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "ok" }] } },
+ * ], "trace.json");
+ * assert.equal(trace.calls[0]?.result, "ok");
+ * ```
+ */
+export const mcpReader: FormatReader = {
+  name: "mcp",
+  claims: (value) => documentMessages(value) !== undefined,
+  read(value, source) {
+    const messages = documentMessages(value);
+    if (messages === undefined) {
+      throw new InputError(
+        'not an MCP session: expected JSON-RPC 2.0 messages, {messages}, or {"format": "mcp"}',
+        source,
+      );
+    }
+    const calls: ToolCall[] = [];
+    const pending = new Map<string, ToolCall>();
+    const visit = (message: unknown, where: string) => {
+      if (Array.isArray(message)) {
+        message.forEach((m, i) => visit(m, `${where}[${i}]`));
+        return;
+      }
+      if (!isJsonObject(message)) return;
+      const id = idOf(message.id);
+      if (message.method === "tools/call") {
+        const params = isJsonObject(message.params) ? message.params : {};
+        if (typeof params.name !== "string" || params.name === "") {
+          throw new InputError("tools/call has no params.name", `${source}: ${where}`);
+        }
+        const call: ToolCall = { tool: params.name };
+        setArgs(call, params.arguments);
+        if (id !== undefined) {
+          call.id = id;
+          pending.set(id, call);
+        }
+        calls.push(call);
+      } else if (message.method === "notifications/cancelled" && isJsonObject(message.params)) {
+        const cancelled = idOf(message.params.requestId) ?? "";
+        const call = pending.get(cancelled);
+        if (call === undefined) return;
+        pending.delete(cancelled);
+        const reason = message.params.reason;
+        call.isError = true;
+        call.error = typeof reason === "string" && reason !== ""
+          ? `cancelled: ${reason}`
+          : "cancelled";
+      } else if (message.method === undefined && id !== undefined) {
+        const call = pending.get(id);
+        if (call === undefined) return;
+        pending.delete(id);
+        attachResponse(call, message);
+      }
+    };
+    messages.forEach((message, i) => visit(message, `messages[${i}]`));
+    return finishTrace(makeTrace("mcp", calls, {}), Array.isArray(value) ? undefined : value);
+  },
+};

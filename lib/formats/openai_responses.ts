@@ -1,0 +1,270 @@
+/**
+ * The `openai-responses` format: Responses API objects and item lists.
+ *
+ * Shapes: a response `{"object": "response", "output": […]}`, a list of
+ * responses (turns chained by `previous_response_id`), a request body
+ * `{"input": […], "output"?: […]}`, or an input-item list. Calls are
+ * `{"type": "function_call", "call_id", "name", "arguments"}` items; results
+ * are `{"type": "function_call_output", "call_id", "output"}` items.
+ *
+ * Decisions where the design is silent:
+ * - Results are paired by `call_id`, never by position; `call.id` is the
+ *   `call_id` and the item's own `id` (`fc_…`) is kept as `metadata.item_id`.
+ * - `custom_tool_call` items are calls whose free-form `input` text becomes
+ *   `args.input`. `mcp_call` items are calls carrying their `output` and
+ *   `error` inline. Hosted tool calls (`web_search_call`, `file_search_call`,
+ *   `code_interpreter_call`, `computer_call`, `local_shell_call`,
+ *   `shell_call`, `apply_patch_call`, `image_generation_call`) are calls named
+ *   by the type without `_call` (`web_search`), with `action` (or `queries`,
+ *   `code`, `operation`) as arguments; status `failed` marks them failed.
+ * - The API has no error flag on `function_call_output`: output that is a JSON
+ *   object or array is kept parsed, and an object with a non-empty top-level
+ *   `error` marks the call failed (as in the `openai` reader). Output given as
+ *   content parts is rendered to text first. Non-standard `duration_s`,
+ *   `duration_ms` and `cost_usd` keys on an output item are attached.
+ * - `usage` is summed over the responses that report it; `model` is the first
+ *   named. The final answer is the text of the last assistant `message` item
+ *   after the last call; a top-level `final_answer` wins.
+ * - A plain list of `{role, content}` messages is left to the `openai` reader;
+ *   this reader claims a list only when some item has a Responses item `type`.
+ *
+ * @module
+ */
+
+import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../calls.ts";
+import { InputError } from "../errors.ts";
+import {
+  addUsage,
+  attachExtras,
+  attachTextResult,
+  FinalAnswer,
+  finishTrace,
+  idOf,
+  makeTrace,
+  setArgs,
+  usageFromJson,
+} from "./_shared.ts";
+import type { FormatReader } from "./reader.ts";
+
+// Hosted tool calls: the item type and where their arguments are.
+const HOSTED_CALLS: Record<string, string[]> = {
+  web_search_call: ["action"],
+  file_search_call: ["queries"],
+  code_interpreter_call: ["code", "container_id"],
+  computer_call: ["action"],
+  local_shell_call: ["action"],
+  shell_call: ["action"],
+  apply_patch_call: ["operation"],
+  image_generation_call: [],
+};
+
+const OUTPUT_TYPES = new Set([
+  "function_call_output",
+  "custom_tool_call_output",
+  "computer_call_output",
+  "local_shell_call_output",
+  "shell_call_output",
+  "apply_patch_call_output",
+]);
+
+const OTHER_TYPES = new Set([
+  "message",
+  "function_call",
+  "custom_tool_call",
+  "mcp_call",
+  "mcp_list_tools",
+  "mcp_approval_request",
+  "mcp_approval_response",
+  "reasoning",
+  "item_reference",
+  "compaction",
+]);
+
+function isItemType(type: unknown): boolean {
+  return typeof type === "string" &&
+    (OTHER_TYPES.has(type) || OUTPUT_TYPES.has(type) || type in HOSTED_CALLS);
+}
+
+// Content part types of Responses messages; a message with other parts is another provider's.
+const PART_TYPES = new Set([
+  "input_text",
+  "output_text",
+  "refusal",
+  "input_image",
+  "input_file",
+  "input_audio",
+  "summary_text",
+]);
+
+function isMessageContent(content: unknown): boolean {
+  if (typeof content === "string") return true;
+  return Array.isArray(content) &&
+    content.every((part) =>
+      isJsonObject(part) && typeof part.type === "string" && PART_TYPES.has(part.type)
+    );
+}
+
+function isItem(value: unknown): boolean {
+  if (!isJsonObject(value)) return false;
+  if (value.type === undefined || value.type === "message") {
+    return typeof value.role === "string" && isMessageContent(value.content);
+  }
+  return isItemType(value.type);
+}
+
+function isResponse(value: unknown): value is JsonObject {
+  return isJsonObject(value) && value.object === "response";
+}
+
+function isItemList(list: unknown): list is unknown[] {
+  return Array.isArray(list) && list.every(isItem);
+}
+
+/** The items of a document, in order, and the responses they came from. */
+function documentItems(value: unknown): { items: unknown[]; responses: JsonObject[] } | undefined {
+  if (Array.isArray(value)) {
+    if (value.length > 0 && value.every(isResponse)) {
+      return {
+        items: value.flatMap((r) => isItemList(r.output) ? r.output : []),
+        responses: value,
+      };
+    }
+    const typed = value.some((item) => isJsonObject(item) && isItemType(item.type));
+    return typed && isItemList(value) ? { items: value, responses: [] } : undefined;
+  }
+  if (!isJsonObject(value)) return undefined;
+  const items: unknown[] = [];
+  if (isItemList(value.input)) { for (const item of value.input) items.push(item); }
+  else if (value.input !== undefined && typeof value.input !== "string") return undefined;
+  if (isItemList(value.output)) { for (const item of value.output) items.push(item); }
+  else if (value.output !== undefined) return undefined;
+  if (isResponse(value)) return { items, responses: [value] };
+  const typed = items.some((item) => isJsonObject(item) && isItemType(item.type));
+  return typed ? { items, responses: [] } : undefined;
+}
+
+function partsText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const part of content) {
+    if (!isJsonObject(part)) continue;
+    if (typeof part.text === "string") texts.push(part.text);
+    else if (typeof part.refusal === "string") texts.push(part.refusal);
+    else if (part.type === "input_image") texts.push("[image]");
+    else if (part.type === "input_file") {
+      texts.push(`[file${typeof part.filename === "string" ? ` ${part.filename}` : ""}]`);
+    }
+  }
+  return texts.join("\n");
+}
+
+function itemCall(item: JsonObject): ToolCall | undefined {
+  const type = item.type as string;
+  let call: ToolCall;
+  if (type === "function_call" || type === "mcp_call") {
+    if (typeof item.name !== "string" || item.name === "") return undefined;
+    call = { tool: item.name };
+    setArgs(call, item.arguments);
+  } else if (type === "custom_tool_call") {
+    if (typeof item.name !== "string" || item.name === "") return undefined;
+    call = { tool: item.name, args: typeof item.input === "string" ? { input: item.input } : {} };
+  } else if (type in HOSTED_CALLS) {
+    call = { tool: type.slice(0, -"_call".length) };
+    const keys = HOSTED_CALLS[type] ?? [];
+    const action = keys.length === 1 && isJsonObject(item[keys[0] as string])
+      ? item[keys[0] as string] as JsonObject
+      : Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
+    call.args = action;
+    const result = item.results ?? item.outputs ?? item.result;
+    if (result !== undefined && result !== null) call.result = result;
+    if (item.status === "failed") {
+      call.isError = true;
+      call.error = "failed";
+    }
+  } else return undefined;
+  const id = idOf(item.call_id) ?? idOf(item.id);
+  if (id !== undefined) call.id = id;
+  const itemId = idOf(item.id);
+  if (itemId !== undefined && itemId !== id) call.metadata = { item_id: itemId };
+  if (type === "mcp_call") {
+    if (typeof item.server_label === "string") {
+      call.metadata = { ...call.metadata, server_label: item.server_label };
+    }
+    if (typeof item.output === "string") attachTextResult(call, item.output);
+    if (typeof item.error === "string" && item.error !== "") {
+      call.error = item.error;
+      call.isError = true;
+    } else if (isJsonObject(item.error)) {
+      call.error = typeof item.error.message === "string"
+        ? item.error.message
+        : JSON.stringify(item.error);
+      call.isError = true;
+    }
+  }
+  return call;
+}
+
+/**
+ * The `openai-responses` reader.
+ *
+ * @example Usage
+ * ```ts
+ * import { openaiResponsesReader } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = openaiResponsesReader.read([
+ *   { type: "function_call", call_id: "c1", name: "a", arguments: "{}" },
+ *   { type: "function_call_output", call_id: "c1", output: "done" },
+ * ], "trace.json");
+ * assert.equal(trace.calls[0]?.result, "done");
+ * ```
+ */
+export const openaiResponsesReader: FormatReader = {
+  name: "openai-responses",
+  claims: (value) => documentItems(value) !== undefined,
+  read(value, source) {
+    const found = documentItems(value);
+    if (found === undefined) {
+      throw new InputError(
+        "not an OpenAI Responses document: expected a response, {input}, or a list of items",
+        source,
+      );
+    }
+    const calls: ToolCall[] = [];
+    const byId = new Map<string, ToolCall>();
+    const answer = new FinalAnswer();
+    for (const item of found.items) {
+      if (!isJsonObject(item)) continue;
+      if (item.type === "message" || item.type === undefined) {
+        if (item.role !== "assistant") continue;
+        answer.message();
+        answer.text(partsText(item.content));
+        continue;
+      }
+      if (OUTPUT_TYPES.has(item.type as string)) {
+        const call = byId.get(idOf(item.call_id) ?? "");
+        if (call === undefined || call.result !== undefined) continue;
+        const output = item.output;
+        if (typeof output === "string" || Array.isArray(output)) {
+          attachTextResult(call, partsText(output) ?? "");
+        } else if (output !== undefined && output !== null) call.result = output;
+        attachExtras(call, item);
+        continue;
+      }
+      const call = itemCall(item);
+      if (call === undefined) continue;
+      calls.push(call);
+      answer.call();
+      if (call.id !== undefined) byId.set(call.id, call);
+    }
+    let usage: Usage | undefined;
+    let model: string | undefined;
+    for (const response of found.responses) {
+      usage = addUsage(usage, usageFromJson(response.usage));
+      if (model === undefined && typeof response.model === "string") model = response.model;
+    }
+    const trace = makeTrace("openai-responses", calls, { finalAnswer: answer.value, model, usage });
+    return finishTrace(trace, Array.isArray(value) ? undefined : value);
+  },
+};

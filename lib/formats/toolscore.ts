@@ -1,0 +1,76 @@
+/**
+ * The `toolscore` envelope: `{"format": "toolscore", "calls": […],
+ * "final_answer"?, "model"?, "usage"?}`, what `agent run` writes and what
+ * {@linkcode traceToJson} produces. Calls are in the file shape and checked
+ * strictly by `callFromJson` (a bad field is an error naming its JSON path).
+ *
+ * @module
+ */
+
+import { callFromJson, callToJson, joinPath, type JsonObject, type Trace } from "../calls.ts";
+import { InputError } from "../errors.ts";
+import { finishTrace, isEnvelope } from "./_shared.ts";
+import type { FormatReader } from "./reader.ts";
+
+/**
+ * The `toolscore` envelope reader.
+ *
+ * @example Usage
+ * ```ts
+ * import { toolscoreReader } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = toolscoreReader.read({ format: "toolscore", calls: [{ tool: "a", is_error: true }] }, "trace.json");
+ * assert.equal(trace.calls[0]?.isError, true);
+ * ```
+ */
+export const toolscoreReader: FormatReader = {
+  name: "toolscore",
+  claims: (value) => isEnvelope(value, "toolscore"),
+  read(value, source) {
+    if (!isEnvelope(value, "toolscore") || !Array.isArray(value.calls)) {
+      throw new InputError("a toolscore trace needs a calls list", `${source}: calls`);
+    }
+    const calls = value.calls.map((item, i) => {
+      try {
+        return callFromJson(item, { path: joinPath("calls", i) });
+      } catch (error) {
+        if (error instanceof InputError) throw new InputError(error.message, source);
+        throw error;
+      }
+    });
+    return finishTrace({ calls, format: "toolscore" }, value);
+  },
+};
+
+/**
+ * Write a trace in the file shape: the `toolscore` envelope with snake_case
+ * keys, leaving unknown fields out (never `0` or `""` for unknown). The
+ * format it was read from is kept as `source_format`.
+ *
+ * @param trace The trace.
+ * @returns A JSON object that reads back as the same trace.
+ *
+ * @example Usage
+ * ```ts
+ * import { traceFromValue, traceToJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = traceFromValue([{ tool: "search", args: { q: "x" }, duration_s: 0.5 }]);
+ * assert.deepEqual(traceToJson(trace), {
+ *   format: "toolscore",
+ *   source_format: "custom",
+ *   calls: [{ tool: "search", args: { q: "x" }, duration_s: 0.5 }],
+ * });
+ * ```
+ */
+export function traceToJson(trace: Trace): JsonObject {
+  const out: JsonObject = { format: "toolscore", source_format: trace.format };
+  out.calls = trace.calls.map(callToJson);
+  if (trace.finalAnswer !== undefined) out.final_answer = trace.finalAnswer;
+  if (trace.model !== undefined) out.model = trace.model;
+  if (trace.usage !== undefined) {
+    out.usage = { input_tokens: trace.usage.inputTokens, output_tokens: trace.usage.outputTokens };
+  }
+  return out;
+}
