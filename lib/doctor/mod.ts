@@ -1,0 +1,16 @@
+/**
+ * The doctor: preflight checks that catch a broken agent setup (spec,
+ * contracts, keys, packages, prices, budget, the MCP server and its tools)
+ * before a run spends money.
+ *
+ * @module
+ */
+
+export * from "./check.ts";
+export * from "./report.ts";
+export * from "./closest_name.ts";
+export * from "./tool_schemas.ts";
+export * from "./checks.ts";
+export * from "./contract_checks.ts";
+export * from "./check_server.ts";
+export * from "./run_doctor.ts";

@@ -1,0 +1,99 @@
+/**
+ * The doctor's report: as JSON ({@linkcode doctorReport}) and as the
+ * checklist the CLI prints ({@linkcode formatDoctorReport}).
+ *
+ * @module
+ */
+
+import { type DoctorCheck, type DoctorStatus, worstStatus } from "./check.ts";
+
+/** The JSON-safe report. */
+export interface DoctorReport {
+  /** The checks, in the order they ran. */
+  checks: { name: string; status: DoctorStatus; detail: string; fix: string | null }[];
+  /** How many checks have each status. */
+  counts: Record<DoctorStatus, number>;
+  /** The most severe status (`fail` > `warn` > `pass` > `skip`). */
+  worst: DoctorStatus;
+}
+
+/**
+ * A JSON-safe report: the checks, the counts and the worst status.
+ *
+ * @param checks The checks, in order.
+ * @returns The report.
+ *
+ * @example Usage
+ * ```ts
+ * import { DoctorCheck, doctorReport } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const report = doctorReport([
+ *   new DoctorCheck("keys", "pass", "OPENAI_API_KEY is set"),
+ *   new DoctorCheck("prices", "fail", "no price for llama3.1", { fix: "add it to prices" }),
+ * ]);
+ * assert.deepEqual(report.counts, { pass: 1, warn: 0, fail: 1, skip: 0 });
+ * assert.equal(report.worst, "fail");
+ * ```
+ */
+export function doctorReport(checks: readonly DoctorCheck[]): DoctorReport {
+  const counts: Record<DoctorStatus, number> = { pass: 0, warn: 0, fail: 0, skip: 0 };
+  for (const check of checks) counts[check.status]++;
+  return { checks: checks.map((check) => check.toJSON()), counts, worst: worstStatus(checks) };
+}
+
+const MARKS: Record<DoctorStatus, { mark: string; color: string }> = {
+  pass: { mark: "✓", color: "\x1b[32m" },
+  warn: { mark: "!", color: "\x1b[33m" },
+  fail: { mark: "✗", color: "\x1b[31m" },
+  skip: { mark: "-", color: "\x1b[2m" },
+};
+
+/** Options for {@linkcode formatDoctorReport}. */
+export interface FormatDoctorReportOptions {
+  /**
+   * Colour the marks with ANSI escapes.
+   * @default {false}
+   */
+  color?: boolean;
+}
+
+/**
+ * The checklist the CLI prints: one line per check with ✓ (pass), ! (warn),
+ * ✗ (fail) or - (skip), a `fix:` line under each warning and failure, and a
+ * closing count.
+ *
+ * @param report The report.
+ * @param options Colour.
+ * @returns The text, ending with a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { DoctorCheck, doctorReport, formatDoctorReport } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const text = formatDoctorReport(doctorReport([
+ *   new DoctorCheck("keys", "fail", "OPENAI_API_KEY is not set", { fix: "export OPENAI_API_KEY" }),
+ * ]));
+ * assert.equal(text, "✗ keys  OPENAI_API_KEY is not set\n    fix: export OPENAI_API_KEY\n\n0 pass, 0 warn, 1 fail, 0 skip\n");
+ * ```
+ */
+export function formatDoctorReport(
+  report: DoctorReport,
+  options: FormatDoctorReportOptions = {},
+): string {
+  const width = Math.max(0, ...report.checks.map((check) => check.name.length));
+  const paint = (status: DoctorStatus, text: string) =>
+    options.color ? `${MARKS[status].color}${text}\x1b[0m` : text;
+  const lines: string[] = [];
+  for (const check of report.checks) {
+    const name = report.checks.length > 1 ? check.name.padEnd(width) : check.name;
+    lines.push(`${paint(check.status, MARKS[check.status].mark)} ${name}  ${check.detail}`);
+    if (check.fix !== null && (check.status === "warn" || check.status === "fail")) {
+      lines.push(`    fix: ${check.fix}`);
+    }
+  }
+  const { pass, warn, fail, skip } = report.counts;
+  lines.push("", `${pass} pass, ${warn} warn, ${fail} fail, ${skip} skip`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,165 @@
+/**
+ * {@linkcode runDoctor}: every preflight check, in order, so that a broken
+ * setup is caught before an agent run spends money.
+ *
+ * @module
+ */
+
+import { type AgentSpec, loadAgentSpec } from "../agent_spec.ts";
+import { ToolscoreError } from "../errors.ts";
+import type { MCPServerSpec } from "../mcp/server_spec.ts";
+import { DoctorCheck } from "./check.ts";
+import { inspectServer } from "./check_server.ts";
+import {
+  checkBudget,
+  checkKeys,
+  checkPackages,
+  checkPrices,
+  type EnvReader,
+  permittedEnv,
+} from "./checks.ts";
+import { checkContracts, checkContractTools } from "./contract_checks.ts";
+
+/** Options for {@linkcode runDoctor}. */
+export interface RunDoctorOptions {
+  /**
+   * An agent spec to check (server, keys, packages, prices, budget, task contracts).
+   * @default {undefined}
+   */
+  specPath?: string;
+  /**
+   * A contract or gold file to validate (besides the spec's).
+   * @default {undefined}
+   */
+  contractPath?: string;
+  /**
+   * A server to start and list; overrides the spec's server.
+   * @default {undefined}
+   */
+  server?: MCPServerSpec;
+  /**
+   * More environment variable names that must be set.
+   * @default {[]}
+   */
+  keys?: string[];
+  /**
+   * Report a model without a price as a warning, not a failure.
+   * @default {false}
+   */
+  allowUnknownPrice?: boolean;
+  /**
+   * Start the server (`false` checks only the files and the environment).
+   * @default {true}
+   */
+  startServer?: boolean;
+  /**
+   * Seconds each server request may take, unless the server spec sets `timeout_s`.
+   * @default {30}
+   */
+  timeout?: number;
+  /**
+   * Reads environment variables; throws `Deno.errors.NotCapable` without permission.
+   * @default {permittedEnv}
+   */
+  env?: EnvReader;
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+const SPEC_CHECKS = ["packages", "prices", "budget"] as const;
+const SERVER_CHECKS = ["server-start", "tools-list", "tool-schemas", "server-build"] as const;
+
+/**
+ * Run the preflight checks, in order: `spec`, `contract`, `keys`,
+ * `packages`, `prices`, `budget`, `server-start`, `tools-list`,
+ * `tool-schemas`, `server-build`, `contract-tools`. A check that cannot run
+ * (no spec, no server, `startServer: false`) is a `skip` saying why.
+ *
+ * @param options What to check.
+ * @returns The checks, in the order they ran.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { doctorReport, runDoctor } from "@toolscore/cli";
+ *
+ * const checks = await runDoctor({ specPath: "agent.yaml", keys: ["OPENAI_API_KEY"] });
+ * if (doctorReport(checks).worst === "fail") Deno.exit(1);
+ * ```
+ */
+export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorCheck[]> {
+  const env = options.env ?? permittedEnv;
+  const checks: DoctorCheck[] = [];
+
+  let spec: AgentSpec | undefined;
+  let specMissing = "no spec given (--spec)";
+  if (options.specPath === undefined) {
+    checks.push(new DoctorCheck("spec", "skip", specMissing));
+  } else {
+    try {
+      spec = await loadAgentSpec(options.specPath);
+      checks.push(
+        new DoctorCheck(
+          "spec",
+          "pass",
+          `${options.specPath}: ${count(spec.arms.length, "arm")} × ${
+            count(spec.tasks.length, "task")
+          } × ${count(spec.repeats, "repeat")}`,
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof ToolscoreError)) throw error;
+      specMissing = "the spec did not load";
+      checks.push(
+        new DoctorCheck("spec", "fail", error.message, {
+          fix: "fix the spec at the place named (schemas/agent-spec.schema.json lists every key)",
+        }),
+      );
+    }
+  }
+
+  const contractPaths = [
+    ...(spec?.tasks.map((task) => task.contract) ?? []),
+    ...(options.contractPath !== undefined ? [options.contractPath] : []),
+  ];
+  const { check: contractCheck, contracts } = await checkContracts(contractPaths);
+  checks.push(contractCheck);
+
+  checks.push(checkKeys([...new Set([...(spec?.keys ?? []), ...(options.keys ?? [])])], env));
+
+  if (spec === undefined) {
+    for (const name of SPEC_CHECKS) checks.push(new DoctorCheck(name, "skip", specMissing));
+  } else {
+    checks.push(checkPackages(spec.packages, env));
+    checks.push(
+      checkPrices(spec.arms, spec.prices, { allowUnknownPrice: options.allowUnknownPrice }),
+    );
+    checks.push(checkBudget(spec));
+  }
+
+  const server = options.server ?? spec?.server;
+  let toolNames: string[] | null = null;
+  if (server === undefined || options.startServer === false) {
+    const why = server === undefined
+      ? "no server (a spec with a server, or -- COMMAND…)"
+      : "not started (--no-server)";
+    for (const name of SERVER_CHECKS) checks.push(new DoctorCheck(name, "skip", why));
+  } else {
+    const inspection = await inspectServer(server, {
+      timeout: options.timeout,
+      lookup: (name) => {
+        try {
+          return env(name);
+        } catch {
+          return undefined; // not permitted: the child simply does not get it
+        }
+      },
+    });
+    checks.push(...inspection.checks);
+    toolNames = inspection.toolNames;
+  }
+
+  checks.push(checkContractTools(contracts, toolNames));
+  return checks;
+}

@@ -1,0 +1,15 @@
+/**
+ * MCP servers: which server ({@linkcode MCPServerSpec}), how to start it
+ * with a minimal environment, the stdio transport over `Deno.Command`, and a
+ * session with the official SDK's `Client`.
+ *
+ * The root module exports only the spec and the error; the transport and the
+ * session stay here so that the SDK's types never become part of the public API.
+ *
+ * @module
+ */
+
+export * from "./server_spec.ts";
+export * from "./server_error.ts";
+export * from "./transport.ts";
+export * from "./client.ts";

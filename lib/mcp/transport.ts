@@ -1,0 +1,381 @@
+/**
+ * An MCP stdio transport over `Deno.Command`, for the official SDK's
+ * `Client`: newline-delimited JSON-RPC on the child's stdin and stdout, its
+ * stderr kept (the last lines) for error messages, and a shutdown that always
+ * kills and reaps the child and its process group.
+ *
+ * The SDK's own stdio transport is not used: it needs `--allow-env` for
+ * variables we do not otherwise read, and passes a fixed environment that
+ * drops `DENO_DIR` and the CA variables (a Deno or Node server then hangs).
+ *
+ * @module
+ */
+
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
+// @ts-types="@modelcontextprotocol/sdk/shared/stdio"
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+
+/** Options for {@linkcode DenoCommandTransport}. */
+export interface DenoCommandTransportOptions {
+  /**
+   * The arguments after the executable.
+   * @default {[]}
+   */
+  args?: string[];
+  /**
+   * The child's complete environment (nothing of ours is inherited).
+   * @default {{}}
+   */
+  env?: Record<string, string>;
+  /**
+   * The working directory.
+   * @default {undefined} (ours)
+   */
+  cwd?: string;
+  /**
+   * How many of the last stderr lines to keep.
+   * @default {40}
+   */
+  stderrLines?: number;
+  /**
+   * Milliseconds to wait after closing stdin, then after SIGTERM, before the next step.
+   * @default {1500}
+   */
+  killGraceMs?: number;
+}
+
+/** How the child ended. */
+export interface ChildExit {
+  /** The exit code (128 + signal when killed by a signal on Unix). */
+  code: number;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+}
+
+// Every child still running, so that Ctrl-C (closeAllTransports) can kill them.
+const LIVE = new Set<DenoCommandTransport>();
+
+function delay(ms: number): { promise: Promise<void>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timer = delay(ms);
+  try {
+    return await Promise.race([
+      promise.then(() => true, () => true),
+      timer.promise.then(() => false),
+    ]);
+  } finally {
+    timer.cancel();
+  }
+}
+
+function groupKill(child: Deno.ChildProcess, signal: Deno.Signal): void {
+  // The child leads its own process group (detached), so grandchildren (npx → node) go too.
+  if (Deno.build.os !== "windows") {
+    try {
+      Deno.kill(-child.pid, signal);
+      return;
+    } catch {
+      // The group is gone, or signalling groups is not allowed: fall back to the child.
+    }
+  }
+  try {
+    child.kill(signal);
+  } catch {
+    // Already exited.
+  }
+}
+
+/**
+ * The transport. Give it to `Client.connect()`; `close()` always ends the
+ * child: stdin is closed, then SIGTERM, then SIGKILL, each after a grace
+ * period, and the exit status is awaited.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { Client } from "@modelcontextprotocol/sdk/client";
+ * import { DenoCommandTransport } from "./transport.ts";
+ *
+ * const transport = new DenoCommandTransport("deno", { args: ["run", "server.ts"] });
+ * const client = new Client({ name: "me", version: "1.0.0" });
+ * await client.connect(transport, { timeout: 10_000 });
+ * console.log((await client.listTools()).tools.map((tool) => tool.name));
+ * await client.close();
+ * ```
+ */
+export class DenoCommandTransport implements Transport {
+  /** Called once, when the child exits or the transport is closed. */
+  onclose?: () => void;
+  /** Called on a line that is not JSON-RPC, or a write error. */
+  onerror?: (error: Error) => void;
+  /** Called with each JSON-RPC message the child writes. */
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  #child?: Deno.ChildProcess;
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  #pumps: Promise<void>[] = [];
+  #stderr: string[] = [];
+  #noise: string[] = [];
+  #exit?: ChildExit;
+  #status?: Promise<void>;
+  #closed = false;
+  #closing?: Promise<void>;
+  #protocolVersion?: string;
+  #sent: string[] = [];
+  #hurry = Promise.withResolvers<void>();
+
+  /**
+   * Prepare a transport; nothing starts until `start()`.
+   *
+   * @param command The executable (a name looked up on the child's `PATH`, or a path).
+   * @param options Arguments, environment, working directory and shutdown timing.
+   */
+  constructor(readonly command: string, readonly options: DenoCommandTransportOptions = {}) {}
+
+  /** The child's process id, once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): ChildExit | undefined {
+    return this.#exit;
+  }
+
+  /** The protocol version the client negotiated, once initialized. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** The methods of every request and notification sent, in order. */
+  get sentMethods(): readonly string[] {
+    return this.#sent;
+  }
+
+  /** The last lines the child wrote to stderr. */
+  get stderrTail(): readonly string[] {
+    return this.#stderr;
+  }
+
+  /** The last lines on stdout that were not JSON-RPC (a server logging to stdout). */
+  get stdoutNoise(): readonly string[] {
+    return this.#noise;
+  }
+
+  /**
+   * Spawn the child.
+   *
+   * @returns When it is spawned.
+   * @throws {Deno.errors.NotFound} When the executable does not exist.
+   * @throws {Deno.errors.NotCapable} Without `--allow-run` for it.
+   */
+  start(): Promise<void> {
+    if (this.#child) throw new Error("DenoCommandTransport already started");
+    const child = new Deno.Command(this.command, {
+      args: this.options.args ?? [],
+      env: this.options.env ?? {},
+      clearEnv: true,
+      cwd: this.options.cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+    this.#child = child;
+    LIVE.add(this);
+    this.#writer = child.stdin.getWriter();
+    this.#writer.closed.catch(() => {}); // a dead child's stdin: reported through send()
+    const stdout = child.stdout.getReader();
+    const stderr = child.stderr.getReader();
+    this.#readers.push(stdout, stderr);
+    this.#pumps.push(
+      this.#readLines(stdout, (line) => this.#onStdoutLine(line)),
+      this.#readLines(stderr, (line) => this.#keep(this.#stderr, line)),
+    );
+    this.#status = child.status.then((status) => {
+      this.#exit = { code: status.code, signal: status.signal };
+      LIVE.delete(this);
+      this.#finish();
+    });
+    return Promise.resolve();
+  }
+
+  /**
+   * Write one message as a line of JSON.
+   *
+   * @param message The JSON-RPC message.
+   * @returns When it is written.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.#writer || this.#closed) throw new Error("the server is not running");
+    if ("method" in message) this.#sent.push(message.method);
+    await this.#writer.write(new TextEncoder().encode(serializeMessage(message)));
+  }
+
+  /**
+   * Record the protocol version (the client calls this after `initialize`).
+   *
+   * @param version The negotiated version.
+   */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  /**
+   * End the child: close its stdin, wait, SIGTERM its process group, wait,
+   * SIGKILL; then await its exit and the end of its output. Safe to call
+   * more than once.
+   *
+   * @returns When the child is reaped.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  /**
+   * Like `close()`, but skip the polite wait after closing stdin: for a child
+   * that is known to be stuck (a timeout) or on Ctrl-C. Also hurries a
+   * `close()` already under way.
+   *
+   * @returns When the child is reaped.
+   */
+  kill(): Promise<void> {
+    this.#hurry.resolve();
+    return this.close();
+  }
+
+  /**
+   * Wait a little for the child to exit on its own.
+   *
+   * @param ms Milliseconds to wait at most.
+   * @returns Whether it has exited.
+   */
+  async waitForExit(ms: number): Promise<boolean> {
+    if (this.#exit !== undefined) return true;
+    if (!this.#status) return false;
+    return await within(this.#status, ms);
+  }
+
+  async #shutDown(): Promise<void> {
+    const child = this.#child;
+    const status = this.#status;
+    if (!child || !status) {
+      this.#finish();
+      return;
+    }
+    const grace = this.options.killGraceMs ?? 1500;
+    // Closing stdin waits for pending writes; a child that stopped reading must not block us.
+    if (this.#writer) await within(this.#writer.close(), Math.min(grace, 500));
+    if (this.#exit === undefined) {
+      // Polite first: an MCP server exits when its stdin closes.
+      const exited = await within(Promise.race([status, this.#hurry.promise]), grace) &&
+        this.#exit !== undefined;
+      if (!exited) {
+        groupKill(child, "SIGTERM");
+        if (!(await within(status, grace))) groupKill(child, "SIGKILL");
+      }
+    }
+    await status;
+    if (Deno.build.os !== "windows") {
+      try {
+        Deno.kill(-child.pid, "SIGKILL"); // leftovers of the group, if any
+      } catch {
+        // None: the usual case.
+      }
+    }
+    // A grandchild that escaped the group may still hold the pipes open.
+    if (!(await within(Promise.all(this.#pumps), 500))) {
+      await Promise.all(this.#readers.map((reader) => reader.cancel().catch(() => {})));
+      await Promise.all(this.#pumps);
+    }
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+
+  #keep(lines: string[], line: string): void {
+    lines.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+    const max = this.options.stderrLines ?? 40;
+    if (lines.length > max) lines.splice(0, lines.length - max);
+  }
+
+  #onStdoutLine(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      this.#keep(this.#noise, line);
+      this.onerror?.(
+        new Error(`not a JSON-RPC line on stdout: ${line.slice(0, 200)}`, { cause: error }),
+      );
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  async #readLines(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    onLine: (line: string) => void,
+  ): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    const emit = (line: string) => {
+      const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+      if (trimmed.trim() !== "") onLine(trimmed);
+    };
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let newline = buffer.indexOf("\n");
+        while (newline !== -1) {
+          emit(buffer.slice(0, newline));
+          buffer = buffer.slice(newline + 1);
+          newline = buffer.indexOf("\n");
+        }
+      }
+      buffer += decoder.decode();
+      emit(buffer);
+    } catch {
+      // Cancelled on close, or the pipe broke: the exit status says why.
+    } finally {
+      reader.releaseLock();
+    }
+  }
+}
+
+/**
+ * Kill every child a {@linkcode DenoCommandTransport} started that is still
+ * running (for Ctrl-C), and wait until they are reaped.
+ *
+ * @returns How many were running.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { closeAllTransports } from "./transport.ts";
+ *
+ * Deno.addSignalListener("SIGINT", async () => {
+ *   await closeAllTransports();
+ *   Deno.exit(130);
+ * });
+ * ```
+ */
+export async function closeAllTransports(): Promise<number> {
+  const live = [...LIVE];
+  await Promise.all(live.map((transport) => transport.kill()));
+  return live.length;
+}

@@ -1,0 +1,867 @@
+import assert from "node:assert/strict";
+import {
+  AGENT_SPEC_SCHEMA,
+  agentSpecFromJson,
+  checkBudget,
+  checkContractTools,
+  checkKeys,
+  checkPackages,
+  checkPrices,
+  checkServer,
+  closestName,
+  costUsd,
+  DEFAULT_PRICES,
+  DoctorCheck,
+  doctorReport,
+  formatDoctorReport,
+  inspectServer,
+  loadAgentSpec,
+  lookupPrice,
+  pricesFromJson,
+  runCli,
+  runDoctor,
+  toolListIssues,
+  toolsSha256,
+} from "../mod.ts";
+
+const FIXTURE = "testdata/mcp/fixture_server.ts";
+const TEMP = {
+  dir: new URL("..", import.meta.url).pathname,
+  prefix: ".doctor_test_",
+  suffix: ".tmp",
+};
+const CHECK_ORDER = [
+  "spec",
+  "contract",
+  "keys",
+  "packages",
+  "prices",
+  "budget",
+  "server-start",
+  "tools-list",
+  "tool-schemas",
+  "server-build",
+  "contract-tools",
+];
+
+function fixture(...flags: string[]): { command: string[] } {
+  return { command: [Deno.execPath(), "run", "--no-prompt", FIXTURE, ...flags] };
+}
+
+function byName(checks: DoctorCheck[], name: string): DoctorCheck {
+  const check = checks.find((c) => c.name === name);
+  assert.ok(check, `no ${name} check`);
+  return check;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT"); // harmless to a live process; throws when it is gone
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function collector(): { io: Parameters<typeof runCli>[1]; out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    io: {
+      stdout: (text: string) => void (out += text),
+      stderr: (text: string) => void (err += text),
+      color: false,
+      progress: false,
+      stdin: () => Promise.resolve(""),
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+// --- checkServer against the fixture server ------------------------------------------------------
+
+Deno.test("checkServer() lists the fixture's tools, warns about the bad schema and never calls a tool", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  const record = `${dir}/requests.jsonl`;
+  try {
+    const spec = {
+      command: [
+        Deno.execPath(),
+        "run",
+        "--no-prompt",
+        `--allow-write=${record}`,
+        FIXTURE,
+        "--record",
+        record,
+        "--page-size",
+        "2",
+      ],
+    };
+    const checks = await checkServer(spec, { timeout: 20 });
+    assert.deepEqual(checks.map((c) => [c.name, c.status]), [
+      ["server-start", "pass"],
+      ["tools-list", "pass"],
+      ["tool-schemas", "warn"],
+      ["server-build", "skip"],
+    ]);
+    assert.match(
+      checks[0]!.detail,
+      /^fixture 1\.2\.3 answered initialize in [\d.]+ s \(protocol \d{4}-\d{2}-\d{2}\)/,
+    );
+    assert.match(
+      checks[1]!.detail,
+      /^7 tools: search_flights, book_flight, add, get_weather, count_items, ping, env_names; tools_sha256 [0-9a-f]{64}$/,
+    );
+    assert.match(
+      checks[2]!.detail,
+      /count_items: not a valid draft-07 JSON Schema \(properties\.count\.minimum must be number\)/,
+    );
+    assert.match(checks[2]!.detail, /ping: no description/);
+    assert.ok(!checks[2]!.detail.includes("search_flights"));
+    assert.notEqual(checks[2]!.fix, null);
+
+    const methods = (await Deno.readTextFile(record)).trim().split("\n").map((line) =>
+      JSON.parse(line).method as string
+    );
+    // Seven tools in pages of two: four tools/list requests, and nothing else.
+    assert.deepEqual(methods, [
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "tools/list",
+      "tools/list",
+      "tools/list",
+    ]);
+    assert.ok(!methods.includes("tools/call"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkServer() checks the pinned build and fails a mismatch with both values", async () => {
+  const first = await inspectServer(fixture(), { timeout: 20 });
+  const hash = /tools_sha256 ([0-9a-f]{64})/.exec(first.checks[1]!.detail)![1]!;
+
+  const ok = await checkServer(fixture(), {
+    timeout: 20,
+    verify: { name: "fixture", version: "1.2.3", toolsSha256: hash },
+  });
+  assert.equal(ok[3]!.status, "pass");
+  assert.equal(ok[3]!.detail, "matches the pinned name, version, tools_sha256");
+
+  const changed = await checkServer(
+    { ...fixture("--version", "1.3.0"), verify: { version: "1.2.3", toolsSha256: "0".repeat(64) } },
+    { timeout: 20 },
+  );
+  assert.equal(changed[3]!.status, "fail");
+  assert.match(changed[3]!.detail, /serverInfo\.version is "1\.3\.0", pinned "1\.2\.3"/);
+  assert.match(changed[3]!.detail, new RegExp(`tools_sha256 is ${hash}, pinned 0{64}`));
+});
+
+Deno.test("checkServer() fails a crash on start with the server's stderr in the detail", async () => {
+  const checks = await checkServer(fixture("--crash-on-start"), { timeout: 20 });
+  assert.deepEqual(checks.map((c) => c.status), ["fail", "skip", "skip", "skip"]);
+  assert.match(checks[0]!.detail, /exited with code 3 during initialize/);
+  assert.match(checks[0]!.detail, /FATAL missing FIXTURE_DB_URL; cannot start/);
+  assert.match(checks[0]!.fix ?? "", /run `.*fixture_server\.ts --crash-on-start` yourself/);
+  assert.equal(checks[1]!.detail, "the server did not start");
+});
+
+Deno.test("checkServer() times out on a hung server within the timeout and leaves no process behind", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  const pidFile = `${dir}/pid`;
+  try {
+    const spec = {
+      command: [
+        Deno.execPath(),
+        "run",
+        "--no-prompt",
+        `--allow-write=${pidFile}`,
+        FIXTURE,
+        "--hang",
+        "--pid-file",
+        pidFile,
+      ],
+      timeoutS: 1,
+    };
+    const started = performance.now();
+    const checks = await checkServer(spec);
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(checks[0]!.status, "fail");
+    assert.match(checks[0]!.detail, /no answer to initialize within 1 s/);
+    assert.match(checks[0]!.detail, /hanging on purpose/);
+    // The 1 s timeout, then SIGTERM (ignored by --hang), 1.5 s grace, SIGKILL.
+    assert.ok(seconds < 8, `took ${seconds} s`);
+    const pid = Number(await Deno.readTextFile(pidFile));
+    assert.equal(isAlive(pid), false, `the hung server ${pid} is still running`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkServer() lists the tools of a real MCP server nobody here wrote", async () => {
+  // Install first, so that a skip means "cannot be installed" and nothing else.
+  let install: Deno.CommandOutput;
+  try {
+    install = await new Deno.Command("npx", {
+      args: ["-y", "--package=@modelcontextprotocol/server-everything", "--", "node", "-e", "0"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (error) {
+    console.log(`skipped: npx cannot run here (${(error as Error).message})`);
+    return;
+  }
+  if (!install.success) {
+    const why = new TextDecoder().decode(install.stderr).trim().split("\n").slice(-3).join(" | ");
+    console.log(`skipped: @modelcontextprotocol/server-everything cannot be installed: ${why}`);
+    return;
+  }
+  const checks = await checkServer(
+    { command: ["npx", "-y", "@modelcontextprotocol/server-everything"] },
+    { timeout: 180 },
+  );
+  assert.equal(checks[0]!.status, "pass", checks[0]!.detail);
+  assert.match(checks[0]!.detail, /everything/);
+  assert.equal(checks[1]!.status, "pass", checks[1]!.detail);
+  const count = Number(/^(\d+) tools/.exec(checks[1]!.detail)?.[1]);
+  assert.ok(count >= 3, checks[1]!.detail);
+  assert.match(checks[1]!.detail, /\becho\b/);
+  assert.notEqual(checks[2]!.status, "fail", checks[2]!.detail);
+});
+
+// --- runDoctor -----------------------------------------------------------------------------------
+
+Deno.test("runDoctor() runs every check in order and fails a dangling contract tool with the closest name", async () => {
+  const checks = await runDoctor({
+    contractPath: "testdata/mcp/contract_dangling.json",
+    server: fixture(),
+    timeout: 20,
+  });
+  assert.deepEqual(checks.map((c) => c.name), CHECK_ORDER);
+  assert.equal(byName(checks, "contract").status, "pass");
+  const tools = byName(checks, "contract-tools");
+  assert.equal(tools.status, "fail");
+  assert.match(
+    tools.detail,
+    /contract_dangling\.json names search_flight, which the server does not have \(closest: search_flights\)/,
+  );
+  assert.match(
+    tools.detail,
+    /cancel_booking, which the server does not have \(nothing similar among its 7 tools\)/,
+  );
+  assert.ok(!tools.detail.includes("names book_flight"));
+  assert.equal(doctorReport(checks).worst, "fail");
+});
+
+Deno.test("runDoctor() passes a spec whose contract matches the server", async () => {
+  const dir = await binDir(); // holds an executable named deno, for the packages check
+  const env: Record<string, string> = {
+    OPENAI_API_KEY: "sk-test-1",
+    ANTHROPIC_API_KEY: "sk-ant-test-2",
+    PATH: dir,
+  };
+  let checks: DoctorCheck[];
+  try {
+    checks = await runDoctor({
+      specPath: "testdata/mcp/agent.yaml",
+      server: fixture(),
+      timeout: 20,
+      env: (name) => env[name] ?? Deno.env.get(name),
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  assert.deepEqual(checks.map((c) => c.name), CHECK_ORDER);
+  const statuses = Object.fromEntries(checks.map((c) => [c.name, c.status]));
+  assert.deepEqual(statuses, {
+    spec: "pass",
+    contract: "pass",
+    keys: "pass",
+    packages: "pass",
+    prices: "pass",
+    budget: "pass",
+    "server-start": "pass",
+    "tools-list": "pass",
+    "tool-schemas": "warn",
+    "server-build": "skip",
+    "contract-tools": "pass",
+  });
+  assert.match(byName(checks, "contract").detail, /contract_flights\.json \(contract, 3 tools\)/);
+  assert.match(byName(checks, "contract-tools").detail, /all 3 tool names/);
+  assert.match(
+    byName(checks, "prices").detail,
+    /claude: claude-sonnet-4-5-20250929 as claude-sonnet-4-5/,
+  );
+  assert.match(byName(checks, "budget").detail, /the default estimate/);
+  const text = JSON.stringify(doctorReport(checks));
+  assert.ok(!text.includes("sk-test-1") && !text.includes("sk-ant-test-2"));
+});
+
+Deno.test("runDoctor() starts the spec's own server when none is given", async () => {
+  const checks = await runDoctor({
+    specPath: "testdata/mcp/agent.yaml",
+    env: (name) =>
+      ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].includes(name) ? "x" : Deno.env.get(name),
+  });
+  assert.equal(
+    byName(checks, "server-start").status,
+    "pass",
+    byName(checks, "server-start").detail,
+  );
+  assert.equal(byName(checks, "contract-tools").status, "pass");
+});
+
+Deno.test("runDoctor() with startServer false checks only files and environment", async () => {
+  const checks = await runDoctor({
+    contractPath: "testdata/mcp/contract_flights.json",
+    server: fixture("--crash-on-start"),
+    startServer: false,
+  });
+  for (const name of ["server-start", "tools-list", "tool-schemas", "server-build"]) {
+    assert.equal(byName(checks, name).status, "skip");
+    assert.equal(byName(checks, name).detail, "not started (--no-server)");
+  }
+  assert.equal(byName(checks, "contract-tools").status, "skip");
+  assert.equal(doctorReport(checks).worst, "pass");
+});
+
+Deno.test("runDoctor() reports a bad spec with the file and JSON path, and skips what depends on it", async () => {
+  const checks = await runDoctor({ specPath: "testdata/mcp/agent_bad.yaml", startServer: false });
+  const spec = byName(checks, "spec");
+  assert.equal(spec.status, "fail");
+  assert.equal(spec.detail, "testdata/mcp/agent_bad.yaml: arms[1].model: missing; add it");
+  for (const name of ["packages", "prices", "budget"]) {
+    assert.equal(byName(checks, name).detail, "the spec did not load");
+  }
+  const missing = await runDoctor({ specPath: "testdata/mcp/nope.yaml", startServer: false });
+  assert.match(byName(missing, "spec").detail, /nope\.yaml: file not found/);
+});
+
+Deno.test("runDoctor() reports a broken contract file", async () => {
+  const checks = await runDoctor({
+    contractPath: "testdata/mcp/contract_broken.json",
+    startServer: false,
+  });
+  const contract = byName(checks, "contract");
+  assert.equal(contract.status, "fail");
+  assert.match(contract.detail, /contract_broken\.json/);
+  assert.match(contract.detail, /\$regexx/);
+});
+
+Deno.test("runDoctor() fails an unpriced model, or warns with allowUnknownPrice", async () => {
+  const strict = await runDoctor({
+    specPath: "testdata/mcp/agent_unpriced.yaml",
+    startServer: false,
+  });
+  const prices = byName(strict, "prices");
+  assert.equal(prices.status, "fail");
+  assert.match(prices.detail, /no price for llama3\.1:8b \(arm local\)/);
+  assert.match(prices.fix ?? "", /--allow-unknown-price/);
+  assert.equal(byName(strict, "budget").status, "warn");
+  assert.match(byName(strict, "budget").detail, /arms without a price are not counted: local/);
+
+  const lenient = await runDoctor({
+    specPath: "testdata/mcp/agent_unpriced.yaml",
+    startServer: false,
+    allowUnknownPrice: true,
+  });
+  assert.equal(byName(lenient, "prices").status, "warn");
+});
+
+// --- keys, packages, prices, budget --------------------------------------------------------------
+
+Deno.test("checkKeys() names unset and unreadable keys and never shows a value", () => {
+  const env: Record<string, string> = { SET_KEY: "value-SECRET-1", EMPTY_KEY: "" };
+  const check = checkKeys(["SET_KEY", "EMPTY_KEY", "UNSET_KEY", "DENIED_KEY"], (name) => {
+    if (name === "DENIED_KEY") throw new Deno.errors.NotCapable(`Requires env access to "${name}"`);
+    return env[name];
+  });
+  assert.equal(check.status, "fail");
+  assert.equal(
+    check.detail,
+    "not set: EMPTY_KEY, UNSET_KEY; no permission to read: DENIED_KEY (set: SET_KEY)",
+  );
+  assert.equal(check.fix, "export EMPTY_KEY=… UNSET_KEY=…; run deno with --allow-env=DENIED_KEY");
+  assert.ok(!JSON.stringify(check).includes("value-SECRET-1"));
+  assert.equal(checkKeys(["SET_KEY"], (name) => env[name]).status, "pass");
+  assert.equal(checkKeys([], () => undefined).status, "skip");
+});
+
+// A folder inside the repository (the test task reads only `.`) with one executable and one plain file.
+async function binDir(): Promise<string> {
+  const dir = await Deno.makeTempDir(TEMP);
+  await Deno.writeTextFile(`${dir}/fake-tool`, "#!/bin/sh\n", { mode: 0o755 });
+  await Deno.writeTextFile(`${dir}/deno`, "#!/bin/sh\n", { mode: 0o755 });
+  await Deno.writeTextFile(`${dir}/not-executable`, "", { mode: 0o644 });
+  return dir;
+}
+
+Deno.test("checkPackages() finds executables on PATH and names the missing ones", async () => {
+  const dir = await binDir();
+  try {
+    const path = (name: string) => name === "PATH" ? `${dir}/no-such-dir:${dir}` : undefined;
+    const found = checkPackages(["fake-tool"], path);
+    assert.equal(found.status, "pass", found.detail);
+    assert.equal(found.detail, `fake-tool at ${dir}/fake-tool`);
+    const missing = checkPackages(["fake-tool", "not-executable", "toolscore-missing"], path);
+    assert.equal(missing.status, "fail");
+    assert.match(
+      missing.detail,
+      /^not on PATH: not-executable, toolscore-missing \(found: fake-tool at /,
+    );
+    assert.match(
+      missing.fix ?? "",
+      /^install not-executable, toolscore-missing or add their folder to PATH/,
+    );
+    assert.equal(checkPackages([`${dir}/fake-tool`], path).status, "pass");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  if (Deno.permissions.querySync({ name: "read", path: "/" }).state !== "granted") {
+    const unreadable = checkPackages(["sh"], () => "/bin");
+    assert.match(unreadable.detail, /could not look in \/bin/);
+    assert.match(unreadable.fix ?? "", /--allow-read/);
+  }
+  const windows = checkPackages(
+    ["npx"],
+    (name) => name === "PATH" ? "C:\\bin;D:\\tools" : ".EXE;.CMD",
+    {
+      os: "windows",
+      isExecutable: (path) => path === "D:\\tools\\npx.CMD",
+    },
+  );
+  assert.equal(windows.detail, "npx at D:\\tools\\npx.CMD");
+  const denied = checkPackages(["npx"], () => {
+    throw new Deno.errors.NotCapable("no");
+  });
+  assert.equal(denied.fix, "run deno with --allow-env=PATH");
+});
+
+Deno.test("lookupPrice() takes the exact name, then a dated snapshot or tag, never a borrowed price", () => {
+  assert.equal(lookupPrice("gpt-4.1-mini")?.match, "exact");
+  assert.deepEqual(lookupPrice("gpt-4.1-mini-2025-04-14")?.key, "gpt-4.1-mini");
+  assert.equal(lookupPrice("claude-sonnet-4-5-20250929")?.key, "claude-sonnet-4-5");
+  assert.equal(lookupPrice("claude-sonnet-4-5@20250929")?.key, "claude-sonnet-4-5");
+  assert.equal(lookupPrice("claude-3-5-haiku-latest")?.key, "claude-3-5-haiku");
+  for (
+    const model of [
+      "gpt-5-pro",
+      "gpt-4o-audio-preview",
+      "claude-opus-4-9",
+      "llama3.1",
+      "openai/gpt-4.1",
+      "gpt",
+    ]
+  ) {
+    assert.equal(lookupPrice(model), null, model);
+  }
+  const overrides = pricesFromJson({
+    "gpt-4.1-mini": { input_per_mtok: 9, output_per_mtok: 9 },
+    "llama3.1": { input_per_mtok: 0, output_per_mtok: 0 },
+  });
+  assert.deepEqual(lookupPrice("gpt-4.1-mini", { overrides })?.price, {
+    inputPerMtok: 9,
+    outputPerMtok: 9,
+  });
+  assert.equal(lookupPrice("gpt-4.1-mini", { overrides })?.source, "spec");
+  assert.equal(lookupPrice("llama3.1:70b", { overrides })?.key, "llama3.1");
+  assert.equal(lookupPrice("gpt-4o", { overrides })?.source, "default");
+  // An exact shipped name beats a spec prefix.
+  assert.equal(
+    lookupPrice("o3-mini", { overrides: { o3: { inputPerMtok: 1, outputPerMtok: 1 } } })?.key,
+    "o3-mini",
+  );
+});
+
+Deno.test("DEFAULT_PRICES is the shipped table and pricesFromJson() rejects bad entries", () => {
+  assert.deepEqual(DEFAULT_PRICES["gpt-4.1-mini"], { inputPerMtok: 0.4, outputPerMtok: 1.6 });
+  assert.throws(() => pricesFromJson([]), /prices: expected/);
+  assert.throws(() => pricesFromJson({ m: 1 }), /prices\.m: expected/);
+  assert.throws(
+    () => pricesFromJson({ m: { input_per_mtok: 1, output_per_mtok: 1, cached: 1 } }),
+    /prices\.m\.cached: unknown key/,
+  );
+  assert.throws(
+    () => pricesFromJson({ m: { input_per_mtok: 1 } }),
+    /prices\.m\.output_per_mtok: expected a price/,
+  );
+  assert.equal(
+    costUsd({ inputPerMtok: 3, outputPerMtok: 15 }, { inputTokens: 1e6, outputTokens: 1e6 }),
+    18,
+  );
+});
+
+Deno.test("checkPrices() names the arm and model without a price", () => {
+  const arms = [
+    { id: "mini", provider: "openai" as const, model: "gpt-4.1-mini" },
+    { id: "local", provider: "openai" as const, model: "qwen3:4b" },
+  ];
+  const fail = checkPrices(arms, {});
+  assert.equal(fail.status, "fail");
+  assert.match(
+    fail.detail,
+    /^no price for qwen3:4b \(arm local\); its cost would be unknown \(priced: mini: gpt-4\.1-mini/,
+  );
+  assert.match(fail.fix ?? "", /add prices: \{"qwen3:4b": \{input_per_mtok/);
+  assert.equal(checkPrices(arms, {}, { allowUnknownPrice: true }).status, "warn");
+  assert.equal(checkPrices(arms, { qwen3: { inputPerMtok: 0, outputPerMtok: 0 } }).status, "pass");
+});
+
+function budgetSpec(budget: Record<string, unknown> | undefined, repeats = 1) {
+  return agentSpecFromJson({
+    spec_version: 1,
+    server: { command: ["srv"] },
+    arms: [
+      { id: "mini", provider: "openai", model: "gpt-4.1-mini" },
+      { id: "sonnet", provider: "anthropic", model: "claude-sonnet-4-5" },
+    ],
+    tasks: [{ id: "a", prompt: "p", contract: "a.json" }, {
+      id: "b",
+      prompt: "p",
+      contract: "b.json",
+    }],
+    repeats,
+    ...(budget ? { budget } : {}),
+  });
+}
+
+Deno.test("checkBudget() needs one run of every arm × task and says which estimate it used", () => {
+  // Per run at 20k in + 2k out: mini $0.0112, sonnet $0.09; 2 tasks: one round = $0.2024.
+  const pass = checkBudget(budgetSpec({ max_usd: 1 }));
+  assert.equal(pass.status, "pass");
+  assert.match(pass.detail, /2 arms × 2 tasks × 1 repeat estimated at \$0\.20, within \$1\.00/);
+  assert.match(pass.detail, /20,000 input \+ 2,000 output tokens per run \(the default estimate/);
+
+  const fail = checkBudget(budgetSpec({ max_usd: 0.2 }));
+  assert.equal(fail.status, "fail");
+  assert.match(
+    fail.detail,
+    /\$0\.20 does not cover one run of every arm × task \(estimated \$0\.20\)/,
+  );
+
+  const repeats = checkBudget(budgetSpec({ max_usd: 1 }, 10));
+  assert.equal(repeats.status, "warn");
+  assert.match(
+    repeats.detail,
+    /covers one round \(\$0\.20\) but not 2 arms × 2 tasks × 10 repeats \(\$2\.02\)/,
+  );
+
+  const custom = checkBudget(budgetSpec({
+    max_usd: 1,
+    estimate_per_run: { input_tokens: 1000, output_tokens: 100 },
+  }));
+  assert.match(
+    custom.detail,
+    /1,000 input \+ 100 output tokens per run \(budget\.estimate_per_run\)/,
+  );
+
+  const none = checkBudget(budgetSpec(undefined));
+  assert.equal(none.status, "warn");
+  assert.match(none.detail, /no budget\.max_usd: nothing stops the spend/);
+});
+
+// --- the agent spec ------------------------------------------------------------------------------
+
+Deno.test("loadAgentSpec() reads YAML, applies defaults and resolves paths against the spec", async () => {
+  const spec = await loadAgentSpec("testdata/mcp/agent.yaml");
+  assert.deepEqual(spec.server, {
+    command: ["deno", "run", "--no-prompt", "testdata/mcp/fixture_server.ts"],
+    timeoutS: 20,
+  });
+  assert.deepEqual(spec.arms[0], {
+    id: "mini",
+    provider: "openai",
+    model: "gpt-4.1-mini",
+    temperature: 0,
+  });
+  assert.equal(spec.tasks[0]!.contract, "testdata/mcp/contract_flights.json");
+  assert.deepEqual(spec.keys, ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]);
+  assert.deepEqual(spec.budget, { maxUsd: 1, estimatePerRun: null });
+  assert.equal(spec.repeats, 3);
+  assert.equal(spec.maxTurns, 20);
+  assert.equal(spec.timeoutS, 120);
+  assert.equal(AGENT_SPEC_SCHEMA.$schema, "https://json-schema.org/draft/2020-12/schema");
+});
+
+Deno.test("agentSpecFromJson() names the JSON path of every mistake", () => {
+  const base = {
+    spec_version: 1,
+    server: { command: ["srv"] },
+    arms: [{ id: "a", provider: "openai", model: "m" }],
+    tasks: [{ id: "t", prompt: "p", contract: "c.json" }],
+  };
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ ...base, spec_version: 2 }, /spec_version: must be 1/],
+    [{ ...base, bogus: 1 }, /bogus: unknown key; the keys are spec_version, server, arms/],
+    [
+      { ...base, arms: [{ id: "a", provider: "gemini", model: "m" }] },
+      /arms\[0\]\.provider: must be one of "openai", "anthropic"/,
+    ],
+    [{ ...base, arms: [] }, /arms: must NOT have fewer than 1 items/],
+    [{ ...base, tasks: [{ id: "t", prompt: "p" }] }, /tasks\[0\]\.contract: missing; add it/],
+    [{ ...base, keys: ["OK", "not valid"] }, /keys\[1\]: must match pattern/],
+    [
+      { ...base, prices: { m: { input_per_mtok: -1, output_per_mtok: 1 } } },
+      /prices\.m\.input_per_mtok: must be >= 0/,
+    ],
+    [{ ...base, budget: { max_usd: 0 } }, /budget\.max_usd: must be > 0/],
+    [{ ...base, server: { command: ["srv"], bogus: 1 } }, /server\.bogus: unknown key/],
+    [
+      { ...base, server: { url: "https://x.test", command: ["a"] } },
+      /server\.command: unknown key; a remote server/,
+    ],
+    [{ ...base, arms: [base.arms[0], base.arms[0]] }, /arms\[1\]\.id: duplicate id "a"/],
+    [{ ...base, tasks: [base.tasks[0], base.tasks[0]] }, /tasks\[1\]\.id: duplicate id "t"/],
+  ];
+  for (const [value, pattern] of cases) {
+    assert.throws(() => agentSpecFromJson(value), pattern, JSON.stringify(value));
+  }
+  assert.throws(() => agentSpecFromJson([]), /\(the spec\): must be object/);
+});
+
+// --- pieces --------------------------------------------------------------------------------------
+
+Deno.test("toolListIssues() fails unusable tools and warns about the rest", () => {
+  const issues = toolListIssues([
+    {
+      name: "ok",
+      description: "Fine.",
+      inputSchema: { type: "object", properties: { q: { type: "string" } } },
+    },
+    { description: "No name.", inputSchema: { type: "object" } },
+    { name: "no_schema", description: "x" },
+    { name: "array_schema", description: "x", inputSchema: { type: "array" } },
+    { name: "files.read", description: "x", inputSchema: { type: "object" } },
+    {
+      name: "modern",
+      description: "x",
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { id: { type: "string" } },
+        properties: { a: { $ref: "#/$defs/id" } },
+      },
+    },
+    {
+      name: "old",
+      description: "x",
+      inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object" },
+    },
+    {
+      name: "dangling_ref",
+      description: "x",
+      inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/nope" } } },
+    },
+    "not an object",
+  ]);
+  assert.deepEqual(issues.fails, [
+    "tools[1]: no name",
+    "no_schema: inputSchema is missing or not an object",
+    'array_schema: inputSchema must have type "object" (MCP), got "array"',
+    "tools[8]: not an object",
+  ]);
+  assert.equal(issues.warns.length, 3, issues.warns.join("\n"));
+  assert.match(issues.warns[0]!, /^files\.read: model APIs accept only letters/);
+  assert.match(
+    issues.warns[1]!,
+    /^old: its \$schema \(http:\/\/json-schema\.org\/draft-04\/schema#\) is not a draft we can check/,
+  );
+  assert.match(issues.warns[2]!, /^dangling_ref: not a usable draft-07 JSON Schema/);
+});
+
+Deno.test("toolsSha256() ignores the order of the tools but not their content", () => {
+  const a = { name: "a", inputSchema: { type: "object" } };
+  const b = { name: "b", inputSchema: { type: "object" } };
+  assert.equal(toolsSha256([a, b]), toolsSha256([b, a]));
+  assert.notEqual(toolsSha256([a, b]), toolsSha256([a, { ...b, description: "changed" }]));
+});
+
+Deno.test("closestName() and checkContractTools() point at the nearest real tool", () => {
+  assert.equal(closestName("Search_Flight", ["book_flight", "search_flights"]), "search_flights");
+  const check = checkContractTools(
+    [{ path: "c.json", kind: "contract", tools: ["send_sms", "book_flight"] }],
+    [],
+  );
+  assert.equal(
+    check.detail,
+    "c.json names send_sms, which the server does not have (it has no tools); c.json names book_flight, which the server does not have (it has no tools)",
+  );
+  assert.equal(checkContractTools([], ["a"]).status, "skip");
+  assert.equal(
+    checkContractTools([{ path: "c", kind: "gold", tools: ["a"] }], null).status,
+    "skip",
+  );
+});
+
+Deno.test("doctorReport() counts and formatDoctorReport() prints marks and fixes", () => {
+  const report = doctorReport([
+    new DoctorCheck("spec", "pass", "ok"),
+    new DoctorCheck("keys", "fail", "not set: A_KEY", { fix: "export A_KEY=…" }),
+    new DoctorCheck("prices", "warn", "no price for x", { fix: "add it" }),
+    new DoctorCheck("budget", "skip", "no spec"),
+  ]);
+  assert.deepEqual(report.counts, { pass: 1, warn: 1, fail: 1, skip: 1 });
+  assert.equal(report.worst, "fail");
+  assert.equal(
+    formatDoctorReport(report),
+    [
+      "✓ spec    ok",
+      "✗ keys    not set: A_KEY",
+      "    fix: export A_KEY=…",
+      "! prices  no price for x",
+      "    fix: add it",
+      "- budget  no spec",
+      "",
+      "1 pass, 1 warn, 1 fail, 1 skip",
+      "",
+    ].join("\n"),
+  );
+  assert.ok(formatDoctorReport(report, { color: true }).includes("\x1b[31m✗\x1b[0m keys"));
+  assert.equal(doctorReport([]).worst, "skip");
+});
+
+// --- the CLI -------------------------------------------------------------------------------------
+
+Deno.test("toolscore doctor prints a checklist and exits 0 when nothing fails", async () => {
+  const { io, out } = collector();
+  const code = await runCli(["doctor", "--", ...fixture().command], io);
+  assert.equal(code, 0, out());
+  assert.match(out(), /^- spec {12}no spec given \(--spec\)$/m);
+  assert.match(out(), /^✓ tools-list {6}7 tools: /m);
+  assert.match(out(), /^! tool-schemas {4}count_items: not a valid draft-07 JSON Schema/m);
+  assert.match(out(), /^ {4}fix: /m);
+  assert.match(out(), /\n2 pass, 1 warn, 0 fail, 8 skip\n$/);
+});
+
+Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value", async () => {
+  Deno.env.set("TOOLSCORE_DOCTOR_TEST_KEY", "sk-doctor-test-VALUE-42");
+  Deno.env.delete("TOOLSCORE_DOCTOR_TEST_UNSET_KEY");
+  try {
+    for (const json of [false, true]) {
+      const { io, out, err } = collector();
+      const code = await runCli([
+        "doctor",
+        "--key",
+        "TOOLSCORE_DOCTOR_TEST_KEY",
+        "--key",
+        "TOOLSCORE_DOCTOR_TEST_UNSET_KEY",
+        "--contract",
+        "testdata/mcp/contract_flights.json",
+        ...(json ? ["--json"] : []),
+        "--",
+        Deno.execPath(),
+        "run",
+        "--no-prompt",
+        FIXTURE,
+        "--crash-on-start",
+      ], io);
+      assert.equal(code, 1);
+      const all = out() + err();
+      assert.ok(!all.includes("sk-doctor-test-VALUE-42"), all);
+      assert.match(
+        all,
+        /not set: TOOLSCORE_DOCTOR_TEST_UNSET_KEY \(set: TOOLSCORE_DOCTOR_TEST_KEY\)/,
+      );
+      assert.match(all, /FATAL missing FIXTURE_DB_URL/);
+      if (json) {
+        const report = JSON.parse(out());
+        assert.equal(report.worst, "fail");
+        assert.deepEqual(report.checks.map((c: { name: string }) => c.name), CHECK_ORDER);
+        assert.deepEqual(Object.keys(report.checks[0]), ["name", "status", "detail", "fix"]);
+        assert.equal(report.counts.fail, 2);
+      }
+    }
+  } finally {
+    Deno.env.delete("TOOLSCORE_DOCTOR_TEST_KEY");
+  }
+});
+
+Deno.test("toolscore doctor reads a server from a client config and a quoted command line", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  try {
+    const config = `${dir}/mcp.json`;
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: { fx: { command: Deno.execPath(), args: ["run", "--no-prompt", FIXTURE] } },
+      }),
+    );
+    const fromConfig = collector();
+    assert.equal(await runCli(["doctor", "--mcp-config", config, "--json"], fromConfig.io), 0);
+    assert.equal(JSON.parse(fromConfig.out()).checks[6].status, "pass");
+
+    const fromLine = collector();
+    const line = `"${Deno.execPath()}" run --no-prompt ${FIXTURE} --name quoted`;
+    assert.equal(await runCli(["doctor", "--server", line, "--json"], fromLine.io), 0);
+    assert.match(JSON.parse(fromLine.out()).checks[6].detail, /^quoted 1\.2\.3/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("toolscore doctor refuses a bad command line with exit 2", async () => {
+  const cases: [string[], RegExp][] = [
+    [["doctor", "--"], /nothing after --/],
+    [["doctor", "stray"], /unexpected argument stray; put the server command after --/],
+    [["doctor", "--server", "a", "--", "b"], /give the server one way/],
+    [["doctor", "--mcp-server", "x"], /--mcp-server goes with --mcp-config/],
+    [["doctor", "--timeout", "soon"], /--timeout soon: expected a number/],
+    [["doctor", "--bogus"], /bogus/],
+  ];
+  for (const [args, pattern] of cases) {
+    const { io, err } = collector();
+    assert.equal(await runCli(args, io), 2, args.join(" "));
+    assert.match(err(), pattern);
+  }
+  const help = collector();
+  assert.equal(await runCli(["doctor", "--help"], help.io), 0);
+  assert.match(help.out(), /--allow-unknown-price/);
+});
+
+Deno.test("toolscore doctor kills the server on Ctrl-C", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  const pidFile = `${dir}/pid`;
+  try {
+    const cli = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read=.",
+        "--allow-env",
+        "--allow-run",
+        "cli.ts",
+        "doctor",
+        "--timeout",
+        "60",
+        "--",
+        Deno.execPath(),
+        "run",
+        "--no-prompt",
+        `--allow-write=${pidFile}`,
+        FIXTURE,
+        "--hang",
+        "--pid-file",
+        pidFile,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let pid = 0;
+    for (let i = 0; i < 200 && pid === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
+    }
+    assert.ok(pid > 0, "the server did not start");
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let the CLI install its handler
+    cli.kill("SIGINT");
+    const { code } = await cli.output();
+    assert.equal(code, 130);
+    assert.equal(isAlive(pid), false, `the server ${pid} outlived the CLI`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
