@@ -235,3 +235,48 @@ Deno.test("the toolscore process runs with only --allow-read and exits with the 
   assert.match(stderr, /^toolscore: testdata\/eval\/broken\.json:2:36: invalid JSON/);
   assert.doesNotMatch(stderr, /\n\s+at /);
 });
+
+Deno.test("toolscore eval gives the same report on worker threads as on one thread", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-jobs-" });
+  try {
+    const gold = [{ tool: "search", args: { q: "x" } }, { tool: "open", args: { id: 1 } }];
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(gold));
+    await Deno.mkdir(`${dir}/runs`);
+    for (let i = 0; i < 450; i++) {
+      const calls = [{ tool: "search", args: { q: i % 3 === 0 ? "y" : "x" } }];
+      if (i % 5 !== 0) calls.push({ tool: "open", args: { id: 1 } } as never);
+      await Deno.writeTextFile(
+        `${dir}/runs/r${String(i).padStart(3, "0")}.json`,
+        JSON.stringify(calls),
+      );
+    }
+    for (const mode of [[], ["--json"]]) {
+      const one = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", "1", ...mode]);
+      const two = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", "2", ...mode]);
+      assert.equal(one.code, 0, one.err);
+      assert.equal(two.code, 0, two.err);
+      assert.equal(two.out, one.out);
+    }
+    const gated = await run([
+      "eval",
+      `${dir}/gold.json`,
+      `${dir}/runs`,
+      "-j",
+      "2",
+      "--min-score",
+      "0.99",
+    ]);
+    assert.equal(gated.code, 1);
+    assert.match(gated.out, /450 traces: 240 passed, 210 failed/);
+    const bad = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", "0"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--jobs 0: expected a whole number/);
+    await Deno.writeTextFile(`${dir}/runs/r200.json`, "{ not json");
+    const broken = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", "2", "--json"]);
+    assert.equal(broken.code, 2);
+    assert.match(broken.err, /r200\.json:1:3: invalid JSON/);
+    assert.equal(broken.out, "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

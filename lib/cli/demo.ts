@@ -17,7 +17,7 @@ import { evaluate } from "../evaluate.ts";
 import { evaluationEvidence } from "../evidence.ts";
 import { traceFromValue } from "../formats/detect.ts";
 import { palette } from "../report/color.ts";
-import { formatResult, formatSummary } from "../report/console.ts";
+import { formatResult, formatSummary, summaryRow } from "../report/console.ts";
 import type { CliIO, Command } from "./command.ts";
 
 const RUNS = [
@@ -71,7 +71,7 @@ export const demoCommand: Command = {
       const evidence = evaluationEvidence(result);
       out.push(c.dim(`# ${story} (read as ${trace.format})`));
       out.push(...formatResult(name, result, evidence, { color: io.color }), "");
-      return { name, result, passed: result.passed(0.9) };
+      return summaryRow(name, result, result.passed(0.9));
     });
     out.push(...formatSummary(rows, io.color), "");
     out.push(

@@ -12,16 +12,28 @@
  * @module
  */
 
+import { dirname, join } from "node:path";
 import type { FormatName } from "../calls.ts";
-import { InputError, UsageError } from "../errors.ts";
-import { type EvaluateOptions, type EvaluationResult } from "../evaluate.ts";
+import { UsageError } from "../errors.ts";
+import type { EvaluateOptions, EvaluationResult } from "../evaluate.ts";
 import { evaluationEvidence, type Evidence } from "../evidence.ts";
 import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
 import { loadForbidden } from "../forbidden.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { type HonestyConfig, loadHonestyConfig, loadInjectedFaults } from "../honesty.ts";
 import { readTextFile } from "../load.ts";
-import { formatResult, formatSummary } from "../report/console.ts";
+import { buildReceipt } from "../receipts/build.ts";
+import type { FileDigest } from "../receipts/digest.ts";
+import { writeReceipt } from "../receipts/io.ts";
+import type { Receipt } from "../receipts/model.ts";
+import {
+  checkReceiptTargets,
+  commonRoot,
+  leavesFolder,
+  makeReceiptDir,
+  receiptFileName,
+} from "../receipts/paths.ts";
+import { formatResult, formatSummary, type SummaryRow, summaryRow } from "../report/console.ts";
 import {
   type CliIO,
   type Command,
@@ -32,7 +44,8 @@ import {
   stringFlag,
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags } from "./gate_flags.ts";
-import { type NamedTrace, readTraceArguments } from "./inputs.ts";
+import { defaultJobs, scoreInWorkers, WORKER_THRESHOLD } from "./eval_pool.ts";
+import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 
 const FLAGS = {
   format: { type: "string" },
@@ -51,6 +64,7 @@ const FLAGS = {
   "receipt-dir": { type: "string" },
   json: { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
+  jobs: { type: "string", short: "j" },
 } as const;
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
@@ -79,6 +93,7 @@ Options:
   --receipt-dir DIR        write receipts into DIR (several traces)
   --json                   print one JSON document on stdout, nothing else
   -v, --verbose            every metric and every issue
+  -j, --jobs N             threads for large runs (default: one per core; 1 = no workers)
 
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
 found a violation, 2 usage or input error.
@@ -90,7 +105,8 @@ Examples:
   cat trace.json | toolscore eval gold.json - --min-score 0.8
 `;
 
-interface Scored {
+/** One scored trace. */
+export interface Scored {
   named: NamedTrace;
   result: EvaluationResult;
   evidence: Evidence;
@@ -155,68 +171,160 @@ export interface EvalRun {
   bar: number;
 }
 
-/** `toolscore eval`. */
-export const evalCommand: Command = {
-  name: "eval",
-  summary: "score traces against a gold file or contract",
-  help: HELP,
-  async run(args: string[], io: CliIO): Promise<number> {
-    const flags = parseFlags("eval", args, FLAGS);
-    const [goldPath, ...tracePaths] = flags.positionals;
-    if (goldPath === undefined || tracePaths.length === 0) {
-      throw new UsageError("eval needs GOLD and at least one TRACE; see toolscore eval --help");
-    }
-    const format = parseFormatName(stringFlag(flags, "format") ?? "auto");
-    const weights = parseWeightFlags(listFlag(flags, "weight"));
-    const minScore = numberFlag(flags, "min-score", [0, 1]);
-    const failUnder = stringFlag(flags, "fail-under");
-    if (minScore !== undefined && failUnder !== undefined) {
-      throw new UsageError("give --min-score or --fail-under, not both");
-    }
-    const flagBar = minScore ?? (failUnder !== undefined ? parseFailUnder(failUnder) : undefined);
-    const receiptOut = stringFlag(flags, "receipt-out");
-    if (receiptOut !== undefined && tracePaths.length > 1) {
-      throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
-    }
+function receiptsRequested(values: Record<string, unknown>): boolean {
+  return values.receipt === true || values["receipt-out"] !== undefined ||
+    values["receipt-dir"] !== undefined;
+}
 
-    const expected = await loadExpected(goldPath);
-    const contractBar = expectedMinScore(expected);
-    const bar = flagBar ?? contractBar ?? 0.9;
-    const gated = flagBar !== undefined || contractBar !== undefined;
-    const forbiddenPath = stringFlag(flags, "forbidden");
-    const forbidden = forbiddenPath !== undefined ? await loadForbidden(forbiddenPath) : undefined;
-    const honestyPath = stringFlag(flags, "honesty");
-    const injectedPath = stringFlag(flags, "injected");
-    const honesty = await honestyOf(honestyPath, injectedPath);
-    const finalAnswer = await finalAnswerOf(
-      stringFlag(flags, "final-answer"),
-      stringFlag(flags, "final-answer-file"),
-    );
-    const traces = await readTraceArguments(tracePaths, io, format);
-    if (finalAnswer !== undefined && traces.length > 1) {
-      throw new UsageError("--final-answer applies to one trace; this run has several");
+// Prints results as they come: console blocks in chunks of 200. With --json the documents are
+// held as text until the end, so a run that fails half-way prints no half JSON document; past
+// JSON_BUFFER_CHARS the report starts streaming instead, to keep memory bounded on huge runs
+// (then an input error part-way leaves the results so far on stdout, and the exit code is 2).
+const JSON_BUFFER_CHARS = 32 * 1024 * 1024;
+
+class EvalReport {
+  readonly #io: CliIO;
+  readonly #json: boolean;
+  readonly #rows: SummaryRow[] = [];
+  #chunks: string[] = [];
+  #buffered = 0;
+  #streaming = false;
+  failed = 0;
+  violations = 0;
+
+  constructor(io: CliIO, json: boolean) {
+    this.#io = io;
+    this.#json = json;
+  }
+
+  add(rendered: RenderedResult): void {
+    if (!rendered.row.passed) this.failed++;
+    this.violations += rendered.violations;
+    this.#rows.push(rendered.row);
+    if (this.#json) {
+      if (this.#streaming) this.#io.stdout(`,\n${rendered.text}`);
+      else {
+        this.#chunks.push(rendered.text);
+        this.#buffered += rendered.text.length;
+        if (this.#buffered > JSON_BUFFER_CHARS) {
+          this.#io.stdout(`{"results": [\n${this.#chunks.join(",\n")}`);
+          this.#chunks = [];
+          this.#streaming = true;
+        }
+      }
+      return;
     }
-    if (receiptOut !== undefined && traces.length > 1) {
-      throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
+    this.#chunks.push(rendered.text);
+    if (this.#chunks.length >= 200) this.#io.stdout(`${this.#chunks.splice(0).join("\n\n")}\n\n`);
+  }
+
+  finish(single: boolean): void {
+    const rows = this.#rows;
+    if (this.#json) {
+      if (single && rows.length === 1 && !this.#streaming) {
+        // One trace: its document alone, indented.
+        const { trace: _trace, ...doc } = JSON.parse(this.#chunks[0]!);
+        this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+        return;
+      }
+      const summary = {
+        count: rows.length,
+        passed: rows.length - this.failed,
+        failed: this.failed,
+        mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
+      };
+      const head = this.#streaming ? "" : `{"results": [\n${this.#chunks.join(",\n")}`;
+      this.#io.stdout(`${head}\n],\n"summary": ${JSON.stringify(summary)}}\n`);
+      return;
     }
-    const options: EvaluateOptions = {
-      weights,
-      strict: flags.values.strict === true,
-      forbidden,
-      honesty,
-      finalAnswer,
-      format,
-    };
-    const run: EvalRun = {
+    if (this.#chunks.length > 0) this.#io.stdout(`${this.#chunks.join("\n\n")}\n`);
+    if (rows.length > 1) this.#io.stdout(`\n${formatSummary(rows, this.#io.color).join("\n")}\n`);
+  }
+}
+
+function jobsOf(value: unknown): number {
+  if (value === undefined) return defaultJobs();
+  const jobs = Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) {
+    throw new UsageError(`--jobs ${value}: expected a whole number from 1 to 64`);
+  }
+  return jobs;
+}
+
+/** A prepared `eval` run: its inputs loaded, ready to score traces. */
+export interface EvalSession {
+  /** Everything the evaluation uses (for receipts). */
+  run: EvalRun;
+  /** The trace arguments. */
+  tracePaths: string[];
+  /** Whether the bar was set explicitly. */
+  gated: boolean;
+  /** The parsed flags' values. */
+  values: Record<string, unknown>;
+  /** Score one trace. */
+  score(named: NamedTrace): Scored;
+}
+
+/**
+ * Parse `eval`'s arguments and load its inputs (gold or contract, rules,
+ * honesty configuration, final answer). Also used by the worker threads that
+ * score large directories.
+ *
+ * @param args The arguments after `eval`.
+ * @returns The session.
+ * @throws {UsageError} On bad flags; {@linkcode InputError} on bad files.
+ */
+export async function prepareEval(args: string[]): Promise<EvalSession> {
+  const flags = parseFlags("eval", args, FLAGS);
+  const [goldPath, ...tracePaths] = flags.positionals;
+  if (goldPath === undefined || tracePaths.length === 0) {
+    throw new UsageError("eval needs GOLD and at least one TRACE; see toolscore eval --help");
+  }
+  const format = parseFormatName(stringFlag(flags, "format") ?? "auto");
+  const weights = parseWeightFlags(listFlag(flags, "weight"));
+  const minScore = numberFlag(flags, "min-score", [0, 1]);
+  const failUnder = stringFlag(flags, "fail-under");
+  if (minScore !== undefined && failUnder !== undefined) {
+    throw new UsageError("give --min-score or --fail-under, not both");
+  }
+  const flagBar = minScore ?? (failUnder !== undefined ? parseFailUnder(failUnder) : undefined);
+  if (stringFlag(flags, "receipt-out") !== undefined && tracePaths.length > 1) {
+    throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
+  }
+
+  const expected = await loadExpected(goldPath);
+  const contractBar = expectedMinScore(expected);
+  const bar = flagBar ?? contractBar ?? 0.9;
+  const forbiddenPath = stringFlag(flags, "forbidden");
+  const forbidden = forbiddenPath !== undefined ? await loadForbidden(forbiddenPath) : undefined;
+  const honestyPath = stringFlag(flags, "honesty");
+  const injectedPath = stringFlag(flags, "injected");
+  const honesty = await honestyOf(honestyPath, injectedPath);
+  const finalAnswer = await finalAnswerOf(
+    stringFlag(flags, "final-answer"),
+    stringFlag(flags, "final-answer-file"),
+  );
+  const options: EvaluateOptions = {
+    weights,
+    strict: flags.values.strict === true,
+    forbidden,
+    honesty,
+    finalAnswer,
+    format,
+  };
+  return {
+    run: {
       goldPath,
       expected,
       options,
       inputs: { forbidden: forbiddenPath, honesty_config: honestyPath, injected: injectedPath },
       settings: { format, strict: options.strict ?? false, weights },
       bar,
-    };
-
-    const scoredList: Scored[] = traces.map((named) => {
+    },
+    tracePaths,
+    gated: flagBar !== undefined || contractBar !== undefined,
+    values: flags.values,
+    score(named: NamedTrace): Scored {
       const result = evaluateExpected(expected, named.trace, options);
       const evidence = evaluationEvidence(result);
       const violations =
@@ -225,72 +333,171 @@ export const evalCommand: Command = {
         ((result.metrics.security_metrics as { secret_count?: number } | undefined)
           ?.secret_count ?? 0);
       return { named, result, evidence, passed: result.passed(bar), violations };
-    });
+    },
+  };
+}
 
-    await writeReceipts(run, scoredList, flags.values, io);
+/** One trace's report, rendered (so worker threads can send it as plain data). */
+export interface RenderedResult {
+  /** The console block, or the JSON document with `--json`. */
+  text: string;
+  /** Its summary row. */
+  row: SummaryRow;
+  /** Forbidden-rule violations plus credential findings. */
+  violations: number;
+}
 
-    if (flags.values.json === true) {
-      const docs = scoredList.map((s) => resultJson(s, bar));
-      const passed = scoredList.filter((s) => s.passed).length;
-      const document = scoredList.length === 1 && tracePaths.length === 1 &&
-          !traces[0]!.name.endsWith("]")
-        ? docs[0]
-        : {
-          results: docs.map((doc, i) => ({ trace: scoredList[i]!.named.name, ...doc })),
-          summary: {
-            count: docs.length,
-            passed,
-            failed: docs.length - passed,
-            mean_score: scoredList.reduce((s, x) => s + x.result.score, 0) / docs.length,
-          },
-        };
-      io.stdout(`${JSON.stringify(document, null, 2)}\n`);
-    } else {
-      const chunks: string[] = [];
-      for (const scored of scoredList) {
-        chunks.push(
-          formatResult(scored.named.name, scored.result, scored.evidence, {
-            bar,
-            gated,
-            verbose: flags.values.verbose === true,
-            color: io.color,
-          }).join("\n"),
-        );
-        if (chunks.length >= 200) io.stdout(`${chunks.splice(0).join("\n\n")}\n\n`);
+/**
+ * Render one scored trace for the report.
+ *
+ * @param session The eval session.
+ * @param scored The scored trace.
+ * @param color Whether to colour console output.
+ * @returns The rendered result.
+ */
+export function renderScored(session: EvalSession, scored: Scored, color: boolean): RenderedResult {
+  const { bar } = session.run;
+  const text = session.values.json === true
+    ? JSON.stringify({ trace: scored.named.name, ...resultJson(scored, bar) })
+    : formatResult(scored.named.name, scored.result, scored.evidence, {
+      bar,
+      gated: session.gated,
+      verbose: session.values.verbose === true,
+      color,
+    }).join("\n");
+  return {
+    text,
+    row: summaryRow(scored.named.name, scored.result, scored.passed),
+    violations: scored.violations,
+  };
+}
+
+/** `toolscore eval`. */
+export const evalCommand: Command = {
+  name: "eval",
+  summary: "score traces against a gold file or contract",
+  help: HELP,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const session = await prepareEval(args);
+    const { values } = session;
+    const files = session.tracePaths.flatMap(expandTraceArgument);
+    const receipts = receiptsRequested(values);
+    const report = new EvalReport(io, values.json === true);
+    let count = 0;
+    const jobs = jobsOf(values.jobs);
+    if (!receipts && jobs > 1 && files.length >= WORKER_THRESHOLD && !files.includes("-")) {
+      for await (const batch of scoreInWorkers(args, files, io.color, jobs)) {
+        count += batch.length;
+        for (const rendered of batch) report.add(rendered);
       }
-      if (chunks.length > 0) io.stdout(`${chunks.join("\n\n")}\n`);
-      if (scoredList.length > 1) {
-        io.stdout(
-          `\n${
-            formatSummary(
-              scoredList.map((s) => ({ name: s.named.name, result: s.result, passed: s.passed })),
-              io.color,
-            ).join("\n")
-          }\n`,
-        );
+    } else {
+      // Receipts need every result at once (they are all built before any is written); without
+      // them each trace is scored, reported and dropped, so memory stays flat over many files.
+      const kept: Scored[] = [];
+      for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
+        count += batch.length;
+        if (session.run.options.finalAnswer !== undefined && count > 1) {
+          throw new UsageError("--final-answer applies to one trace; this run has several");
+        }
+        if (values["receipt-out"] !== undefined && count > 1) {
+          throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
+        }
+        for (const named of batch) {
+          const scored = session.score(named);
+          if (receipts) kept.push(scored);
+          else report.add(renderScored(session, scored, io.color));
+        }
+      }
+      if (receipts) {
+        await writeReceipts(session.run, kept, values, io);
+        for (const scored of kept) report.add(renderScored(session, scored, io.color));
       }
     }
+    if (session.run.options.finalAnswer !== undefined && count > 1) {
+      throw new UsageError("--final-answer applies to one trace; this run has several");
+    }
+    report.finish(files.length === 1 && count === 1);
 
-    const failedGate = gated && scoredList.some((s) => !s.passed);
-    const failedViolations = flags.values["fail-on-violations"] === true &&
-      scoredList.some((s) => s.violations > 0);
+    const failedGate = session.gated && report.failed > 0;
+    const failedViolations = values["fail-on-violations"] === true && report.violations > 0;
     return failedGate || failedViolations ? EXIT.gate : EXIT.ok;
   },
 };
 
-// Receipts are written by the receipts module once it lands (issue 6); until then the flags
-// are refused rather than silently ignored.
-function writeReceipts(
-  _run: EvalRun,
-  _scored: Scored[],
+// Receipts (receipts.md): --receipt writes TRACE.receipt.json beside each trace,
+// --receipt-out PATH the receipt of the one trace, --receipt-dir DIR one per trace into DIR.
+// A file holding several traces (JSONL) gets one receipt per trace, named RUNS.N.receipt.json,
+// whose trace input records which trace it is (`index`, 1-based, as in `runs.jsonl[N]`).
+// Every receipt is built before the first is written, so a bad input writes none.
+async function writeReceipts(
+  run: EvalRun,
+  scored: Scored[],
   values: Record<string, unknown>,
-  _io: CliIO,
+  io: CliIO,
 ): Promise<void> {
-  if (
-    values.receipt === true || values["receipt-out"] !== undefined ||
-    values["receipt-dir"] !== undefined
-  ) {
-    throw new InputError("receipts are not available in this build");
+  const beside = values.receipt === true;
+  const out = typeof values["receipt-out"] === "string" ? values["receipt-out"] : undefined;
+  const dir = typeof values["receipt-dir"] === "string" ? values["receipt-dir"] : undefined;
+  const chosen = [beside, out !== undefined, dir !== undefined].filter(Boolean).length;
+  if (chosen === 0) return;
+  if (chosen > 1) throw new UsageError("give one of --receipt, --receipt-out and --receipt-dir");
+  if (out !== undefined && scored.length !== 1) {
+    throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
   }
-  return Promise.resolve();
+  const plans = scored.map((s) => {
+    if (s.named.file === "-") {
+      throw new UsageError(
+        "a trace read from standard input cannot have a receipt (there is no file to hash); " +
+          "save it to a file and pass its path",
+      );
+    }
+    const n = /\[(\d+)\]$/.exec(s.named.name);
+    const index = n && s.named.name !== s.named.file ? Number(n[1]) : undefined;
+    const target = out ??
+      join(dir ?? dirname(s.named.file), receiptFileName(s.named.file, index));
+    return { scored: s, index, target };
+  });
+  checkReceiptTargets(plans.map((p) => p.target), [
+    run.goldPath,
+    ...scored.map((s) => s.named.file),
+    ...Object.values(run.inputs),
+  ]);
+  const digests = new Map<string, FileDigest>();
+  const receipts: Receipt[] = [];
+  for (const plan of plans) {
+    receipts.push(
+      await buildReceipt(plan.scored.result, {
+        inputs: {
+          gold: run.goldPath,
+          trace: { path: plan.scored.named.file, index: plan.index },
+          forbidden: run.inputs.forbidden,
+          honesty_config: run.inputs.honesty_config,
+          injected: run.inputs.injected,
+        },
+        settings: { format: run.settings.format, strict: run.settings.strict },
+        finalAnswer: run.options.finalAnswer,
+        minScore: run.bar,
+        relativeTo: dirname(plan.target),
+        digests,
+      }),
+    );
+  }
+  if (dir !== undefined) await makeReceiptDir(dir);
+  for (const [i, plan] of plans.entries()) {
+    const receipt = receipts[i]!;
+    await writeReceipt(plan.target, receipt);
+    io.stderr(`receipt: ${plan.target}\n`);
+    const outside = Object.values(receipt.inputs).filter((input) => leavesFolder(input.path));
+    if (outside.length > 0) {
+      const root = commonRoot(dirname(plan.target), [
+        run.goldPath,
+        plan.scored.named.file,
+        ...Object.values(run.inputs).filter((p) => p !== undefined),
+      ]);
+      io.stderr(
+        `note: it names inputs outside its folder (${outside.map((x) => x.path).join(", ")}); ` +
+          `verify it with: toolscore verify --root ${root} ${plan.target}\n`,
+      );
+    }
+  }
 }

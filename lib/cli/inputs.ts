@@ -79,6 +79,48 @@ function stdinName(text: string): string {
 }
 
 /**
+ * Read the traces of files one file at a time (for long runs that must not
+ * hold every trace in memory).
+ *
+ * @param files File paths (see {@linkcode expandTraceArgument}) or `-`.
+ * @param io For standard input.
+ * @param format The format, or `auto`.
+ * @returns Per file, its traces.
+ * @throws {InputError} On the first file that cannot be read or recognized.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { iterateTraceFiles } from "@toolscore/cli";
+ *
+ * for await (const traces of iterateTraceFiles(["a.json"], io, "auto")) console.log(traces.length);
+ * ```
+ */
+export async function* iterateTraceFiles(
+  files: string[],
+  io: CliIO,
+  format: "auto" | FormatName,
+): AsyncGenerator<NamedTrace[]> {
+  for (const file of files) {
+    let text: string;
+    if (file === "-") text = await io.stdin();
+    else {
+      try {
+        text = Deno.readTextFileSync(file);
+      } catch (error) {
+        throw fileError(error, file);
+      }
+    }
+    const source = file === "-" ? "<stdin>" : file;
+    const traces = tracesFromText(text, file === "-" ? stdinName(text) : file, { format });
+    yield traces.map((trace, i) => ({
+      name: traces.length === 1 ? source : `${source}[${i + 1}]`,
+      file,
+      trace,
+    }));
+  }
+}
+
+/**
  * Read every trace the arguments name.
  *
  * @param paths Files, directories or `-`.
@@ -100,27 +142,8 @@ export async function readTraceArguments(
   format: "auto" | FormatName,
 ): Promise<NamedTrace[]> {
   const out: NamedTrace[] = [];
-  for (const path of paths) {
-    for (const file of expandTraceArgument(path)) {
-      let text: string;
-      if (file === "-") text = await io.stdin();
-      else {
-        try {
-          text = Deno.readTextFileSync(file);
-        } catch (error) {
-          throw fileError(error, file);
-        }
-      }
-      const source = file === "-" ? "<stdin>" : file;
-      const traces = tracesFromText(text, file === "-" ? stdinName(text) : file, { format });
-      if (file === "-" && traces.length === 1) {
-        out.push({ name: source, file, trace: traces[0]! });
-        continue;
-      }
-      traces.forEach((trace, i) => {
-        out.push({ name: traces.length === 1 ? source : `${source}[${i + 1}]`, file, trace });
-      });
-    }
+  for await (const batch of iterateTraceFiles(paths.flatMap(expandTraceArgument), io, format)) {
+    out.push(...batch);
   }
   return out;
 }

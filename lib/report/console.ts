@@ -162,14 +162,55 @@ export function formatResult(
   return lines;
 }
 
-/** One row of the summary table. */
+/** One row of the summary table: what it shows of one trace. */
 export interface SummaryRow {
   /** The trace's name. */
   name: string;
-  /** The evaluation. */
-  result: EvaluationResult;
+  /** The score. */
+  score: number;
+  /** The grade. */
+  grade: string;
+  /** Selection accuracy. */
+  selection: number;
+  /** Argument F1. */
+  argumentF1: number;
+  /** Sequence accuracy. */
+  sequence: number;
+  /** Required-call recall, `null` when nothing was required. */
+  requiredCalls: number | null;
   /** Whether it passed its bar. */
   passed: boolean;
+}
+
+/**
+ * The summary row of one evaluation (so a long run keeps rows, not results).
+ *
+ * @param name The trace's name.
+ * @param result The evaluation.
+ * @param passed Whether it passed its bar.
+ * @returns The row.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluate, summaryRow } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const row = summaryRow("t.json", evaluate([{ tool: "a" }], [{ tool: "a" }]), true);
+ * assert.equal(row.grade, "A");
+ * ```
+ */
+export function summaryRow(name: string, result: EvaluationResult, passed: boolean): SummaryRow {
+  const m = result.metrics;
+  return {
+    name,
+    score: result.score,
+    grade: result.grade,
+    selection: m.selection_accuracy,
+    argumentF1: m.argument_f1,
+    sequence: m.sequence_accuracy,
+    requiredCalls: m.required_call_recall,
+    passed,
+  };
 }
 
 /**
@@ -181,11 +222,11 @@ export interface SummaryRow {
  *
  * @example Usage
  * ```ts
- * import { evaluate, formatSummary } from "@toolscore/cli";
+ * import { evaluate, formatSummary, summaryRow } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate([{ tool: "a" }], [{ tool: "a" }]);
- * const lines = formatSummary([{ name: "t.json", result, passed: true }]);
+ * const lines = formatSummary([summaryRow("t.json", result, true)]);
  * assert.match(lines.at(-1)!, /1 traces: 1 passed, 0 failed, mean score 1\.000/);
  * ```
  */
@@ -195,19 +236,16 @@ export function formatSummary(rows: SummaryRow[], color = false): string[] {
   const lines = [
     c.bold(`${"trace".padEnd(width)}  score  grade  select  args F1  sequence  required  verdict`),
   ];
-  for (const { name, result, passed } of rows) {
-    const m = result.metrics;
+  for (const row of rows) {
     lines.push(
-      `${name.padEnd(width)}  ${result.score.toFixed(3)}  ${result.grade.padEnd(5)}  ` +
-        `${fixed(m.selection_accuracy).padStart(6)}  ${fixed(m.argument_f1).padStart(7)}  ` +
-        `${fixed(m.sequence_accuracy).padStart(8)}  ${
-          fixed(m.required_call_recall).padStart(8)
-        }  ` +
-        `${passed ? c.green("pass") : c.red("fail")}`,
+      `${row.name.padEnd(width)}  ${row.score.toFixed(3)}  ${row.grade.padEnd(5)}  ` +
+        `${fixed(row.selection).padStart(6)}  ${fixed(row.argumentF1).padStart(7)}  ` +
+        `${fixed(row.sequence).padStart(8)}  ${fixed(row.requiredCalls).padStart(8)}  ` +
+        `${row.passed ? c.green("pass") : c.red("fail")}`,
     );
   }
   const passedCount = rows.filter((row) => row.passed).length;
-  const mean = rows.reduce((sum, row) => sum + row.result.score, 0) / Math.max(1, rows.length);
+  const mean = rows.reduce((sum, row) => sum + row.score, 0) / Math.max(1, rows.length);
   lines.push(
     `${rows.length} traces: ${passedCount} passed, ${rows.length - passedCount} failed, ` +
       `mean score ${mean.toFixed(3)}`,

@@ -1,0 +1,68 @@
+/**
+ * The worker thread of {@linkcode scoreInWorkers}: prepares an `eval`
+ * session from the command's arguments once, then scores the slices of files
+ * it is sent and answers with rendered reports.
+ *
+ * @module
+ */
+
+import type { CliIO } from "./command.ts";
+import { type EvalSession, prepareEval, type RenderedResult, renderScored } from "./eval.ts";
+import type { WorkerReply, WorkerRequest } from "./eval_pool.ts";
+import { iterateTraceFiles } from "./inputs.ts";
+
+let session: Promise<EvalSession> | undefined;
+let sessionArgs: string | undefined;
+
+const NO_IO: CliIO = {
+  stdout: () => {},
+  stderr: () => {},
+  color: false,
+  progress: false,
+  stdin: () => Promise.resolve(""),
+};
+
+/**
+ * Score a slice of files on this thread (what a worker does, and the fallback
+ * when workers cannot start).
+ *
+ * @param args The `eval` arguments.
+ * @param files The files of the slice.
+ * @param color Whether to colour console output.
+ * @returns The rendered results, in file order.
+ */
+export async function fallbackScore(
+  args: string[],
+  files: string[],
+  color: boolean,
+): Promise<RenderedResult[]> {
+  const key = JSON.stringify(args);
+  if (session === undefined || sessionArgs !== key) {
+    session = prepareEval(args);
+    sessionArgs = key;
+  }
+  const ready = await session;
+  const out: RenderedResult[] = [];
+  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
+    for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
+  }
+  return out;
+}
+
+// Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).
+const scope = globalThis as unknown as {
+  onmessage?: (event: MessageEvent<WorkerRequest>) => void;
+  postMessage?: (message: WorkerReply) => void;
+  WorkerGlobalScope?: unknown;
+};
+if (scope.WorkerGlobalScope !== undefined) {
+  scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
+    const { args, files, color, id } = event.data;
+    try {
+      scope.postMessage?.({ id, rendered: await fallbackScore(args, files, color) });
+    } catch (error) {
+      const { name, message } = error instanceof Error ? error : new Error(String(error));
+      scope.postMessage?.({ id, error: { name, message } });
+    }
+  };
+}
