@@ -9,7 +9,9 @@
  *   `String()` form (`"undefined"`); `undefined` object values are left out,
  *   as `JSON.stringify` does;
  * - `NaN`, `Infinity` and `-Infinity` become those strings;
- * - a string with a lone surrogate has it replaced by U+FFFD;
+ * - a string or key with a lone surrogate has it replaced by U+FFFD;
+ * - a boxed primitive (`new Number(1)`) becomes its value; a `RegExp` its
+ *   source form (`"/^a/i"`);
  * - a class instance without `toJSON()` is written as an object of its own
  *   enumerable properties; a `Map` as an object, a `Set` as an array;
  * - a cycle becomes the string `"[Circular]"`.
@@ -20,11 +22,19 @@
 import canonicalize from "canonicalize";
 import { createHash } from "node:crypto";
 
+function wellFormed(text: string): string {
+  return text.isWellFormed() ? text : text.toWellFormed();
+}
+
 function toPlain(value: unknown, seen: Set<object>): unknown {
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
-  if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
+  if (typeof value === "string") return wellFormed(value);
   if (typeof value !== "object") return String(value);
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    return toPlain(value.valueOf(), seen);
+  }
+  if (value instanceof RegExp) return String(value);
   if (seen.has(value)) return "[Circular]";
   seen.add(value);
   try {
@@ -35,14 +45,36 @@ function toPlain(value: unknown, seen: Set<object>): unknown {
     }
     if (value instanceof Set) return [...value].map((item) => toPlain(item, seen));
     const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
-    const out: Record<string, unknown> = {};
+    // A null prototype, so that a "__proto__" key stays an ordinary key.
+    const out: Record<string, unknown> = Object.create(null);
     for (const [key, item] of entries) {
-      if (item !== undefined) out[String(key)] = toPlain(item, seen);
+      if (item !== undefined) out[wellFormed(String(key))] = toPlain(item, seen);
     }
     return out;
   } finally {
     seen.delete(value);
   }
+}
+
+/**
+ * A value as the plain JSON data {@linkcode canonicalJson} serializes: every
+ * non-JSON leaf replaced by its stable repr (see the module doc). Objects in
+ * the result have a null prototype, so a `"__proto__"` key stays a key.
+ *
+ * @param value Any value.
+ * @returns Plain JSON data: `null`, booleans, finite numbers, strings, arrays and objects.
+ *
+ * @example Usage
+ * ```ts
+ * import { canonicalValue } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const plain = canonicalValue({ n: NaN, list: [undefined, 1], when: new Date(0) });
+ * assert.equal(JSON.stringify(plain), '{"n":"NaN","list":["undefined",1],"when":"1970-01-01T00:00:00.000Z"}');
+ * ```
+ */
+export function canonicalValue(value: unknown): unknown {
+  return toPlain(value, new Set());
 }
 
 /**

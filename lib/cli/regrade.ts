@@ -1,0 +1,200 @@
+/**
+ * `toolscore regrade SOURCE…`: rescore saved traces or receipts under a new
+ * gold file or contract, weights or rules, without re-running anything.
+ * Prints old → new score and the delta per source and writes a new receipt
+ * for each (`NAME.regraded.receipt.json`, beside the source or in
+ * `--receipt-dir`). A receipt whose inputs changed is refused (exit 1)
+ * unless `--no-verify`.
+ *
+ * @module
+ */
+
+import { dirname, join } from "node:path";
+import { UsageError } from "../errors.ts";
+import { parseFormatName } from "../formats/detect.ts";
+import { readTextFile } from "../load.ts";
+import { ReceiptMismatchError } from "../receipts/errors.ts";
+import { writeReceipt } from "../receipts/io.ts";
+import { checkReceiptTargets, makeReceiptDir, receiptFileName } from "../receipts/paths.ts";
+import { type Regrade, regrade, type RegradeOptions } from "../receipts/regrade.ts";
+import {
+  type CliIO,
+  type Command,
+  EXIT,
+  listFlag,
+  numberFlag,
+  parseFlags,
+  stringFlag,
+} from "./command.ts";
+import { parseWeightFlags } from "./gate_flags.ts";
+
+const FLAGS = {
+  gold: { type: "string" },
+  weight: { type: "string", multiple: true },
+  forbidden: { type: "string" },
+  format: { type: "string" },
+  strict: { type: "boolean" },
+  honesty: { type: "string" },
+  injected: { type: "string" },
+  "final-answer": { type: "string" },
+  "final-answer-file": { type: "string" },
+  "min-score": { type: "string" },
+  "no-verify": { type: "boolean" },
+  root: { type: "string" },
+  "allow-outside": { type: "boolean" },
+  "receipt-dir": { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+const HELP = `toolscore regrade SOURCE… — rescore saved traces under a new gold, weights or rules
+
+SOURCE is a receipt (its trace, gold file, format and weights are the defaults) or a
+trace file (then --gold is required). Nothing is re-run: the saved trace is scored again.
+Each source gets a new receipt, NAME.regraded.receipt.json beside it (or in
+--receipt-dir), naming the new inputs and the receipt it was regraded from.
+
+Settings: a flag wins; else a new contract brings its own weights and min_score; else
+the receipt's settings apply.
+
+Options:
+  --gold G                 the new gold file or contract
+  --weight NAME=VALUE      score weight (repeatable)
+  --forbidden F            forbidden-call rules
+  --format F               the trace format
+  --strict                 compare argument values exactly
+  --honesty F              honesty-check patterns over the defaults
+  --injected F             faults injected into tool results
+  --final-answer TEXT      the final answer, when the trace lacks it
+  --final-answer-file F    the same, read from a file
+  --min-score S            the bar for "passed" in the new receipt
+  --no-verify              regrade a receipt whose inputs changed, reporting the problems
+  --root DIR               a receipt's inputs may be anywhere inside DIR (default: its folder)
+  --allow-outside          read receipt inputs at any path (trusted receipts only)
+  --receipt-dir D          write the new receipts into D
+  --json                   print one JSON document
+
+Output: "SOURCE  OLD GRADE → NEW GRADE  (DELTA)  → NEW RECEIPT" per source.
+
+Exit codes: 0 regraded, 1 a receipt did not match its inputs (not regraded), 2 usage
+or input error.
+
+Examples:
+  toolscore regrade runs/run1.receipt.json --weight argument_f1=2
+  toolscore regrade runs/*.receipt.json --gold contract_v2.yaml --receipt-dir regraded/
+  toolscore regrade trace.json --gold gold.json
+`;
+
+function signed(delta: number): string {
+  return `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`;
+}
+
+function line(done: Regrade, target: string): string {
+  const now = `${done.result.score.toFixed(2)} ${done.result.grade}`;
+  const old = done.previous;
+  const delta = done.scoreDelta;
+  const change = old === null
+    ? `${now} (new)`
+    : `${old.score.toFixed(2)} ${old.grade} → ${now}  (${signed(delta ?? 0)})`;
+  return `${done.source}  ${change}  → ${target}`;
+}
+
+async function finalAnswerOf(
+  text: string | undefined,
+  file: string | undefined,
+): Promise<string | undefined> {
+  if (text !== undefined && file !== undefined) {
+    throw new UsageError("give --final-answer or --final-answer-file, not both");
+  }
+  return file !== undefined ? await readTextFile(file) : text;
+}
+
+/** `toolscore regrade`. */
+export const regradeCommand: Command = {
+  name: "regrade",
+  summary: "rescore saved traces or receipts under new gold, weights or rules",
+  help: HELP,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const flags = parseFlags("regrade", args, FLAGS);
+    const sources = flags.positionals;
+    if (sources.length === 0) {
+      throw new UsageError("regrade needs at least one SOURCE; see toolscore regrade --help");
+    }
+    const format = stringFlag(flags, "format");
+    const finalAnswer = await finalAnswerOf(
+      stringFlag(flags, "final-answer"),
+      stringFlag(flags, "final-answer-file"),
+    );
+    if (finalAnswer !== undefined && sources.length > 1) {
+      throw new UsageError("--final-answer applies to one source; this run has several");
+    }
+    const receiptDir = stringFlag(flags, "receipt-dir");
+    const options: RegradeOptions = {
+      gold: stringFlag(flags, "gold"),
+      weights: parseWeightFlags(listFlag(flags, "weight")),
+      forbidden: stringFlag(flags, "forbidden"),
+      format: format !== undefined ? parseFormatName(format) : undefined,
+      strict: flags.values.strict === true ? true : undefined,
+      honestyConfig: stringFlag(flags, "honesty"),
+      injected: stringFlag(flags, "injected"),
+      finalAnswer,
+      minScore: numberFlag(flags, "min-score", [0, 1]),
+      verify: flags.values["no-verify"] !== true,
+      root: stringFlag(flags, "root"),
+      allowOutside: flags.values["allow-outside"] === true,
+    };
+    const targets = sources.map((source) =>
+      join(receiptDir ?? dirname(source), receiptFileName(source, undefined, "regraded"))
+    );
+    checkReceiptTargets(targets, [
+      ...sources,
+      options.gold,
+      options.forbidden,
+      options.honestyConfig,
+      options.injected,
+    ]);
+    if (receiptDir !== undefined) await makeReceiptDir(receiptDir);
+
+    const json: Record<string, unknown>[] = [];
+    let mismatched = false;
+    for (const [i, source] of sources.entries()) {
+      const target = targets[i]!;
+      let done: Regrade;
+      try {
+        done = await regrade(source, { ...options, receiptDir: dirname(target) });
+      } catch (error) {
+        if (!(error instanceof ReceiptMismatchError)) throw error;
+        mismatched = true;
+        json.push({ source, regraded: false, problems: error.problems });
+        io.stderr(
+          `toolscore: ${source}: the receipt does not match its inputs; not regraded ` +
+            "(--no-verify regrades anyway):\n" +
+            error.problems.map((p) => `  ${source}: ${p}\n`).join(""),
+        );
+        continue;
+      }
+      await writeReceipt(target, done.receipt);
+      json.push({
+        source,
+        regraded: true,
+        previous_score: done.previous?.score ?? null,
+        previous_grade: done.previous?.grade ?? null,
+        score: done.result.score,
+        grade: done.result.grade,
+        score_delta: done.scoreDelta,
+        passed: done.receipt.result.passed,
+        receipt: target,
+        problems: done.problems,
+        warnings: done.warnings,
+      });
+      if (flags.values.json !== true) {
+        const notes = [
+          ...done.problems.map((p) => `  not verified: ${p}`),
+          ...done.warnings.map((w) => `  note: ${w}`),
+        ];
+        io.stdout(`${[line(done, target), ...notes].join("\n")}\n`);
+      }
+    }
+    if (flags.values.json === true) io.stdout(`${JSON.stringify({ regrades: json }, null, 2)}\n`);
+    return mismatched ? EXIT.gate : EXIT.ok;
+  },
+};

@@ -1,0 +1,116 @@
+/**
+ * Receipt files: written atomically as indented JSON, read back and checked
+ * against the receipt JSON Schema.
+ *
+ * @module
+ */
+
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { writeTextFileAtomic } from "../atomic_write.ts";
+import { InputError } from "../errors.ts";
+import { parseDocument, readTextFile } from "../load.ts";
+import { type Receipt, RECEIPT_SCHEMA } from "./model.ts";
+
+type Validate = ((data: unknown) => boolean) & {
+  errors?: { instancePath: string; message?: string }[] | null;
+};
+
+let validator: Validate | undefined;
+
+function validate(): Validate {
+  validator ??= new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true })
+    .compile(RECEIPT_SCHEMA) as Validate;
+  return validator;
+}
+
+/**
+ * What is wrong with a value as a receipt, by JSON Schema; empty when it has
+ * the receipt shape. Hashes are not checked here (see `verifyReceipt`).
+ *
+ * @param value The parsed receipt.
+ * @returns One line per problem, each naming the JSON pointer (`/result/score: must be number`).
+ *
+ * @example Usage
+ * ```ts
+ * import { receiptShapeProblems } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(receiptShapeProblems([]), ["/: must be object"]);
+ * ```
+ */
+export function receiptShapeProblems(value: unknown): string[] {
+  const check = validate();
+  if (check(value)) return [];
+  return (check.errors ?? []).map((e) => `${e.instancePath || "/"}: ${e.message ?? "invalid"}`);
+}
+
+/**
+ * Read parsed JSON as a receipt.
+ *
+ * @param value The parsed document.
+ * @param source The file name, for errors.
+ * @returns The receipt (the same object).
+ * @throws {InputError} When it is not a receipt, naming the first problems.
+ *
+ * @example Usage
+ * ```ts
+ * import { receiptFromJson } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => receiptFromJson({ calls: [] }, "run.json"), /run\.json: not a receipt/);
+ * ```
+ */
+export function receiptFromJson(value: unknown, source?: string): Receipt {
+  const problems = receiptShapeProblems(value);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 3).join("; ");
+    const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
+    throw new InputError(
+      `not a receipt (${shown}${more}); give a file written by toolscore eval --receipt`,
+      source,
+    );
+  }
+  return value as Receipt;
+}
+
+/**
+ * Write a receipt as indented JSON (temporary file + rename: never a partial
+ * file under the final name).
+ *
+ * @param path The file to write.
+ * @param receipt The receipt.
+ * @returns The path written.
+ * @throws {InputError} When the file cannot be written.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { buildReceipt, evaluate, writeReceipt } from "@toolscore/cli";
+ *
+ * const receipt = await buildReceipt(evaluate([{ tool: "a" }], [{ tool: "a" }]));
+ * await writeReceipt("run.receipt.json", receipt);
+ * ```
+ */
+export async function writeReceipt(path: string, receipt: Receipt): Promise<string> {
+  await writeTextFileAtomic(path, `${JSON.stringify(receipt, null, 2)}\n`);
+  return path;
+}
+
+/**
+ * Read a receipt file.
+ *
+ * @param path The file.
+ * @returns The receipt.
+ * @throws {InputError} When the file cannot be read, is not JSON, or is not a receipt.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { loadReceipt } from "@toolscore/cli";
+ *
+ * const receipt = await loadReceipt("run.receipt.json");
+ * console.log(receipt.result.score);
+ * ```
+ */
+export async function loadReceipt(path: string): Promise<Receipt> {
+  const value = parseDocument(await readTextFile(path), path, { syntax: "json" });
+  return receiptFromJson(value, path);
+}
