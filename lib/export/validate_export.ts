@@ -1,0 +1,211 @@
+/**
+ * Checking a written export: every record (schema and `record_sha256`), and
+ * the manifest beside it (JSONL hash, record count, schema, sources).
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { isJsonObject } from "../calls.ts";
+import { InputError } from "../errors.ts";
+import { fileError, readTextFile } from "../load.ts";
+import { RUN_RECORD_SCHEMA_SHA256, SCHEMA_VERSION } from "./schema.ts";
+import { validateRecordAsync } from "./validate.ts";
+import { manifestPathOf } from "./write.ts";
+
+/** One problem found in an export. */
+export interface ExportProblem {
+  /** The file the problem is in (the JSONL file or its manifest). */
+  file: string;
+  /** The 1-based JSONL line, or `null` for the file as a whole. */
+  line: number | null;
+  /** What is wrong. */
+  message: string;
+}
+
+/** What {@linkcode validateExport} found. */
+export interface ExportCheck {
+  /** The number of records (non-blank lines) in the JSONL file. */
+  recordCount: number;
+  /** The problems, empty when the export checks out. */
+  problems: ExportProblem[];
+}
+
+/** Options for {@linkcode validateExport}. */
+export interface ValidateExportOptions {
+  /**
+   * Stop listing record problems after this many (the count checks still run).
+   * @default {1000}
+   */
+  maxProblems?: number;
+}
+
+/**
+ * Check an export: every line is a valid record whose `record_sha256`
+ * matches, and the manifest (`<name>.manifest.json`) matches the JSONL file's
+ * SHA-256 and line count, names the shipped schema, and lists every source a
+ * record names with the same SHA-256. The JSONL file is streamed.
+ *
+ * @param path The JSONL file.
+ * @param options How many record problems to list.
+ * @returns The record count and the problems (empty when the export checks out).
+ * @throws {InputError} When the JSONL file cannot be read.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { validateExport } from "@toolscore/cli";
+ *
+ * const { problems } = await validateExport("export.jsonl");
+ * for (const p of problems) console.log(`${p.file}:${p.line ?? ""}: ${p.message}`);
+ * ```
+ */
+export async function validateExport(
+  path: string,
+  options: ValidateExportOptions = {},
+): Promise<ExportCheck> {
+  const maxProblems = options.maxProblems ?? 1000;
+  const problems: ExportProblem[] = [];
+  let listed = 0;
+  const problem = (line: number | null, message: string) => {
+    if (line !== null && listed++ >= maxProblems) return;
+    problems.push({ file: path, line, message });
+  };
+  const hash = createHash("sha256");
+  const sourcesSeen = new Map<string, { sha256: unknown; line: number }>();
+  let count = 0;
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (error) {
+    throw fileError(error, path);
+  }
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let line = 0;
+  // The checks of one line; the record hash is awaited a block of lines at a time.
+  const checkLine = (text: string): Promise<string[]> => {
+    line++;
+    if (text === "") return Promise.resolve(["blank line; every line must be one record"]);
+    count++;
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      return Promise.resolve([`not valid JSON (${(error as Error).message})`]);
+    }
+    if (isJsonObject(record) && isJsonObject(record.source)) {
+      const { path: source, sha256 } = record.source;
+      if (typeof source === "string" && !sourcesSeen.has(source)) {
+        sourcesSeen.set(source, { sha256, line });
+      }
+    }
+    return validateRecordAsync(record);
+  };
+  const report = async (pending: [number, Promise<string[]>][]) => {
+    for (const [at, messages] of pending) {
+      for (const message of await messages) problem(at, message);
+    }
+  };
+  try {
+    for await (const chunk of file.readable) {
+      hash.update(chunk);
+      buffer += decoder.decode(chunk, { stream: true });
+      const pending: [number, Promise<string[]>][] = [];
+      let start = 0;
+      let end: number;
+      while ((end = buffer.indexOf("\n", start)) !== -1) {
+        pending.push([line + 1, checkLine(buffer.slice(start, end))]);
+        start = end + 1;
+      }
+      buffer = buffer.slice(start);
+      await report(pending);
+    }
+  } catch (error) {
+    throw fileError(error, path);
+  }
+  buffer += decoder.decode();
+  if (buffer !== "") {
+    await report([[line + 1, checkLine(buffer)]]);
+    problem(line, "the last line has no line break; the file may be cut short");
+  }
+  const jsonlSha256 = hash.digest("hex");
+  for (
+    const found of checkManifest(path, await readManifest(path), {
+      jsonlSha256,
+      count,
+      sourcesSeen,
+    })
+  ) {
+    problems.push(found);
+  }
+  return { recordCount: count, problems };
+}
+
+async function readManifest(path: string): Promise<unknown> {
+  const manifestPath = manifestPathOf(path);
+  try {
+    return JSON.parse(await readTextFile(manifestPath));
+  } catch (error) {
+    const message = error instanceof InputError ? error.message : (error as Error).message;
+    return new Error(message);
+  }
+}
+
+function checkManifest(
+  path: string,
+  manifest: unknown,
+  found: {
+    jsonlSha256: string;
+    count: number;
+    sourcesSeen: Map<string, { sha256: unknown; line: number }>;
+  },
+): ExportProblem[] {
+  const file = manifestPathOf(path);
+  const problems: ExportProblem[] = [];
+  const problem = (message: string, line: number | null = null, at = file) =>
+    problems.push({ file: at, line, message });
+  if (manifest instanceof Error) {
+    problem(`cannot read the manifest (${manifest.message}); export again to write it`);
+    return problems;
+  }
+  if (!isJsonObject(manifest)) {
+    problem("the manifest is not a JSON object");
+    return problems;
+  }
+  if (manifest.jsonl_sha256 !== found.jsonlSha256) {
+    problem(
+      `jsonl_sha256 is ${JSON.stringify(manifest.jsonl_sha256)} but the JSONL file hashes to ` +
+        `${found.jsonlSha256}; the file was changed after export`,
+    );
+  }
+  if (manifest.record_count !== found.count) {
+    problem(
+      `record_count is ${JSON.stringify(manifest.record_count)} but the JSONL file has ` +
+        `${found.count} records`,
+    );
+  }
+  const schema = isJsonObject(manifest.schema) ? manifest.schema : {};
+  if (schema.version !== SCHEMA_VERSION) {
+    problem(`schema.version is ${JSON.stringify(schema.version)}; expected "${SCHEMA_VERSION}"`);
+  } else if (schema.sha256 !== RUN_RECORD_SCHEMA_SHA256) {
+    problem("schema.sha256 is not the shipped run-record schema's; it was written by another one");
+  }
+  const sources = new Map<string, unknown>();
+  for (const source of Array.isArray(manifest.sources) ? manifest.sources : []) {
+    if (isJsonObject(source) && typeof source.path === "string") {
+      sources.set(source.path, source.sha256);
+    }
+  }
+  for (const [source, seen] of found.sourcesSeen) {
+    if (!sources.has(source)) {
+      problem(`the record's source ${source} is not in the manifest's sources`, seen.line, path);
+    } else if (sources.get(source) !== seen.sha256) {
+      problem(
+        `the record's source ${source} has a different sha256 than the manifest lists`,
+        seen.line,
+        path,
+      );
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,182 @@
+/**
+ * Writing an export: the records as JSONL and a manifest next to it
+ * (`<name>.manifest.json`) holding the schema, the producer, the sources with
+ * their hashes, the record count and the SHA-256 of the JSONL file.
+ *
+ * Both files are written to temporary files in the output folder and renamed
+ * into place only when everything succeeded, so a failing export never leaves
+ * a half file under the final name and never replaces an existing one. Records
+ * stream to disk in blocks: memory stays bounded however many there are.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import denoJson from "../../deno.json" with { type: "json" };
+import { InputError } from "../errors.ts";
+import { fileDigest } from "../receipts/digest.ts";
+import { RUN_RECORD_SCHEMA_SHA256, type RunRecord, SCHEMA_VERSION } from "./schema.ts";
+import { isSealedRecord } from "./record.ts";
+import { validateRecord } from "./validate.ts";
+
+/** The manifest written next to an export (file shape). */
+export interface ExportManifest {
+  /** The record schema: its version and the SHA-256 of its canonical JSON. */
+  schema: { version: string; sha256: string };
+  /** The program that wrote the export. */
+  producer: { name: string; version: string };
+  /** When the export was written (UTC, ISO 8601). */
+  created_at: string;
+  /** Every input, as given, with the SHA-256 and size of its bytes. */
+  sources: { path: string; sha256: string; bytes: number }[];
+  /** The number of records (lines) in the JSONL file. */
+  record_count: number;
+  /** The SHA-256 of the JSONL file. */
+  jsonl_sha256: string;
+}
+
+/** Flush the JSONL buffer to disk at about this many characters. */
+const BLOCK = 1 << 20;
+
+/**
+ * The manifest path of an export: `out.jsonl` → `out.manifest.json`.
+ *
+ * @param jsonlPath The JSONL file.
+ * @returns The manifest file beside it.
+ *
+ * @example Usage
+ * ```ts
+ * import { manifestPathOf } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(manifestPathOf("exports/runs.jsonl"), "exports/runs.manifest.json");
+ * assert.equal(manifestPathOf("runs"), "runs.manifest.json");
+ * ```
+ */
+export function manifestPathOf(jsonlPath: string): string {
+  const stem = jsonlPath.toLowerCase().endsWith(".jsonl") ? jsonlPath.slice(0, -6) : jsonlPath;
+  return `${stem}.manifest.json`;
+}
+
+function writeError(error: unknown, path: string): InputError {
+  if (error instanceof InputError) return error;
+  if (error instanceof Deno.errors.NotFound) {
+    return new InputError("cannot write: its folder does not exist", path, { cause: error });
+  }
+  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    return new InputError(
+      "no permission to write it; run deno with --allow-write for this path",
+      path,
+      { cause: error },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new InputError(`cannot write (${message})`, path, { cause: error });
+}
+
+async function tempFileIn(folder: string, target: string): Promise<string> {
+  try {
+    return await Deno.makeTempFile({ dir: folder, prefix: ".toolscore-", suffix: ".tmp" });
+  } catch (error) {
+    throw writeError(error, target);
+  }
+}
+
+/**
+ * Write records as JSONL (one record per line, `\n`, UTF-8) and a manifest
+ * next to it. Every record is checked first ({@linkcode validateRecord}):
+ * an invalid one stops the export. Nothing is left behind on failure.
+ *
+ * @param path The JSONL file to write (replaced when it exists and the export succeeds).
+ * @param records The records: a list, or an async iterable such as {@linkcode iterateRecords}.
+ * @param inputs The input files, hashed into the manifest's `sources`.
+ * @returns The JSONL path and the manifest path.
+ * @throws {InputError} On an invalid record, an unreadable input or a write failure.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { iterateRecords, writeExport } from "@toolscore/cli";
+ *
+ * const inputs = ["runs.jsonl", "traces/refund-0.json"];
+ * const [jsonl, manifest] = await writeExport(
+ *   "export.jsonl",
+ *   iterateRecords(inputs, { gold: "contract.yaml", variant: "mini" }),
+ *   inputs,
+ * );
+ * ```
+ */
+export async function writeExport(
+  path: string,
+  records: Iterable<RunRecord> | AsyncIterable<RunRecord>,
+  inputs: Iterable<string>,
+): Promise<[string, string]> {
+  const manifestPath = manifestPathOf(path);
+  const sources = [];
+  for (const input of new Set(inputs)) sources.push(await fileDigest(input));
+  const folder = dirname(path);
+  const temps: string[] = [];
+  try {
+    const jsonlTemp = await tempFileIn(folder, path);
+    temps.push(jsonlTemp);
+    const hash = createHash("sha256");
+    const encoder = new TextEncoder();
+    let count = 0;
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(jsonlTemp, { write: true, truncate: true });
+    } catch (error) {
+      throw writeError(error, path);
+    }
+    const writer = file.writable.getWriter();
+    try {
+      let buffer = "";
+      const flush = async () => {
+        const bytes = encoder.encode(buffer);
+        buffer = "";
+        hash.update(bytes);
+        await writer.write(bytes);
+      };
+      for await (const record of records) {
+        // Records sealed by the builders are frozen and valid; anything else is checked.
+        const problems = isSealedRecord(record) ? [] : validateRecord(record);
+        if (problems.length > 0) {
+          throw new InputError(
+            `not a valid run record (${problems[0]}); nothing was written`,
+            `record ${count + 1}`,
+          );
+        }
+        buffer += `${JSON.stringify(record)}\n`;
+        count++;
+        if (buffer.length >= BLOCK) await flush();
+      }
+      await flush();
+      await writer.close();
+    } catch (error) {
+      await writer.abort().catch(() => {});
+      throw error instanceof InputError ? error : writeError(error, path);
+    }
+    const manifest: ExportManifest = {
+      schema: { version: SCHEMA_VERSION, sha256: RUN_RECORD_SCHEMA_SHA256 },
+      producer: { name: "toolscore", version: denoJson.version },
+      created_at: new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+      sources,
+      record_count: count,
+      jsonl_sha256: hash.digest("hex"),
+    };
+    const manifestTemp = await tempFileIn(folder, manifestPath);
+    temps.push(manifestTemp);
+    try {
+      await Deno.writeTextFile(manifestTemp, `${JSON.stringify(manifest, null, 2)}\n`);
+      await Deno.rename(jsonlTemp, path);
+      temps.shift();
+      await Deno.rename(manifestTemp, manifestPath);
+      temps.shift();
+    } catch (error) {
+      throw writeError(error, temps.length === 2 ? path : manifestPath);
+    }
+  } finally {
+    for (const temp of temps) await Deno.remove(temp).catch(() => {});
+  }
+  return [path, manifestPath];
+}
