@@ -127,6 +127,38 @@ export function hasOutcome(call: ToolCall): boolean {
 }
 
 /**
+ * The total of a figure over calls (cost, duration), known only when every
+ * call carries it: one unknown call makes the total unknown, never a
+ * partial sum; no calls at all is unknown too.
+ *
+ * @param calls The calls.
+ * @param pick The figure of one call, `undefined` when unknown.
+ * @returns The sum, or `null` when unknown.
+ *
+ * @example Usage
+ * ```ts
+ * import { knownTotal } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(knownTotal([{ tool: "a", costUsd: 0.5 }, { tool: "b", costUsd: 0 }], (c) => c.costUsd), 0.5);
+ * assert.equal(knownTotal([{ tool: "a", costUsd: 0.5 }, { tool: "b" }], (c) => c.costUsd), null);
+ * ```
+ */
+export function knownTotal(
+  calls: readonly ToolCall[],
+  pick: (call: ToolCall) => number | undefined,
+): number | null {
+  if (calls.length === 0) return null;
+  let sum = 0;
+  for (const call of calls) {
+    const value = pick(call);
+    if (value === undefined) return null;
+    sum += value;
+  }
+  return sum;
+}
+
+/**
  * Whether a value is a plain JSON object (not an array, not null).
  *
  * @param value Any value.
@@ -237,9 +269,27 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
 
 function checkField(field: keyof ToolCall, value: unknown, path: string, key: string): void {
   if (!fieldValid(field, value)) {
-    throw new InputError(`invalid value ${describeJson(value)}`, joinPath(path, key));
+    throw new InputError(
+      `must be ${FIELD_EXPECTS[field] ?? "valid"}, got ${describeJson(value)}`,
+      joinPath(path, key),
+    );
   }
 }
+
+// What fieldValid() accepts, in words, for the error message.
+const FIELD_EXPECTS: Partial<Record<keyof ToolCall, string>> = {
+  args: "an object (or null to leave the arguments unchecked)",
+  sideEffects: "an object of checks",
+  metadata: "an object",
+  id: "a string",
+  rawArgs: "a string",
+  argsError: "a string",
+  description: "a string",
+  error: "a string or null",
+  isError: "true or false",
+  durationS: "a number of seconds >= 0, or null when unknown",
+  costUsd: "a number of USD >= 0, or null when unknown",
+};
 
 function fieldValid(field: keyof ToolCall, value: unknown): boolean {
   switch (field) {

@@ -9,7 +9,7 @@
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
-import { describeJson, isJsonObject, type ToolCall, type Trace } from "../calls.ts";
+import { describeJson, isJsonObject, knownTotal, type ToolCall, type Trace } from "../calls.ts";
 import { InputError } from "../errors.ts";
 import type { EvaluationResult } from "../evaluate.ts";
 import { evaluationEvidence } from "../evidence.ts";
@@ -354,18 +354,6 @@ export function identityOfStem(
   return { runId: stem, task, repeat: Number.isSafeInteger(repeat) ? repeat : null };
 }
 
-/** The sum of a known amount over calls, `null` when any call lacks it (or there are none). */
-function callSum(calls: ToolCall[], pick: (call: ToolCall) => number | undefined): number | null {
-  if (calls.length === 0) return null;
-  let sum = 0;
-  for (const call of calls) {
-    const value = pick(call);
-    if (value === undefined) return null;
-    sum += value;
-  }
-  return sum;
-}
-
 /** What {@linkcode recordFromTrace} needs besides the trace. */
 export interface TraceRecordContext {
   /** Run id, task and repeat. */
@@ -429,8 +417,8 @@ export function recordFromTrace(
     score: result === null ? null : result.score,
     grade: result === null ? null : result.grade,
     min_score: result === null ? null : context.minScore,
-    cost_usd: callSum(trace.calls, (call) => call.costUsd),
-    duration_s: callSum(trace.calls, (call) => call.durationS),
+    cost_usd: knownTotal(trace.calls, (call) => call.costUsd),
+    duration_s: knownTotal(trace.calls, (call) => call.durationS),
     usage: {
       input_tokens: trace.usage?.inputTokens ?? null,
       output_tokens: trace.usage?.outputTokens ?? null,

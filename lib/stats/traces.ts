@@ -7,13 +7,23 @@
  */
 
 import { join } from "node:path";
-import type { ToolCall } from "../calls.ts";
+import { knownTotal } from "../calls.ts";
 import { InputError, ToolscoreError } from "../errors.ts";
 import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
 import { fileError, parseDocument, readTextFile } from "../load.ts";
 import { Run } from "./runs.ts";
 
-/** The default task pattern: the file stem without a trailing repeat number (`refund-3`, `refund_r2`). */
+/**
+ * The default task pattern: the file stem without a trailing repeat number (`refund-3`, `refund_r2`).
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_TASK_PATTERN } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups?.task, "refund");
+ * ```
+ */
 export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?\\d+)?$";
 
 /** Options for {@linkcode runsFromTraces}. */
@@ -29,6 +39,12 @@ export interface RunsFromTracesOptions {
    * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
    */
   taskPattern?: string | RegExp;
+  /**
+   * Told about every trace that became an `error` run, with the reason, so a
+   * caller can say why (the run itself carries no message).
+   * @default {undefined}
+   */
+  onError?: (path: string, error: ToolscoreError) => void;
 }
 
 /**
@@ -71,18 +87,6 @@ function taskRegex(pattern: string | RegExp): RegExp {
   return regex;
 }
 
-/** The sum of a known amount over calls, `null` when any call lacks it (or there are none). */
-function callSum(calls: ToolCall[], pick: (call: ToolCall) => number | undefined): number | null {
-  if (calls.length === 0) return null;
-  let sum = 0;
-  for (const call of calls) {
-    const value = pick(call);
-    if (value === undefined) return null;
-    sum += value;
-  }
-  return sum;
-}
-
 /**
  * Score every `*.json` trace in a directory against a gold file or contract.
  *
@@ -95,7 +99,7 @@ function callSum(calls: ToolCall[], pick: (call: ToolCall) => number | undefined
  * @param variant The variant name.
  * @param directory The directory of trace files.
  * @param gold The gold file or contract (a path, or an already loaded {@linkcode Expected}).
- * @param options `minScore`, `taskPattern`.
+ * @param options `minScore`, `taskPattern`, `onError`.
  * @returns One run per trace file, sorted by file name.
  * @throws {InputError} When the directory or the gold file cannot be read, or the task pattern is bad.
  *
@@ -132,21 +136,22 @@ export async function runsFromTraces(
   const runs: Run[] = [];
   for (const name of names) {
     const stem = name.slice(0, -".json".length);
-    const task = pattern.exec(stem)?.groups?.task || stem;
+    const task = taskOfStem(stem, pattern);
     const path = join(directory, name);
     try {
       const value = parseDocument(await readTextFile(path), path);
       const result = evaluateExpected(expected, value);
       runs.push(
         new Run(variant, task, result.passed(minScore) ? "pass" : "fail", {
-          cost: callSum(result.traceCalls, (call) => call.costUsd),
-          latency: callSum(result.traceCalls, (call) => call.durationS),
+          cost: knownTotal(result.traceCalls, (call) => call.costUsd),
+          latency: knownTotal(result.traceCalls, (call) => call.durationS),
           runId: stem,
         }),
       );
     } catch (error) {
       // Unreadable or unscorable: an error run, so the population stays whole.
       if (!(error instanceof ToolscoreError)) throw error;
+      options.onError?.(path, error);
       runs.push(new Run(variant, task, "error", { runId: stem }));
     }
   }
