@@ -9,7 +9,7 @@
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
-import { describeJson, isJsonObject, knownTotal, type ToolCall, type Trace } from "../calls.ts";
+import { describeJson, isJsonObject, knownTotal, type Trace } from "../calls.ts";
 import { InputError } from "../errors.ts";
 import type { EvaluationResult } from "../evaluate.ts";
 import { evaluationEvidence } from "../evidence.ts";
