@@ -44,7 +44,7 @@ import {
   stringFlag,
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags } from "./gate_flags.ts";
-import { defaultJobs, scoreInWorkers, WORKER_THRESHOLD } from "./eval_pool.ts";
+import { defaultJobs, scoreInWorkers, WORKER_THRESHOLD, workersAvailable } from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 
 const FLAGS = {
@@ -385,7 +385,9 @@ export const evalCommand: Command = {
     const report = new EvalReport(io, values.json === true);
     let count = 0;
     const jobs = jobsOf(values.jobs);
-    if (!receipts && jobs > 1 && files.length >= WORKER_THRESHOLD && !files.includes("-")) {
+    const pooled = !receipts && jobs > 1 && files.length >= WORKER_THRESHOLD &&
+      !files.includes("-") && workersAvailable();
+    if (pooled) {
       for await (const batch of scoreInWorkers(args, files, io.color, jobs)) {
         count += batch.length;
         for (const rendered of batch) report.add(rendered);

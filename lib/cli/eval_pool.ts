@@ -5,9 +5,11 @@
  * matchers and rules never cross a thread boundary), scores its slice and
  * sends back rendered reports. Results come back in file order.
  *
- * Workers inherit the command's permissions. When a worker cannot be started
- * (a bundled build, an unusual runtime), scoring falls back to the main
- * thread, so the pool only ever changes the speed, never the output.
+ * Workers inherit the command's permissions. Deno checks read permission for
+ * a worker's module file, so workers are used only when that file is local
+ * and readable ({@linkcode workersAvailable}); otherwise, or when a worker
+ * cannot be created, scoring stays on the main thread. The pool only ever
+ * changes the speed, never the output.
  *
  * @module
  */
@@ -44,6 +46,25 @@ function rethrow(error: { name: string; message: string }): never {
     throw new ToolscoreError(error.message);
   }
   throw new Error(error.message);
+}
+
+const WORKER_URL = new URL("./eval_worker.ts", import.meta.url);
+
+/**
+ * Whether worker threads can start here: the worker's module is a local file
+ * this process may read (Deno checks read permission for a worker's module,
+ * unlike for static imports). Otherwise scoring stays on the main thread.
+ *
+ * @returns `true` when workers may be used.
+ */
+export function workersAvailable(): boolean {
+  if (WORKER_URL.protocol !== "file:" || typeof Worker === "undefined") return false;
+  try {
+    const path = decodeURIComponent(WORKER_URL.pathname);
+    return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+  } catch {
+    return false;
+  }
 }
 
 /**
