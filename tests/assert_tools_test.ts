@@ -9,7 +9,11 @@ Deno.test("assertTools() passes on matching calls and accepts any trace format",
       message: {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: "c1", type: "function", function: { name: "add", arguments: '{"a":2,"b":3}' } }],
+        tool_calls: [{
+          id: "c1",
+          type: "function",
+          function: { name: "add", arguments: '{"a":2,"b":3}' },
+        }],
       },
     }],
   });
@@ -30,7 +34,10 @@ Deno.test("assertTools() throws an AssertionError with a readable diff and the s
   const message = (caught as AssertionError).message;
   assert.match(message, /^weather task\n/);
   assert.match(message, /score 0\.\d{3} \([A-F]\), needed 1/);
-  assert.match(message, /- expected #1: get_weather\{"city":"NYC"\}\n\+ actual {3}#1: get_weather\{"city":"New York"\}/);
+  assert.match(
+    message,
+    /- expected #1: get_weather\{"city":"NYC"\}\n\+ actual {3}#1: get_weather\{"city":"New York"\}/,
+  );
   assert.match(message, /- expected #2: send_email\{"to":"u"\}\n\+ actual {5}\(missing\)/);
   assert.match(message, /argument city expected "NYC", got "New York"/);
   assert.match(message, /step 2: expected send_email, got search/);

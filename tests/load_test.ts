@@ -4,30 +4,46 @@ import { InputError } from "../lib/errors.ts";
 import { lineColumn, parseDocument, readDocument } from "../lib/load.ts";
 
 Deno.test("parseDocument() names file:line:col for malformed JSON, JSONC and YAML", () => {
-  assert.throws(() => parseDocument('{\n  "a": 1,\n  "b": \n}', "gold.json"), /^InputError: gold\.json:4:1: invalid JSON/);
+  assert.throws(
+    () => parseDocument('{\n  "a": 1,\n  "b": \n}', "gold.json"),
+    /^InputError: gold\.json:4:1: invalid JSON/,
+  );
   assert.throws(
     () => parseDocument('{\n  // comment\n  "a": [1, 2,,]\n}', "contract.jsonc"),
-    (error: unknown) => error instanceof InputError && /contract\.jsonc:3:14: invalid JSONC/.test(error.message),
+    (error: unknown) =>
+      error instanceof InputError && /contract\.jsonc:3:14: invalid JSONC/.test(error.message),
   );
   assert.throws(
     () => parseDocument("required:\n  - tool: a\n   bad: [", "contract.yaml"),
     /contract\.yaml:3:\d+: invalid YAML/,
   );
-  assert.throws(() => parseDocument("a: 1\na: 2\n", "dup.yaml"), /dup\.yaml:2:\d+: invalid YAML \(duplicated mapping key\)/);
+  assert.throws(
+    () => parseDocument("a: 1\na: 2\n", "dup.yaml"),
+    /dup\.yaml:2:\d+: invalid YAML \(duplicated mapping key\)/,
+  );
 });
 
 Deno.test("parseDocument() reads JSONC comments and trailing commas, and sniffs unknown extensions", () => {
-  assert.deepEqual(parseDocument('{"a": [1, 2,], /* x */ "b": 1,}', "c.jsonc"), { a: [1, 2], b: 1 });
+  assert.deepEqual(parseDocument('{"a": [1, 2,], /* x */ "b": 1,}', "c.jsonc"), {
+    a: [1, 2],
+    b: 1,
+  });
   assert.deepEqual(parseDocument('{"a": 1}', "trace.txt"), { a: 1 });
   assert.deepEqual(parseDocument("a: [1, 2]", "notes.txt"), { a: [1, 2] });
   assert.deepEqual(parseDocument('{"a": 1, // c\n}', "trace.txt"), { a: 1 });
   // YAML 1.2 core schema: dates and yes/no stay strings.
-  assert.deepEqual(parseDocument("d: 2026-01-01\nok: yes", "x.yml"), { d: "2026-01-01", ok: "yes" });
+  assert.deepEqual(parseDocument("d: 2026-01-01\nok: yes", "x.yml"), {
+    d: "2026-01-01",
+    ok: "yes",
+  });
   assert.deepEqual(parseDocument('\ufeff{"bom": true}', "bom.json"), { bom: true });
 });
 
 Deno.test("readDocument() reports a missing file in one line", async () => {
-  await assert.rejects(readDocument("does/not/exist.json"), /does\/not\/exist\.json: file not found; check the path/);
+  await assert.rejects(
+    readDocument("does/not/exist.json"),
+    /does\/not\/exist\.json: file not found; check the path/,
+  );
 });
 
 Deno.test("lineColumn() agrees with counting lines (property)", () => {
