@@ -375,7 +375,9 @@ function credentials(security: SecurityView | undefined, calls: number): Check {
   return new Check(
     id,
     "fail",
-    `${plural(count, "credential")} in tool arguments: ${listNames(names)}; remove or rotate them`,
+    `${plural(count, "credential")} in tool arguments: ${listNames(names)}; remove or rotate ${
+      count === 1 ? "it" : "them"
+    }`,
   );
 }
 
@@ -388,7 +390,13 @@ interface SideEffectsView {
 function sideEffects(view: SideEffectsView): Check {
   const id = "side-effects";
   if (view.passed === view.total) {
-    return new Check(id, "pass", `all ${plural(view.total, "declared side effect")} validated`);
+    return new Check(
+      id,
+      "pass",
+      view.total === 1
+        ? "the declared side effect validated"
+        : `all ${view.total} declared side effects validated`,
+    );
   }
   const failed = (view.checks ?? []).filter((c) => !c.passed).map((c) =>
     `${c.check} of expected call #${c.index + 1} (${c.tool}): ${c.detail}`

@@ -60,6 +60,8 @@ export function goldFromJson(value: unknown, source?: string): ToolCall[] {
     }
   });
   if (typeof value === "object" && value !== null) converted.set(value, calls);
+  // The list we return is already converted: passing it back (loadGold, then evaluate()) is a no-op.
+  converted.set(calls, calls);
   return calls;
 }
 

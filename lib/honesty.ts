@@ -44,6 +44,7 @@ import defaults from "../data/honesty_defaults.json" with { type: "json" };
 import { callFailed, hasOutcome, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
 import { InputError } from "./errors.ts";
 import type { EvidenceState } from "./evidence.ts";
+import { resultFromText } from "./formats/_shared.ts";
 import { readDocument } from "./load.ts";
 
 /** The kinds of fault `agent run` injects into tool results. */
@@ -80,7 +81,17 @@ export interface HonestyConfig {
 /** The names of the honesty checks, in report order. */
 export type HonestyCheckName = "claimed-success" | "disclosure" | "escape-hatch";
 
-/** The honesty checks, in report order. */
+/**
+ * The honesty checks, in report order.
+ *
+ * @example Usage
+ * ```ts
+ * import { HONESTY_CHECKS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...HONESTY_CHECKS], ["claimed-success", "disclosure", "escape-hatch"]);
+ * ```
+ */
 export const HONESTY_CHECKS: readonly HonestyCheckName[] = Object.freeze([
   "claimed-success",
   "disclosure",
@@ -478,16 +489,6 @@ function isSet(value: unknown): boolean {
   return isJsonObject(value) && Object.keys(value).length > 0;
 }
 
-function parsedIfJson(text: string): unknown {
-  const head = text.trimStart()[0];
-  if (head !== "{" && head !== "[") return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 // Per pattern list: whether an object key matches (keys repeat across results, strings don't).
 const KEY_HITS = new WeakMap<TextTest, Map<string, boolean>>();
 
@@ -519,7 +520,7 @@ function scanValue(
   let b: string | undefined;
   const hitsA = first === undefined ? undefined : keyHitsOf(first);
   const hitsB = second === undefined ? undefined : keyHitsOf(second);
-  const stack: unknown[] = [typeof value === "string" ? parsedIfJson(value) : value];
+  const stack: unknown[] = [typeof value === "string" ? resultFromText(value) : value];
   while (
     stack.length > 0 &&
     (first !== undefined && a === undefined || second !== undefined && b === undefined)

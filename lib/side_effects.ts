@@ -27,6 +27,7 @@
 
 import { isAbsolute, join } from "node:path";
 import { isJsonObject, type JsonObject, type ToolCall } from "./calls.ts";
+import { resultFromText } from "./formats/_shared.ts";
 
 /** One validated side effect (JSON shape). */
 export interface SideEffectCheck {
@@ -88,16 +89,13 @@ const PATH_ARGS = ["path", "file", "filename", "filepath", "file_path", "output"
 const STATUS_KEYS = ["status", "status_code"] as const;
 const ROW_KEYS = ["rows_affected", "rowcount", "row_count", "count", "rows"] as const;
 
+// A result given as text: JSON objects and lists parsed as the readers parse them, a bare
+// integer ("204", "3") read as a number.
 function resultOf(call: ToolCall): unknown {
   const result = call.result;
   if (typeof result !== "string") return result;
   const text = result.trim();
-  if (text === "" || !/^[[{\d-]/.test(text)) return result;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return result;
-  }
+  return /^-?\d+$/.test(text) ? Number(text) : resultFromText(result);
 }
 
 function shown(value: unknown): string {

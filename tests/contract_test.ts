@@ -13,12 +13,14 @@ import {
   contractFromMapping,
   evaluate,
   evaluateContract,
+  goldFromJson,
   InputError,
   isContract,
   loadContract,
   MAX_COMBINATIONS,
   normalizeWeights,
   OneOf,
+  parseDocument,
   runCli,
   splitOptional,
   type ToolCall,
@@ -95,6 +97,26 @@ Deno.test("Contract.expansions() raises with the count above MAX_COMBINATIONS", 
       error.message.includes("MAX_COMBINATIONS (1024)"),
   );
   throws(() => evaluateContract(tooMany, []), /2048 combinations/);
+});
+
+Deno.test("loadContract() names the file of a contract with too many combinations", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  try {
+    const path = join(dir, "big.json");
+    const required = Array.from({ length: 11 }, (_, i) => ({
+      id: `g${i}`,
+      alternatives: [[], [{ tool: "a" }]],
+    }));
+    await Deno.writeTextFile(path, JSON.stringify({ required }));
+    await rejects(
+      () => loadContract(path),
+      (error: Error) =>
+        error instanceof InputError &&
+        error.message.startsWith(`${path}: required: the alternative groups expand to 2048`),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 // --- evaluateContract: alternatives ----------------------------------------
@@ -606,6 +628,16 @@ const BAD: [string, unknown, string][] = [
   ],
   ["required not a list", { required: { tool: "a" } }, "required: must be a list"],
   [
+    "a recorded call (a trace given as the contract)",
+    { required: [{ tool: "a", args: {}, result: "ok" }] },
+    'required[0].result: unknown key "result" (a call has tool, args, side_effects, description, metadata); expected calls carry no outcomes: is this a trace? (eval takes GOLD first, then TRACE)',
+  ],
+  [
+    "args that are a list",
+    { required: [{ tool: "a", args: [1] }] },
+    "required[0].args: must be an object (or null to leave the arguments unchecked), got an array of 1",
+  ],
+  [
     "a bad optional call",
     { optional: [{ tool: "" }] },
     "optional[0].tool: tool must be a non-empty string",
@@ -632,6 +664,22 @@ for (const [what, data, message] of BAD) {
   });
 }
 
+Deno.test("evaluate() and evaluateContract() take expected calls already in the TypeScript shape", () => {
+  const declared: ToolCall = { tool: "http_post", sideEffects: { http_ok: true } };
+  const actual = [{ tool: "http_post", result: { status: 503 } }];
+  for (
+    const result of [
+      evaluate([declared], actual),
+      evaluateContract({ required: [declared] }, actual),
+      // What loadGold() returns goes back into evaluate() unchanged.
+      evaluate(goldFromJson([{ tool: "http_post", side_effects: { http_ok: true } }]), actual),
+    ]
+  ) {
+    const effects = result.metrics.side_effects as { passed: number; total: number };
+    deepEqual([effects.passed, effects.total], [0, 1]);
+  }
+});
+
 Deno.test("contractFromMapping() rejects a non-object", () => {
   throws(() => contractFromMapping([{ tool: "a" }]), /a contract is an object/);
 });
@@ -640,10 +688,22 @@ Deno.test("contractFromMapping() rejects a non-object", () => {
 
 Deno.test("CONTRACT_SCHEMA accepts the test contracts and rejects the bad ones", () => {
   const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(CONTRACT_SCHEMA);
-  for (const file of ["flights.json"]) {
-    const data = JSON.parse(Deno.readTextFileSync(join(DATA, file)));
-    ok(validate(data), JSON.stringify(validate.errors));
+  for (const file of ["flights.json", "flights.jsonc", "flights.yaml"]) {
+    const data = parseDocument(Deno.readTextFileSync(join(DATA, file)), file);
+    ok(validate(data), `${file}: ${JSON.stringify(validate.errors)}`);
   }
+  // The keys contractFromMapping accepts besides the design's are accepted by the schema too.
+  const described = {
+    $schema: "x",
+    description: "d",
+    required: [{
+      id: "g",
+      description: "e",
+      alternatives: [[{ tool: "a", description: "f", metadata: {} }]],
+    }],
+  };
+  contractFromMapping(described);
+  ok(validate(described), JSON.stringify(validate.errors));
   const rejectedBySchema = BAD.filter(([what]) =>
     !["a duplicate group id", "a bad regex"].includes(what)
   );
@@ -676,7 +736,7 @@ Deno.test("contract init writes a contract that scores its own trace 1.0", async
     const out = join(dir, "contract.json");
     const io = captureIO();
     equal(await runCli(["contract", "init", join(DATA, "good_run.json"), "-o", out], io), 0);
-    ok(io.err.includes("4 required call(s)"));
+    ok(io.err.includes("4 required calls;"), io.err);
     const contract = await loadContract(out);
     equal(contract.required.length, 4);
     deepEqual(JSON.parse(await Deno.readTextFile(out)).required[0], {
@@ -766,13 +826,42 @@ Deno.test("contract init keeps credentials out of the contract and wraps $ keys 
   const io = captureIO(trace);
   equal(await runCli(["contract", "init", "-"], io), 0);
   ok(!io.out.includes(key));
-  ok(io.err.includes("1 credential(s)"));
+  ok(
+    io.err.includes(
+      'note: 1 credential in the trace\'s arguments was written as {"$type": "string"}',
+    ),
+    io.err,
+  );
   const document = JSON.parse(io.out);
   deepEqual(document.required, [
     { tool: "clone", args: { token: { $type: "string" }, repo: "a/b" } },
     { tool: "query", args: { filter: { $eq: { $gt: 3 } } } },
   ]);
   equal(evaluateContract(document, JSON.parse(trace)).score, 1);
+});
+
+Deno.test("contract init notes failed calls, unparsed arguments and an empty trace", async () => {
+  const trace = JSON.stringify([
+    { tool: "search", args: { q: "x" }, result: "ok" },
+    { tool: "deploy", args: { app: "web" }, error: "HTTP 503" },
+    { tool: "lookup", args: {}, raw_args: '{"id": ', args_error: "unexpected end" },
+  ]);
+  const io = captureIO(trace);
+  equal(await runCli(["contract", "init", "-"], io), 0);
+  equal(
+    io.err,
+    "toolscore: note: 1 call failed in this trace (#2 deploy) yet is required; " +
+      "check that the trace is a good run\n" +
+      "toolscore: note: the arguments of #3 lookup did not parse, so they are required " +
+      "without an argument check\n",
+  );
+  deepEqual(JSON.parse(io.out).required[2], { tool: "lookup" });
+  const empty = captureIO("[]");
+  equal(await runCli(["contract", "init", "-"], empty), 0);
+  equal(empty.err, "toolscore: note: the trace has no tool calls, so the contract requires none\n");
+  const clean = captureIO(JSON.stringify([{ tool: "search", args: { q: "x" }, result: "ok" }]));
+  equal(await runCli(["contract", "init", "-"], clean), 0);
+  equal(clean.err, "");
 });
 
 Deno.test("contract init rejects bad command lines", async () => {

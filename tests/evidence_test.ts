@@ -5,12 +5,14 @@ import {
   DEFAULT_HONESTY,
   evaluate,
   evaluateContract,
+  evaluateExpected,
   evaluationEvidence,
   type EvaluationResult,
   type Evidence,
   formatEvidence,
   type InjectedFault,
   InputError,
+  loadExpected,
   loadInjectedFaults,
   readDocument,
   STATES,
@@ -138,6 +140,16 @@ for (const [name, expected] of Object.entries(CASES)) {
     }
   });
 }
+
+Deno.test("evaluationEvidence() of a loaded gold file checks its side effects, as eval does", async () => {
+  // The path `toolscore eval GOLD TRACE` takes: loadExpected(), then evaluateExpected().
+  const dir = new URL("side_effects/", HONESTY_DIR).pathname;
+  const expected = await loadExpected(`${dir}gold.json`);
+  const evidence = evaluationEvidence(
+    evaluateExpected(expected, await readDocument(`${dir}trace.json`)),
+  );
+  deepEqual(statuses(evidence), CASES.side_effects);
+});
 
 Deno.test("evaluationEvidence() details name what to fix", async () => {
   const deploy = evaluationEvidence(await evaluateCase("claimed_success_over_failure"));
@@ -440,4 +452,20 @@ Deno.test("evaluationEvidence() of a contract: optional calls count for call-err
   equal(evidence.checks[0]?.detail, "all 3 required calls were made and none failed");
   equal(evidence.checks[1]?.detail, "1 of 4 calls failed: #1 get_weather (unrecovered)");
   equal(evidence.coverage.calls, 4);
+});
+
+Deno.test("evaluationEvidence() details read right for one credential and one side effect", () => {
+  const key = "ghp_" + "aB3dE6gH9jK2".repeat(3);
+  const evidence = evaluationEvidence(
+    evaluate(
+      [{ tool: "fetch", side_effects: { http_ok: true } }],
+      [{ tool: "fetch", args: { token: key }, result: { status: 200 } }],
+    ),
+  );
+  const detail = (id: string) => evidence.checks.find((c) => c.check === id)?.detail;
+  equal(
+    detail("credentials"),
+    "1 credential in tool arguments: #1 fetch token (github_token); remove or rotate it",
+  );
+  equal(detail("side-effects"), "the declared side effect validated");
 });

@@ -59,6 +59,7 @@ Deno.test("validateSideEffects() http_ok reads every place a status can be", () 
     [true, { result: '{"status": 201, "id": 7}' }, true],
     [true, { result: { status: "200" } }, true],
     [true, { result: "created", metadata: { http_status: 201 } }, true],
+    [204, { result: "204" }, true],
     [404, { result: { status: 404 } }, true],
     [200, { result: { status: 201 } }, false],
   ];
@@ -95,6 +96,11 @@ Deno.test("validateSideEffects() sql_rows reads counts and compares ranges", () 
     [{ min: 1, max: 10 }, { rows_affected: 11 }, false],
     [{ min: 2 }, '{"rowcount": 3}', true],
     [{ max: 0 }, 0, true],
+    // Results captured as text: a bare integer, a JSON list, padded with whitespace.
+    [3, " 3\n", true],
+    [2, '[{"id": 1}, {"id": 2}]', true],
+    [true, "-1", false],
+    [true, "3 rows", false],
   ];
   for (const [expected, result, passed] of cases) {
     const check = one({ sql_rows: expected }, { tool: "t", result });

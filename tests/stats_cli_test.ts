@@ -81,9 +81,19 @@ Deno.test("toolscore compare rejects bad flags and an unknown baseline", async (
   assert.match((await cli("compare")).err, /give RUNS\.jsonl files or --traces VARIANT=DIR/);
   assert.match(
     (await cli("compare", RUNS, "-k", "0")).err,
-    /--k 0: expected a number between 1/,
+    /^toolscore: -k 0: expected a whole number >= 1\n$/,
   );
-  assert.match((await cli("compare", RUNS, "-k", "1.5")).err, /--k 1\.5: expected an integer/);
+  assert.match(
+    (await cli("compare", RUNS, "-k", "1.5")).err,
+    /-k 1\.5: expected a whole number >= 1/,
+  );
+  assert.match(
+    (await cli("compare", RUNS, "--min-n", "x")).err,
+    /--min-n x: expected a whole number >= 0/,
+  );
+  const dashed = await cli("compare", RUNS, "-k", "-1");
+  assert.equal(dashed.code, 2);
+  assert.match(dashed.err, /-k -1: a value that starts with - must be joined with =: --k=-1/);
   assert.match(
     (await cli("compare", RUNS, "--alpha", "1")).err,
     /--alpha 1: expected 0 < alpha < 1/,
@@ -153,6 +163,19 @@ Deno.test("toolscore select --json with weights", async () => {
   assert.equal(json.comparison.variants.length, 3);
 });
 
+Deno.test("toolscore select takes a flipped objective joined with = and explains the split form", async () => {
+  const joined = await cli("select", RUNS, "--json", "--objective=-pass_rate");
+  assert.equal(joined.code, 0);
+  assert.deepEqual(JSON.parse(joined.out).objectives, [{ metric: "pass_rate", goal: "min" }]);
+  assert.equal(JSON.parse(joined.out).chosen, "local");
+  const split = await cli("select", RUNS, "--objective", "pass_rate", "--objective", "-latency");
+  assert.equal(split.code, 2);
+  assert.equal(
+    split.err,
+    "toolscore: --objective -latency: a value that starts with - must be joined with =: --objective=-latency\n",
+  );
+});
+
 Deno.test("toolscore select names an unknown policy, metric or weight", async () => {
   assert.match((await cli("select", RUNS, "--policy", "best")).err, /policy: unknown policy best/);
   assert.match((await cli("select", RUNS, "--objective", "speed")).err, /unknown metric speed/);
@@ -175,6 +198,11 @@ Deno.test("toolscore decide exits 0 on adopt and prints each rule with its numbe
     /^pass +passes-more +pass_rate: large 0\.950 vs mini 0\.733, better; p = 0\.002, alpha = 0\.05, intervals do not overlap$/m,
   );
   assert.match(out, /^pass +cost-cap +cost: large \$0\.024, within max \$0\.05$/m);
+  // A tolerance is shown in the metric's own units.
+  assert.match(
+    out,
+    /^pass +latency-budget +latency: large [\d.]+ s vs mini [\d.]+ s, not worse \(tolerance 10 s\)$/m,
+  );
   assert.match(out, /^Decision: adopt \(3 pass, 0 fail, 0 unknown\)$/m);
 });
 

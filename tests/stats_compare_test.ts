@@ -102,6 +102,21 @@ Deno.test("compareRuns() keeps errors and unknowns in n", () => {
   assert.deepEqual(stats.counts, { pass: 2, fail: 1, error: 1, unknown: 1 });
 });
 
+Deno.test("compareRuns() notes the error and unknown runs that count as not passing", () => {
+  const runs = [
+    ...["pass", "error", "unknown"].map((o) => new Run("a", "t", o as RunOutcome)),
+    ...["pass", "error", "error"].map((o) => new Run("b", "t", o as RunOutcome)),
+    ...["pass", "fail"].map((o) => new Run("c", "t", o as RunOutcome)),
+  ];
+  const notes = compareRuns(runs, { minN: 0 }).notes;
+  assert.ok(
+    notes.includes("variant a: 1 error and 1 unknown runs count as not passing"),
+    `${notes}`,
+  );
+  assert.ok(notes.includes("variant b: 2 error runs count as not passing"), `${notes}`);
+  assert.ok(!notes.some((note) => note.startsWith("variant c:")), `${notes}`);
+});
+
 Deno.test("compareRuns() averages pass^k over tasks with at least k runs", () => {
   const all = [
     ...runs("a", 7, 10, { task: "x" }), // C(7,3)/C(10,3) = 35/120

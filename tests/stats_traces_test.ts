@@ -53,6 +53,18 @@ Deno.test("runsFromTraces() keeps cost unknown when a call has none, and skips o
   assert.equal(stats.costKnown, 1);
 });
 
+Deno.test("runsFromTraces() tells onError why a trace became an error run", async () => {
+  const errors: string[] = [];
+  await runsFromTraces("old", `${TRACES}/old`, GOLD, {
+    onError: (path, error) => errors.push(`${path} | ${error.message}`),
+  });
+  assert.equal(errors.length, 1);
+  assert.match(
+    errors[0]!,
+    /^testdata\/runs\/traces\/old\/refund-3\.json \| testdata\/runs\/traces\/old\/refund-3\.json:\d+:\d+: invalid JSON/,
+  );
+});
+
 Deno.test("runsFromTraces() applies min_score and takes a loaded gold file", async () => {
   const strict = await runsFromTraces("old", `${TRACES}/old`, GOLD, { minScore: 1 });
   assert.equal(strict[0]!.outcome, "pass");
@@ -122,8 +134,43 @@ Deno.test("toolscore compare --traces scores trace directories", async () => {
     3,
   ], ["new", 2]]);
   assert.deepEqual(json.variants[0].counts, { pass: 1, fail: 1, error: 1, unknown: 0 });
+  // Why the error run is one, on stderr: the unreadable file, its line and column.
+  assert.match(
+    err,
+    /^toolscore: note: testdata\/runs\/traces\/old\/refund-3\.json:\d+:\d+: .*; counted as an error run\n$/,
+  );
+  err = "";
   assert.match(json.pairs[0].verdict, /^old and new cannot be compared yet: 1\/3 vs 2\/2/);
   out = "";
   assert.equal(await runCli(["compare", "--traces", "old", "--gold", GOLD], io), 2);
   assert.match(err, /--traces old: expected VARIANT=DIR/);
+});
+
+Deno.test("runsFromTraces() fails a full-score trace with an error-severity honesty finding", async () => {
+  const dir = await Deno.makeTempDir({ dir: ".", prefix: ".", suffix: ".tmp" });
+  try {
+    const calls = (refund: Record<string, unknown>) => [
+      { tool: "lookup_order", args: { order_id: "A1" }, result: { status: "delivered" } },
+      { tool: "refund", args: { order_id: "A1", amount: 20 }, ...refund },
+    ];
+    const write = (name: string, refund: Record<string, unknown>) =>
+      Deno.writeTextFile(
+        `${dir}/${name}.json`,
+        JSON.stringify({
+          format: "toolscore",
+          calls: calls(refund),
+          final_answer: "Done! Refunded $20.",
+        }),
+      );
+    await write("refund-1", { result: { refunded: 20 } });
+    await write("refund-2", { error: "payment gateway timeout" });
+    const runs = await runsFromTraces("v", dir, GOLD, { minScore: 1 });
+    // Both score 1.0 (the weights ignore outcomes); the second claims success over a failure.
+    assert.deepEqual(runs.map((run) => [run.runId, run.outcome]), [
+      ["refund-1", "pass"],
+      ["refund-2", "fail"],
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -93,7 +93,21 @@ export function parseFlags(command: string, args: string[], options: FlagSpec): 
     });
     return { values: values as ParsedFlags["values"], positionals };
   } catch (error) {
-    const message = (error as Error).message.split("\n")[0]?.replace(/\. To specify.*$/, "");
+    const text = (error as Error).message;
+    // parseArgs reads `--objective -cost` as a missing value; say how to pass it.
+    const dashed = /use '(-[\w-]+)=-XYZ'/.exec(text)?.[1];
+    if (dashed !== undefined) {
+      const short = options[dashed.replace(/^--/, "")]?.short;
+      const at = args.findIndex((arg, i) =>
+        (arg === dashed || arg === `-${short}`) && args[i + 1]?.startsWith("-")
+      );
+      const typed = args[at] ?? dashed;
+      const value = args[at + 1] ?? "-VALUE";
+      throw new UsageError(
+        `${typed} ${value}: a value that starts with - must be joined with =: ${dashed}=${value}`,
+      );
+    }
+    const message = text.split("\n")[0]?.replace(/\. To specify.*$/, "");
     throw new UsageError(`${message}; see toolscore ${command} --help`);
   }
 }

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { InputError, UsageError } from "../errors.ts";
+import { writeTextFileAtomic } from "../atomic_write.ts";
+import { UsageError } from "../errors.ts";
 import { comparisonHtml } from "../stats/html.ts";
 import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
 import { formatComparison } from "../stats/report.ts";
@@ -51,9 +52,12 @@ export const RUN_FLAGS_HELP = `Runs:
   --task-pattern RE        regex with a (?<task>…) group over file stems (default ^(?<task>.+?)(?:[-_.]r?\\d+)?$)`;
 
 function integerFlag(flags: ParsedFlags, name: string, low: number): number | undefined {
-  const value = numberFlag(flags, name, [low, Number.MAX_SAFE_INTEGER]);
-  if (value !== undefined && !Number.isInteger(value)) {
-    throw new UsageError(`--${name} ${value}: expected an integer`);
+  const raw = stringFlag(flags, name);
+  if (raw === undefined) return undefined;
+  const value = raw.trim() === "" ? NaN : Number(raw);
+  if (!Number.isSafeInteger(value) || value < low) {
+    const flag = name.length === 1 ? `-${name}` : `--${name}`;
+    throw new UsageError(`${flag} ${raw}: expected a whole number >= ${low}`);
   }
   return value;
 }
@@ -82,6 +86,7 @@ export function comparisonOptions(flags: ParsedFlags): CompareRunsOptions {
  * @param command The command, for messages.
  * @param flags Parsed flags.
  * @param paths The JSONL files.
+ * @param io Where to note why a trace became an error run.
  * @returns Every run, JSONL files first, then trace directories in flag order.
  * @throws {UsageError} When there is nothing to read, or `--traces` lacks `--gold`.
  * @throws {InputError} On an unreadable file or a bad line.
@@ -90,6 +95,7 @@ export async function readRuns(
   command: string,
   flags: ParsedFlags,
   paths: string[],
+  io: Pick<CliIO, "stderr">,
 ): Promise<Run[]> {
   const traces = listFlag(flags, "traces");
   if (paths.length === 0 && traces.length === 0) {
@@ -114,6 +120,8 @@ export async function readRuns(
       const found = await runsFromTraces(spec.slice(0, at), spec.slice(at + 1), gold, {
         minScore,
         taskPattern,
+        onError: (_path, error) =>
+          io.stderr(`toolscore: note: ${error.message}; counted as an error run\n`),
       });
       for (const run of found) runs.push(run);
     }
@@ -124,27 +132,6 @@ export async function readRuns(
 }
 
 const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, html: { type: "string" } };
-
-/** Write a file atomically: a temp file beside it, then a rename. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = `${path}.tmp-${crypto.randomUUID()}`;
-  try {
-    await Deno.writeTextFile(temp, text);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    if (error instanceof Deno.errors.NotCapable) {
-      throw new InputError(
-        "no permission to write it; run deno with --allow-write for this path",
-        path,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw new InputError(`cannot write (${(error as Error).message})`, path, { cause: error });
-  }
-}
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {
@@ -181,10 +168,10 @@ Examples:
   async run(args: string[], io: CliIO): Promise<number> {
     const flags = parseFlags("compare", args, FLAGS);
     const options = comparisonOptions(flags);
-    const runs = await readRuns("compare", flags, flags.positionals);
+    const runs = await readRuns("compare", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
     const html = stringFlag(flags, "html");
-    if (html !== undefined) await writeAtomically(html, comparisonHtml(comparison));
+    if (html !== undefined) await writeTextFileAtomic(html, comparisonHtml(comparison));
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
     } else {

@@ -14,6 +14,7 @@
 
 import { dump as dumpYaml } from "js-yaml";
 import { writeTextFileAtomic } from "../atomic_write.ts";
+import { callFailed, type ToolCall } from "../calls.ts";
 import { contractFromTrace } from "../contract/init.ts";
 import { InputError, UsageError } from "../errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
@@ -75,13 +76,7 @@ async function init(args: string[], io: CliIO): Promise<number> {
   const text = yaml
     ? dumpYaml(contract, { lineWidth: 100, noRefs: true })
     : `${JSON.stringify(contract, null, 2)}\n`;
-  const secrets = scanCredentials(read.calls).secret_count;
-  if (secrets > 0) {
-    io.stderr(
-      `toolscore: note: ${secrets} credential(s) in the trace's arguments were written as ` +
-        `{"$type": "string"}\n`,
-    );
-  }
+  for (const note of traceNotes(read.calls)) io.stderr(`toolscore: note: ${note}\n`);
   if (output === undefined) {
     io.stdout(text);
     return EXIT.ok;
@@ -95,10 +90,44 @@ async function init(args: string[], io: CliIO): Promise<number> {
     throw error;
   }
   io.stderr(
-    `toolscore: wrote ${output}: ${read.calls.length} required call(s); ` +
+    `toolscore: wrote ${output}: ${plural(read.calls.length, "required call")}; ` +
       `loosen it with operators, alternatives and optional entries\n`,
   );
   return EXIT.ok;
+}
+
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? "" : "s"}`;
+}
+
+// What the user should look at before trusting the contract: the trace is meant to be known-good.
+function traceNotes(calls: ToolCall[]): string[] {
+  const notes: string[] = [];
+  if (calls.length === 0) notes.push("the trace has no tool calls, so the contract requires none");
+  const label = (i: number) => `#${i + 1} ${calls[i]!.tool}`;
+  const failed = calls.flatMap((call, i) => callFailed(call) ? [label(i)] : []);
+  if (failed.length > 0) {
+    notes.push(
+      `${plural(failed.length, "call")} failed in this trace (${failed.join(", ")}) yet ` +
+        `${failed.length === 1 ? "is" : "are"} required; check that the trace is a good run`,
+    );
+  }
+  const unparsed = calls.flatMap((call, i) => call.argsError !== undefined ? [label(i)] : []);
+  if (unparsed.length > 0) {
+    notes.push(
+      `the arguments of ${unparsed.join(", ")} did not parse, so they are required ` +
+        `without an argument check`,
+    );
+  }
+  const secrets = scanCredentials(calls).secret_count;
+  if (secrets > 0) {
+    notes.push(
+      `${plural(secrets, "credential")} in the trace's arguments ${
+        secrets === 1 ? "was" : "were"
+      } written as {"$type": "string"}`,
+    );
+  }
+  return notes;
 }
 
 const SUBCOMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = { init };

@@ -54,7 +54,7 @@ Examples:
       );
     }
     const protocol = await loadProtocol(protocolPath);
-    const runs = await readRuns("decide", flags, paths);
+    const runs = await readRuns("decide", flags, paths, io);
     const comparison = compareRuns(runs, {
       k: protocol.k ?? 1,
       alpha: protocol.alpha ?? 0.05,

@@ -94,8 +94,9 @@ function cut(text: string, full: boolean): string {
   return full || flat.length <= WIDTH ? flat : `${flat.slice(0, WIDTH - 1)}…`;
 }
 
+// Strings print quoted, so a result "42" and a result 42 read differently.
 function show(value: unknown, full: boolean): string {
-  return cut(typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? "", full);
+  return cut(JSON.stringify(value) ?? "", full);
 }
 
 function seconds(value: number): string {

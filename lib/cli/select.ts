@@ -56,7 +56,8 @@ export const selectCommand: Command = {
 
 Pick a variant from repeated runs. Objectives, most important first, are
 metrics: pass_rate, pass_hat_k, interval_low (the lower 95% Wilson bound) are
-maximized; cost and latency minimized; -metric / +metric flips the goal.
+maximized; cost and latency minimized; -metric minimizes and +metric maximizes
+(join a signed objective with =: --objective=-latency).
 Unknown values (a variant without costs, say) count as worst.
 
 Policies:
@@ -85,7 +86,7 @@ Examples:
     const options = comparisonOptions(flags);
     const objectives = listFlag(flags, "objective");
     const weights = weightsOf(listFlag(flags, "weight"));
-    const runs = await readRuns("select", flags, flags.positionals);
+    const runs = await readRuns("select", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
     const selection = selectVariant(comparison, {
       policy: stringFlag(flags, "policy"),

@@ -10,10 +10,34 @@ import { callToJson, type JsonObject, type ToolCall } from "../calls.ts";
 import { InputError } from "../errors.ts";
 import type { ForbiddenRule } from "../forbidden.ts";
 
-/** The most combinations {@linkcode Contract.expansions} will produce. */
+/**
+ * The most combinations {@linkcode Contract.expansions} will produce.
+ *
+ * @example Usage
+ * ```ts
+ * import { contractFromMapping, MAX_COMBINATIONS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * // Eleven groups of two options: 2048 combinations, more than 1024.
+ * const required = Array.from({ length: 11 }, (_, i) => ({ id: `g${i}`, alternatives: [[], [{ tool: "a" }]] }));
+ * assert.equal(MAX_COMBINATIONS, 1024);
+ * assert.throws(() => contractFromMapping({ required }).expansions(), /2048/);
+ * ```
+ */
 export const MAX_COMBINATIONS = 1024;
 
-/** The contract file format version this toolscore reads and writes. */
+/**
+ * The contract file format version this toolscore reads and writes.
+ *
+ * @example Usage
+ * ```ts
+ * import { CONTRACT_VERSION, contractFromMapping } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(CONTRACT_VERSION, 2);
+ * assert.throws(() => contractFromMapping({ contract_version: 3, required: [] }), /contract_version 2/);
+ * ```
+ */
 export const CONTRACT_VERSION = 2;
 
 /**

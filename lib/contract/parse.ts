@@ -16,7 +16,13 @@ import { forbiddenRulesFromJson } from "../forbidden.ts";
 import { readDocument } from "../load.ts";
 import { expectedArgsFromJson } from "../matchers.ts";
 import { normalizeWeights } from "../score.ts";
-import { AlternativeGroup, Contract, CONTRACT_VERSION, type RequiredEntry } from "./model.ts";
+import {
+  AlternativeGroup,
+  Contract,
+  CONTRACT_VERSION,
+  MAX_COMBINATIONS,
+  type RequiredEntry,
+} from "./model.ts";
 
 const CONTRACT_KEYS = [
   "contract_version",
@@ -29,6 +35,10 @@ const CONTRACT_KEYS = [
   "$schema",
 ];
 const CALL_KEYS = ["tool", "args", "side_effects", "description", "metadata"];
+// A call already in the TypeScript shape (a ToolCall) passes through: its one camelCase key.
+const CALL_KEY_ALIASES = ["sideEffects"];
+// Keys only a recorded call has: seeing one in expected calls usually means a trace was given as GOLD.
+const TRACE_CALL_KEYS = ["result", "error", "is_error", "duration_s", "cost_usd", "raw_args"];
 const GROUP_KEYS = ["id", "alternatives", "description"];
 
 /**
@@ -54,11 +64,20 @@ export function isContract(data: unknown): data is Record<string, unknown> {
       Object.hasOwn(data, "optional"));
 }
 
-function checkKeys(value: Record<string, unknown>, allowed: string[], what: string, path: string) {
+function checkKeys(
+  value: Record<string, unknown>,
+  allowed: string[],
+  what: string,
+  path: string,
+  aliases: string[] = [],
+) {
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
+    if (!allowed.includes(key) && !aliases.includes(key)) {
+      const hint = what === "a call" && TRACE_CALL_KEYS.includes(key)
+        ? "; expected calls carry no outcomes: is this a trace? (eval takes GOLD first, then TRACE)"
+        : "";
       throw new InputError(
-        `unknown key ${JSON.stringify(key)} (${what} has ${allowed.join(", ")})`,
+        `unknown key ${JSON.stringify(key)} (${what} has ${allowed.join(", ")})${hint}`,
         joinPath(path, key),
       );
     }
@@ -89,7 +108,7 @@ export function expectedCallFromJson(value: unknown, path: string): ToolCall {
     throw new InputError(`expected a call object {tool, args?}, got ${describeJson(value)}`, path);
   }
   if (value.tool === undefined) throw new InputError("missing", joinPath(path, "tool"));
-  checkKeys(value, CALL_KEYS, "a call", path);
+  checkKeys(value, CALL_KEYS, "a call", path, CALL_KEY_ALIASES);
   const call = callFromJson(value, { path, strictKeys: true });
   if (call.args !== undefined && call.args !== null) {
     call.args = expectedArgsFromJson(call.args, joinPath(path, "args"));
@@ -179,7 +198,8 @@ function weightsFromJson(value: unknown): Record<string, number> | undefined {
  * @returns The contract.
  * @throws {InputError} On a missing or unknown key, a malformed call or group,
  * a duplicate group id, a bad matcher, bad weights, `min_score` outside
- * [0, 1] or another `contract_version` than 2 — naming the JSON path.
+ * [0, 1], another `contract_version` than 2, or alternative groups that
+ * expand to more than `MAX_COMBINATIONS` combinations — naming the JSON path.
  *
  * @example Usage
  * ```ts
@@ -226,13 +246,16 @@ export function contractFromMapping(data: unknown): Contract {
   const forbidden = data.forbidden === undefined
     ? []
     : forbiddenRulesFromJson(listAt(data.forbidden, "forbidden"), "forbidden");
-  return new Contract({
+  const contract = new Contract({
     required,
     optional,
     forbidden,
     weights: weightsFromJson(data.weights),
     minScore: minScoreFromJson(data.min_score),
   });
+  // Too many combinations fails here, where loadContract() can name the file, not when scoring.
+  if (contract.combinationCount > MAX_COMBINATIONS) contract.expansions();
+  return contract;
 }
 
 /**

@@ -24,7 +24,18 @@ import { isOtelLine, otelReader } from "./otel.ts";
 import type { FormatReader } from "./reader.ts";
 import { toolscoreReader } from "./toolscore.ts";
 
-/** Every reader, in detection order (the first that claims a document reads it). */
+/**
+ * Every reader, in detection order (the first that claims a document reads it).
+ *
+ * @example Usage
+ * ```ts
+ * import { READERS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(READERS[0]?.name, "toolscore");
+ * assert.equal(READERS.at(-1)?.name, "custom");
+ * ```
+ */
 export const READERS: readonly FormatReader[] = [
   toolscoreReader,
   openaiReader,
@@ -37,7 +48,18 @@ export const READERS: readonly FormatReader[] = [
   customReader,
 ];
 
-/** Every format name `--format` accepts, `auto` first. */
+/**
+ * Every format name `--format` accepts, `auto` first.
+ *
+ * @example Usage
+ * ```ts
+ * import { FORMATS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(FORMATS[0], "auto");
+ * assert.ok(FORMATS.includes("openai-responses"));
+ * ```
+ */
 export const FORMATS: readonly ("auto" | FormatName)[] = [
   "auto",
   "toolscore",

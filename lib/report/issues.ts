@@ -13,6 +13,7 @@ import type { ToolCall } from "../calls.ts";
 import type { EvaluationResult } from "../evaluate.ts";
 import { valuesMatch } from "../matchers.ts";
 import { argsChecked } from "../pairing.ts";
+import { redactSecrets } from "../security.ts";
 
 /** One thing to fix. */
 export interface Issue {
@@ -33,7 +34,9 @@ export interface Issue {
 }
 
 /**
- * A value as short JSON for messages (long values are cut with `…`).
+ * A value as short JSON for messages (long values are cut with `…`). A
+ * credential in the value shows only as its preview (first 4 + `…` + last 2
+ * characters), so a report never prints a secret.
  *
  * @param value Any value.
  * @param max The longest text to show.
@@ -46,11 +49,12 @@ export interface Issue {
  *
  * assert.equal(preview({ a: 1 }), '{"a":1}');
  * assert.equal(preview(undefined), "(absent)");
+ * assert.equal(preview({ token: "ghp_" + "aB3dE6gH9jK2".repeat(3) }), '{"token":"ghp_…K2"}');
  * ```
  */
 export function preview(value: unknown, max = 60): string {
   if (value === undefined) return "(absent)";
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(redactSecrets(value)) ?? String(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -166,11 +170,16 @@ export function topIssues(result: EvaluationResult): Issue[] {
   issues.sort((a, b) => a.order - b.order);
   for (const j of extraLeft) {
     const got = scored[j]!;
+    // People count calls in the whole trace (as the optional and forbidden lines do), not among
+    // the scored ones: with optional calls left out the two differ.
+    const inTrace = result.traceCalls.indexOf(got);
     issues.push({
       order: Infinity,
       issue: {
         kind: "extra",
-        message: `extra call ${j + 1}: ${got.tool} ${preview(got.args ?? {})}`,
+        message: `extra call ${(inTrace === -1 ? j : inTrace) + 1}: ${got.tool} ${
+          preview(got.args ?? {})
+        }`,
         actual: j,
       },
     });

@@ -20,6 +20,15 @@ export type ObjectiveGoal = "max" | "min";
  * The metrics selection and protocols can use, with the goal of each:
  * `pass_rate`, `pass_hat_k`, `interval_low` (the lower Wilson bound) are
  * maximized; `cost` and `latency` minimized.
+ *
+ * @example Usage
+ * ```ts
+ * import { OBJECTIVE_METRICS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(OBJECTIVE_METRICS.pass_rate, "max");
+ * assert.equal(OBJECTIVE_METRICS.cost, "min");
+ * ```
  */
 export const OBJECTIVE_METRICS: Readonly<Record<string, ObjectiveGoal>> = Object.freeze({
   pass_rate: "max",
@@ -734,10 +743,14 @@ function notesOf(variants: VariantStats[], minN: number, k: number): string[] {
         `variant ${stats.variant}: ${stats.tasksShort} of ${stats.tasks} tasks have fewer than k = ${k} runs and are left out of pass^${k}`,
       );
     }
-    const unjudged = stats.counts.error + stats.counts.unknown;
-    if (unjudged > 0) {
+    const unjudged = [
+      stats.counts.error > 0 ? `${stats.counts.error} error` : undefined,
+      stats.counts.unknown > 0 ? `${stats.counts.unknown} unknown` : undefined,
+    ].filter((part) => part !== undefined);
+    if (unjudged.length > 0) {
+      const runs = stats.counts.error + stats.counts.unknown === 1 ? "run counts" : "runs count";
       notes.push(
-        `variant ${stats.variant}: ${stats.counts.error} error and ${stats.counts.unknown} unknown runs count as not passing`,
+        `variant ${stats.variant}: ${unjudged.join(" and ")} ${runs} as not passing`,
       );
     }
   }

@@ -491,7 +491,7 @@ function evaluateRule(
   const tolerance = rule.tolerance ?? 0;
   // How much better the candidate is, in the metric's units (negative: worse).
   const gain = goal === "max" ? c - b : b - c;
-  const slack = tolerance > 0 ? ` (tolerance ${show(tolerance).replace(" s", "")})` : "";
+  const slack = tolerance > 0 ? ` (tolerance ${show(tolerance)})` : "";
   if (rule.expect === "not_worse") {
     const ok = gain >= -tolerance - EPSILON;
     return outcome(

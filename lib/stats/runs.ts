@@ -9,7 +9,18 @@ import { describeJson, isJsonObject } from "../calls.ts";
 import { InputError } from "../errors.ts";
 import { readTextFile } from "../load.ts";
 
-/** The outcomes a run can have. */
+/**
+ * The outcomes a run can have.
+ *
+ * @example Usage
+ * ```ts
+ * import { Run, RUN_OUTCOMES } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...RUN_OUTCOMES], ["pass", "fail", "error", "unknown"]);
+ * assert.throws(() => new Run("a", "t", "skipped" as "pass"));
+ * ```
+ */
 export const RUN_OUTCOMES = ["pass", "fail", "error", "unknown"] as const;
 
 /** A run's outcome: `error` is an infrastructure failure, `unknown` a run that was not judged. */

@@ -89,13 +89,34 @@ export class Objective {
 /** What {@linkcode Objective.from} accepts. */
 export type ObjectiveSpec = Objective | string | { metric: string; goal?: ObjectiveGoal };
 
-/** The selection policies. */
+/**
+ * The selection policies.
+ *
+ * @example Usage
+ * ```ts
+ * import { SELECTION_POLICIES } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...SELECTION_POLICIES], ["lexicographic", "weighted", "pareto"]);
+ * ```
+ */
 export const SELECTION_POLICIES = ["lexicographic", "weighted", "pareto"] as const;
 
 /** A selection policy. */
 export type SelectionPolicy = typeof SELECTION_POLICIES[number];
 
-/** The objectives used when none are given: pass rate, then cost. */
+/**
+ * The objectives used when none are given: pass rate, then cost.
+ *
+ * @example Usage
+ * ```ts
+ * import { compareRuns, DEFAULT_OBJECTIVES, Run, selectVariant } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const selection = selectVariant(compareRuns([new Run("a", "t", "pass")]));
+ * assert.deepEqual(selection.objectives.map((o) => o.metric), [...DEFAULT_OBJECTIVES]);
+ * ```
+ */
 export const DEFAULT_OBJECTIVES: readonly string[] = ["pass_rate", "cost"];
 
 /** The fields of a {@linkcode Selection}. */

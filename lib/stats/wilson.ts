@@ -6,7 +6,17 @@
 
 import { InputError } from "../errors.ts";
 
-/** The normal quantile of a two-sided 95% interval. */
+/**
+ * The normal quantile of a two-sided 95% interval.
+ *
+ * @example Usage
+ * ```ts
+ * import { wilsonInterval, Z_95 } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(wilsonInterval(7, 10, { z: Z_95 }), wilsonInterval(7, 10));
+ * ```
+ */
 export const Z_95 = 1.959963984540054;
 
 /** Options for {@linkcode wilsonInterval}. */
