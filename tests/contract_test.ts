@@ -881,3 +881,19 @@ Deno.test("contract init rejects bad command lines", async () => {
   equal(await runCli(["contract", "--help"], help), 0);
   ok(help.out.includes("toolscore contract init TRACE"));
 });
+
+Deno.test("evaluateContract() names the tools of each chosen option, [] for a skipped step", () => {
+  const contract = {
+    required: [
+      { tool: "search" },
+      { id: "notify", alternatives: [[{ tool: "send_email" }], [{ tool: "send_sms" }], []] },
+    ],
+  };
+  const sms = evaluateContract(contract, [{ tool: "search" }, { tool: "send_sms" }]);
+  const skipped = evaluateContract(contract, [{ tool: "search" }]);
+  const tools = (r: typeof sms) =>
+    (r.metrics.contract_metrics as { alternatives: { chosen_tools: Record<string, string[]> } })
+      .alternatives.chosen_tools;
+  deepEqual(tools(sms), { notify: ["send_sms"] });
+  deepEqual(tools(skipped), { notify: [] });
+});

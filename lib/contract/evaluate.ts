@@ -79,7 +79,12 @@ export interface ContractMetrics {
   /** The contract format version (2). */
   contract_version: number;
   /** The winning choice and every combination's score, in declaration order. */
-  alternatives: { chosen: Record<string, number>; combinations: CombinationScore[] };
+  alternatives: {
+    chosen: Record<string, number>;
+    /** The tools of each group's chosen option (`[]` for an empty option: the step was skipped). */
+    chosen_tools: Record<string, string[]>;
+    combinations: CombinationScore[];
+  };
   /** Indexes (in the trace) of the optional calls left out of the score. */
   optional_matched: number[];
   /** Required entries (a group counts once). */
@@ -162,7 +167,16 @@ export function evaluateContract(
 
   const contractMetrics: ContractMetrics = {
     contract_version: CONTRACT_VERSION,
-    alternatives: { chosen: winner.chosen, combinations },
+    alternatives: {
+      chosen: winner.chosen,
+      chosen_tools: Object.fromEntries(
+        parsed.groups.map((group) => [
+          group.id,
+          (group.options[winner.chosen[group.id]!] ?? []).map((call) => call.tool),
+        ]),
+      ),
+      combinations,
+    },
     optional_matched: bestLeftOut,
     required_count: parsed.required.length,
     optional_count: parsed.optional.length,

@@ -47,7 +47,7 @@ const fixed = (value: number | null | undefined, digits = 2) =>
   value === null || value === undefined ? "unknown" : value.toFixed(digits);
 
 interface ContractBlock {
-  alternatives?: { chosen?: Record<string, number> };
+  alternatives?: { chosen?: Record<string, number>; chosen_tools?: Record<string, string[]> };
   optional_matched?: number[];
 }
 
@@ -121,7 +121,17 @@ export function formatResult(
   const chosen = Object.entries(contract?.alternatives?.chosen ?? {});
   if (chosen.length > 0) {
     lines.push(
-      `  alternatives: ${chosen.map(([id, option]) => `${id} → option ${option + 1}`).join(", ")}`,
+      `  alternatives: ${
+        chosen.map(([id, option]) => {
+          const tools = contract?.alternatives?.chosen_tools?.[id];
+          const what = tools === undefined
+            ? ""
+            : tools.length === 0
+            ? " (skip)"
+            : ` (${tools.join(", ")})`;
+          return `${id} → option ${option + 1}${what}`;
+        }).join(", ")
+      }`,
     );
   }
   const optional = contract?.optional_matched ?? [];
