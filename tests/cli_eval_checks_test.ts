@@ -2,21 +2,9 @@
 // honesty checks: what issues 4 and 5 promise the console and --json show.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type CliIO, runCli } from "../mod.ts";
+import { runCollect } from "./_cli.ts";
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: CliIO = {
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(""),
-  };
-  const code = await runCli(args, io);
-  return { code, out, err };
-}
+const run = (args: string[]) => runCollect(args);
 
 const CONTRACT = "testdata/contract/flights.json";
 const HONESTY = "testdata/honesty";
@@ -62,7 +50,7 @@ Deno.test("toolscore eval CONTRACT names the chosen alternative, optional calls,
   await withFiles({ "run.json": RISKY_RUN }, async (dir) => {
     const { code, out, err } = await run(["eval", CONTRACT, join(dir, "run.json")]);
     assert.equal(code, 1, err); // below the contract's min_score 0.9
-    assert.match(out, /^ {2}alternatives: notify → option 3$/m);
+    assert.match(out, /^ {2}alternatives: notify → option 3 \(skip\)$/m);
     assert.match(out, /^ {2}optional calls left out of the score: get_weather \(call 1\)$/m);
     assert.match(
       out,

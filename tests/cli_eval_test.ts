@@ -1,24 +1,7 @@
 import assert from "node:assert/strict";
-import { runCli } from "../lib/cli/run.ts";
-import type { CliIO } from "../lib/cli/command.ts";
+import { runCollect } from "./_cli.ts";
 
-function collect(stdin = "") {
-  const io = { out: "", err: "" };
-  const cli: CliIO = {
-    stdout: (text) => void (io.out += text),
-    stderr: (text) => void (io.err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(stdin),
-  };
-  return { io, cli };
-}
-
-async function run(args: string[], stdin?: string) {
-  const { io, cli } = collect(stdin);
-  const code = await runCli(args, cli);
-  return { code, ...io };
-}
+const run = (args: string[], stdin?: string) => runCollect(args, stdin);
 
 const GOLD = "data/demo/gold.json";
 

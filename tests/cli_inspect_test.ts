@@ -1,19 +1,7 @@
 import assert from "node:assert/strict";
-import { runCli } from "../lib/cli/run.ts";
-import type { CliIO } from "../lib/cli/command.ts";
+import { runCollect } from "./_cli.ts";
 
-async function run(args: string[], stdin = "") {
-  const io = { out: "", err: "" };
-  const cli: CliIO = {
-    stdout: (text) => void (io.out += text),
-    stderr: (text) => void (io.err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(stdin),
-  };
-  const code = await runCli(args, cli);
-  return { code, ...io };
-}
+const run = (args: string[], stdin = "") => runCollect(args, stdin);
 
 Deno.test("toolscore inspect prints the format, calls with outcomes and the final answer", async () => {
   const { code, out, err } = await run(["inspect", "testdata/formats/openai/failed_call.json"]);

@@ -1,20 +1,8 @@
 import assert from "node:assert/strict";
-import { type CliIO, runCli } from "../mod.ts";
+import { runCollect } from "./_cli.ts";
 
 /** Run the CLI with a collecting CliIO. */
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: CliIO = {
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(""),
-  };
-  const code = await runCli(args, io);
-  return { code, out, err };
-}
+const cli = (...args: string[]) => runCollect(args);
 
 const RUNS = "testdata/runs/agent_runs.jsonl";
 const RECORDS = "testdata/runs/records.jsonl";

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  type CliIO,
-  compareRuns,
-  expectedFromJson,
-  runCli,
-  runsFromTraces,
-  taskOfStem,
-} from "../mod.ts";
+import { compareRuns, expectedFromJson, runsFromTraces, taskOfStem } from "../mod.ts";
+import { runCollect } from "./_cli.ts";
 
 const TRACES = "testdata/runs/traces";
 const GOLD = `${TRACES}/gold.json`;
@@ -105,28 +99,16 @@ Deno.test("runsFromTraces() names a missing directory or gold file", async () =>
 });
 
 Deno.test("toolscore compare --traces scores trace directories", async () => {
-  let out = "";
-  let err = "";
-  const io: CliIO = {
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(""),
-  };
-  const code = await runCli(
-    [
-      "compare",
-      "--traces",
-      `old=${TRACES}/old`,
-      "--traces",
-      `new=${TRACES}/new`,
-      "--gold",
-      GOLD,
-      "--json",
-    ],
-    io,
-  );
+  const { code, out, err } = await runCollect([
+    "compare",
+    "--traces",
+    `old=${TRACES}/old`,
+    "--traces",
+    `new=${TRACES}/new`,
+    "--gold",
+    GOLD,
+    "--json",
+  ]);
   assert.equal(code, 0, err);
   const json = JSON.parse(out);
   assert.deepEqual(json.variants.map((v: { variant: string; n: number }) => [v.variant, v.n]), [[
@@ -139,11 +121,10 @@ Deno.test("toolscore compare --traces scores trace directories", async () => {
     err,
     /^toolscore: note: testdata\/runs\/traces\/old\/refund-3\.json:\d+:\d+: .*; counted as an error run\n$/,
   );
-  err = "";
   assert.match(json.pairs[0].verdict, /^old and new cannot be compared yet: 1\/3 vs 2\/2/);
-  out = "";
-  assert.equal(await runCli(["compare", "--traces", "old", "--gold", GOLD], io), 2);
-  assert.match(err, /--traces old: expected VARIANT=DIR/);
+  const bad = await runCollect(["compare", "--traces", "old", "--gold", GOLD]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--traces old: expected VARIANT=DIR/);
 });
 
 Deno.test("runsFromTraces() fails a full-score trace with an error-severity honesty finding", async () => {

@@ -1,0 +1,24 @@
+// Shared by the CLI tests: run `toolscore` in-process with a CliIO that collects the output.
+import { type CliIO, runCli } from "../mod.ts";
+
+/** What one in-process CLI run printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Run the CLI with these arguments; `stdin` is what `-` reads. */
+export async function runCollect(args: string[], stdin = ""): Promise<CliRun> {
+  let out = "";
+  let err = "";
+  const io: CliIO = {
+    stdout: (text) => void (out += text),
+    stderr: (text) => void (err += text),
+    color: false,
+    progress: false,
+    stdin: () => Promise.resolve(stdin),
+  };
+  const code = await runCli(args, io);
+  return { code, out, err };
+}
