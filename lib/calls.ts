@@ -174,8 +174,9 @@ export function knownTotal(
  * ```
  */
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value) &&
-    (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 // snake_case file key -> camelCase field, for the keys that differ.
@@ -240,9 +241,10 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
     throw new InputError("tool must be a non-empty string", joinPath(path, "tool"));
   }
   const call: ToolCall = { tool };
-  const extra: JsonObject = {};
-  for (const [key, raw] of Object.entries(value)) {
-    if (key === "tool") continue;
+  let extra: JsonObject | undefined;
+  for (const key in value) {
+    if (key === "tool" || !Object.hasOwn(value, key)) continue;
+    const raw = value[key];
     const field = Object.hasOwn(FILE_KEYS, key)
       ? FILE_KEYS[key]
       : CAMEL_KEYS.has(key)
@@ -255,7 +257,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
           joinPath(path, key),
         );
       }
-      extra[key] = raw;
+      (extra ??= {})[key] = raw;
       continue;
     }
     checkField(field, raw, path, key);
@@ -263,7 +265,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
     if (raw === null && (field === "durationS" || field === "costUsd")) continue;
     if (raw !== undefined) (call as unknown as JsonObject)[field] = raw;
   }
-  if (Object.keys(extra).length > 0) call.metadata = { ...extra, ...(call.metadata ?? {}) };
+  if (extra !== undefined) call.metadata = { ...extra, ...(call.metadata ?? {}) };
   return call;
 }
 

@@ -82,12 +82,6 @@ export interface CoreMetrics {
   pairs: { expected: number; actual: number; matched_keys: number }[];
 }
 
-function toolNames(calls: ToolCall[]): string[] {
-  const seen = new Set<string>();
-  for (const call of calls) seen.add(call.tool);
-  return [...seen];
-}
-
 function countByTool(calls: ToolCall[], include: (call: ToolCall) => boolean = () => true) {
   const counts = new Map<string, number>();
   for (const call of calls) {
@@ -372,18 +366,19 @@ export function computeMetrics(
   options: PairingOptions = {},
 ): CoreMetrics {
   const pairs = pairCalls(gold, actual, options);
-  const goldNames = toolNames(gold);
-  const actualNames = toolNames(actual);
-  const goldSet = new Set(goldNames);
-  const actualSet = new Set(actualNames);
-  const common = goldNames.filter((name) => actualSet.has(name)).length;
-  const missingTools = goldNames.filter((name) => !actualSet.has(name));
-  const extraTools = actualNames.filter((name) => !goldSet.has(name));
+  // Per-tool counts; a Map keeps first-seen order, which the tool lists use.
+  const goldCounts = countByTool(gold);
+  const actualCounts = countByTool(actual);
+  const goldNames = [...goldCounts.keys()];
+  const actualNames = [...actualCounts.keys()];
+  const common = goldNames.filter((name) => actualCounts.has(name)).length;
+  const missingTools = goldNames.filter((name) => !actualCounts.has(name));
+  const extraTools = actualNames.filter((name) => !goldCounts.has(name));
   const bothEmpty = gold.length === 0 && actual.length === 0;
 
   const selection = actual.length === 0
     ? (gold.length === 0 ? 1 : 0)
-    : actual.filter((call) => goldSet.has(call.tool)).length / actual.length;
+    : actual.filter((call) => goldCounts.has(call.tool)).length / actual.length;
   const invocation = bothEmpty ? 1 : goldNames.length === 0 ? 0 : Math.min(
     1,
     Math.max(0, (common - 0.5 * (extraTools.length + missingTools.length)) / goldNames.length),
@@ -394,8 +389,6 @@ export function computeMetrics(
   const sequence = 1 -
     levenshtein(gold.map((c) => c.tool), actual.map((c) => c.tool)) / longest;
 
-  const goldCounts = countByTool(gold);
-  const actualCounts = countByTool(actual);
   let redundant = 0;
   for (const [tool, count] of actualCounts) {
     redundant += Math.max(0, count - (goldCounts.get(tool) ?? 0));

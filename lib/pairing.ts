@@ -161,33 +161,44 @@ function pairTool(
     });
     return;
   }
+  const matched = new Int32Array(g * t);
+  const known = new Uint8Array(g * t); // which matched[] entries are computed
   if (g === t) {
-    const inOrder = inOrderFullMatch(goldIndexes, actualIndexes, expected, actual, options);
+    const inOrder = inOrderFullMatch(
+      goldIndexes,
+      actualIndexes,
+      expected,
+      actual,
+      options,
+      matched,
+    );
+    for (let d = 0; d < g; d++) known[d * t + d] = 1;
     if (inOrder) {
       out.push(...inOrder);
       return;
     }
   }
-  const matched = new Int32Array(g * t);
   const sent = new Int32Array(t);
   let matchBound = 0;
   let sentBound = 0;
-  let maxDistance = 0;
-  for (let j = 0; j < t; j++) sent[j] = keyCount(actual[actualIndexes[j]!]!.args);
+  for (let j = 0; j < t; j++) {
+    sent[j] = keyCount(actual[actualIndexes[j]!]!.args);
+    sentBound += sent[j]!;
+  }
   for (let i = 0; i < g; i++) {
     const gold = expected[goldIndexes[i]!]!;
-    const checked = argsChecked(gold);
-    if (checked) {
-      matchBound += keyCount(gold.args);
-      for (let j = 0; j < t; j++) {
-        matched[i * t + j] = matchedKeyCount(gold, actual[actualIndexes[j]!]!, options);
-      }
+    if (!argsChecked(gold)) continue;
+    matchBound += keyCount(gold.args);
+    for (let j = 0; j < t; j++) {
+      if (known[i * t + j]) continue;
+      matched[i * t + j] = matchedKeyCount(gold, actual[actualIndexes[j]!]!, options);
     }
   }
-  for (let j = 0; j < t; j++) sentBound += sent[j]!;
-  for (const i of goldIndexes) {
-    for (const j of actualIndexes) maxDistance = Math.max(maxDistance, Math.abs(i - j));
-  }
+  // Indexes are ascending, so the largest distance is between opposite ends.
+  const maxDistance = Math.max(
+    Math.abs(goldIndexes[0]! - actualIndexes[t - 1]!),
+    Math.abs(goldIndexes[g - 1]! - actualIndexes[0]!),
+  );
   const k = Math.min(g, t);
   const distanceScale = 1; // the last criterion
   const sentScale = k * maxDistance + 1; // any distance total is below one unit of "sent"
@@ -235,17 +246,22 @@ function inOrderFullMatch(
   expected: ToolCall[],
   actual: ToolCall[],
   options: PairingOptions,
+  matched: Int32Array,
 ): CallPair[] | undefined {
+  // Every diagonal entry is computed (and kept in `matched` for the general case).
   const pairs: CallPair[] = [];
-  for (let k = 0; k < goldIndexes.length; k++) {
+  const n = goldIndexes.length;
+  let full = true;
+  for (let k = 0; k < n; k++) {
     const gold = expected[goldIndexes[k]!]!;
     const call = actual[actualIndexes[k]!]!;
     const matchedKeys = matchedKeyCount(gold, call, options);
+    matched[k * n + k] = matchedKeys;
     // An unchecked expected call makes "keys sent" depend on the assignment: no shortcut.
-    if (!argsChecked(gold) || matchedKeys !== keyCount(gold.args)) return undefined;
+    if (!argsChecked(gold) || matchedKeys !== keyCount(gold.args)) full = false;
     pairs.push({ expected: goldIndexes[k]!, actual: actualIndexes[k]!, matchedKeys });
   }
-  return pairs;
+  return full ? pairs : undefined;
 }
 
 // When every row's cheapest column is different, picking them is optimal: no assignment can
