@@ -58,3 +58,4 @@ export * from "./lib/cli/command.ts";
 export * from "./lib/cli/run.ts";
 export * from "./lib/cli/gate_flags.ts";
 export * from "./lib/cli/inputs.ts";
+export * from "./lib/cli/progress.ts";

@@ -20,8 +20,6 @@ import { evaluationEvidence, type Evidence } from "../evidence.ts";
 import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
 import { loadForbidden } from "../forbidden.ts";
 import { parseFormatName } from "../formats/detect.ts";
-import { type HonestyConfig, loadHonestyConfig, loadInjectedFaults } from "../honesty.ts";
-import { readTextFile } from "../load.ts";
 import { buildReceipt } from "../receipts/build.ts";
 import type { FileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";
@@ -44,8 +42,10 @@ import {
   stringFlag,
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags } from "./gate_flags.ts";
+import { finalAnswerOf, honestyOf } from "./honesty_flags.ts";
 import { defaultJobs, scoreInWorkers, WORKER_THRESHOLD, workersAvailable } from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
+import { progressLine } from "./progress.ts";
 
 const FLAGS = {
   format: { type: "string" },
@@ -112,28 +112,6 @@ export interface Scored {
   evidence: Evidence;
   passed: boolean;
   violations: number;
-}
-
-async function finalAnswerOf(
-  text: string | undefined,
-  file: string | undefined,
-): Promise<string | undefined> {
-  if (text !== undefined && file !== undefined) {
-    throw new UsageError("give --final-answer or --final-answer-file, not both");
-  }
-  if (file !== undefined) return await readTextFile(file);
-  return text;
-}
-
-async function honestyOf(
-  honestyPath: string | undefined,
-  injectedPath: string | undefined,
-): Promise<HonestyConfig | undefined> {
-  if (honestyPath === undefined && injectedPath === undefined) return undefined;
-  const config = honestyPath !== undefined ? await loadHonestyConfig(honestyPath) : undefined;
-  if (injectedPath === undefined) return config;
-  const { DEFAULT_HONESTY } = await import("../honesty.ts");
-  return { ...(config ?? DEFAULT_HONESTY), injected: await loadInjectedFaults(injectedPath) };
 }
 
 function resultJson(scored: Scored, bar: number): Record<string, unknown> {
@@ -383,20 +361,25 @@ export const evalCommand: Command = {
     const files = session.tracePaths.flatMap(expandTraceArgument);
     const receipts = receiptsRequested(values);
     const report = new EvalReport(io, values.json === true);
+    const progress = progressLine(io, "scoring", files.length);
     let count = 0;
     const jobs = jobsOf(values.jobs);
     const pooled = !receipts && jobs > 1 && files.length >= WORKER_THRESHOLD &&
       !files.includes("-") && workersAvailable();
     if (pooled) {
+      let filesDone = 0;
       for await (const batch of scoreInWorkers(args, files, io.color, jobs)) {
         count += batch.length;
         for (const rendered of batch) report.add(rendered);
+        progress.update(filesDone += batch.length);
       }
     } else {
       // Receipts need every result at once (they are all built before any is written); without
       // them each trace is scored, reported and dropped, so memory stays flat over many files.
       const kept: Scored[] = [];
+      let filesDone = 0;
       for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
+        progress.update(++filesDone);
         count += batch.length;
         if (session.run.options.finalAnswer !== undefined && count > 1) {
           throw new UsageError("--final-answer applies to one trace; this run has several");
@@ -418,6 +401,7 @@ export const evalCommand: Command = {
     if (session.run.options.finalAnswer !== undefined && count > 1) {
       throw new UsageError("--final-answer applies to one trace; this run has several");
     }
+    progress.done();
     report.finish(files.length === 1 && count === 1);
 
     const failedGate = session.gated && report.failed > 0;
