@@ -263,3 +263,23 @@ Deno.test("toolscore eval gives the same report on worker threads as on one thre
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("toolscore eval --json documents validate against schemas/result.schema.json", async () => {
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const schema = JSON.parse(await Deno.readTextFile("schemas/result.schema.json"));
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  for (const trace of ["good.json", "wrong_argument.json", "missing_call.json"]) {
+    const { out } = await run(["eval", GOLD, `data/demo/${trace}`, "--json"]);
+    const doc = JSON.parse(out);
+    assert.ok(validate(doc), `${trace}: ${JSON.stringify(validate.errors)}`);
+  }
+  const contract = await run([
+    "eval",
+    "testdata/contract/flights.json",
+    "testdata/contract/good_run.json",
+    "--json",
+  ]);
+  assert.ok(validate(JSON.parse(contract.out)), JSON.stringify(validate.errors));
+  const broken = { ...JSON.parse(contract.out), score: 1.5 };
+  assert.equal(validate(broken), false);
+});
