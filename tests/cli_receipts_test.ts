@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { runCli } from "../lib/cli/run.ts";
-import type { CliIO } from "../lib/cli/command.ts";
 import { loadReceipt, receiptSha256 } from "../mod.ts";
+import { runCollect } from "./_cli.ts";
 
 // Temp folders inside the repository (the tests may read only there); removed after each test.
 const TEMP = {
@@ -25,18 +24,7 @@ function inTemp(name: string, fn: (dir: string) => Promise<void>): void {
   });
 }
 
-async function run(args: string[], stdin = "") {
-  const io = { out: "", err: "" };
-  const cli: CliIO = {
-    stdout: (text) => void (io.out += text),
-    stderr: (text) => void (io.err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(stdin),
-  };
-  const code = await runCli(args, cli);
-  return { code, ...io };
-}
+const run = (args: string[], stdin = "") => runCollect(args, stdin);
 
 /** Change one byte of a file: the first digit after its middle, to another digit. */
 async function changeOneByte(path: string): Promise<void> {
@@ -351,6 +339,10 @@ inTemp(
     assert.equal(plain.code, 1);
     assert.match(plain.err, /hint: .*--root DIR/);
     assert.equal((await run(["verify", "--root", dir, receipt])).code, 0);
+    // Refused without --root; --no-verify would not help, so the hint names --root.
+    const refused = await run(["regrade", receipt]);
+    assert.equal(refused.code, 1, refused.err);
+    assert.match(refused.err, /not regraded \(--root DIR admits a folder that holds its inputs;/);
     assert.equal((await run(["regrade", "--root", dir, receipt])).code, 0);
   },
 );

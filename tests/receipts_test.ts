@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
   buildReceipt,
+  DEFAULT_HONESTY,
   evaluateExpected,
   fileDigest,
   InputError,
@@ -168,6 +169,13 @@ inTemp(
       () => writeReceipt(`${dir}/no/such/folder/r.receipt.json`, loaded),
       InputError,
     );
+    // A folder as the target: said plainly, and the folder is untouched.
+    await Deno.mkdir(`${dir}/out`);
+    await assert.rejects(
+      () => writeReceipt(`${dir}/out`, loaded),
+      /out: is a folder; give a file path for the receipt/,
+    );
+    assert.deepEqual([...Deno.readDirSync(`${dir}/out`)], []);
   },
 );
 
@@ -287,6 +295,16 @@ Deno.test("verifyReceipt() reports a damaged receipt instead of throwing", async
     problems.join("\n"),
   );
   assert.ok(problems.includes("input trace: no path; the receipt is damaged"));
+  assert.ok(problems.includes("not a valid receipt: /producer: is missing"), problems.join("\n"));
+  const extra = await verifyReceipt({ receipt_version: 1, score: 1 });
+  assert.ok(
+    extra.includes("not a valid receipt: /score: is not a receipt field"),
+    extra.join("\n"),
+  );
+  // Another JSON file (a contract, say): one line that says what to give instead.
+  assert.deepEqual(await verifyReceipt({ tools: ["search"], min_score: 0.9 }), [
+    "not a receipt (it has no receipt_version); give a file written by toolscore eval --receipt",
+  ]);
 });
 
 inTemp(
@@ -321,6 +339,27 @@ inTemp(
       await verifyReceipt(await loadReceipt(`${dir}/run.regraded.receipt.json`), { base: dir }),
       [],
     );
+  },
+);
+
+inTemp(
+  "regrade() keeps a honesty configuration given as a value by hash, and says so",
+  async (dir) => {
+    await workspace(dir);
+    const path = await receiptOf(dir);
+    const honesty = { ...DEFAULT_HONESTY, successPatterns: [/\bdone\b/i] };
+    const first = await regrade(path, { honesty });
+    assert.equal(first.receipt.settings.honesty_sha256, jsonSha256(honesty));
+    await writeReceipt(`${dir}/valued.receipt.json`, first.receipt);
+    // Regraded again without it: the hash alone cannot bring it back, and the caller is told.
+    const without = await regrade(`${dir}/valued.receipt.json`);
+    assert.equal(without.warnings.length, 1, without.warnings.join("\n"));
+    assert.match(without.warnings[0]!, /honesty configuration given as a value; .* only its hash/);
+    assert.deepEqual((await regrade(`${dir}/valued.receipt.json`, { honesty })).warnings, []);
+    const other = await regrade(`${dir}/valued.receipt.json`, { honesty: DEFAULT_HONESTY });
+    assert.deepEqual(other.warnings, [
+      "the honesty configuration given differs from the one the receipt hashed",
+    ]);
   },
 );
 
@@ -407,9 +446,31 @@ inTemp(
   },
 );
 
+inTemp(
+  "regrade() of a receipt damaged into invalid JSON names the line and column",
+  async (dir) => {
+    await workspace(dir);
+    const path = await receiptOf(dir);
+    const text = await Deno.readTextFile(path);
+    await Deno.writeTextFile(path, text.replace('"grade": "B",', '"grade": "B"'));
+    await assert.rejects(
+      () => regrade(path),
+      (error: Error) => {
+        assert.ok(error instanceof InputError, String(error));
+        assert.match(error.message, /run\.receipt\.json:\d+:\d+: invalid JSON/);
+        assert.doesNotMatch(error.message, /not a receipt/);
+        return true;
+      },
+    );
+  },
+);
+
 inTemp("regrade() of a bare trace needs a gold file and has no previous score", async (dir) => {
   await workspace(dir);
-  await assert.rejects(() => regrade(`${dir}/good.json`), /needs a gold file or contract/);
+  await assert.rejects(
+    () => regrade(`${dir}/good.json`),
+    /good\.json: regrading a bare trace needs a gold file or contract .*\(--gold G\)/,
+  );
   const done = await regrade(`${dir}/good.json`, { gold: `${dir}/gold.json` });
   assert.equal(done.result.score, 1);
   assert.equal(done.previous, null);

@@ -12,7 +12,6 @@
 import { dirname, join } from "node:path";
 import { UsageError } from "../errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
-import { readTextFile } from "../load.ts";
 import { ReceiptMismatchError } from "../receipts/errors.ts";
 import { writeReceipt } from "../receipts/io.ts";
 import { checkReceiptTargets, makeReceiptDir, receiptFileName } from "../receipts/paths.ts";
@@ -27,6 +26,7 @@ import {
   stringFlag,
 } from "./command.ts";
 import { parseWeightFlags } from "./gate_flags.ts";
+import { finalAnswerOf } from "./honesty_flags.ts";
 
 const FLAGS = {
   gold: { type: "string" },
@@ -98,16 +98,6 @@ function line(done: Regrade, target: string): string {
   return `${done.source}  ${change}  → ${target}`;
 }
 
-async function finalAnswerOf(
-  text: string | undefined,
-  file: string | undefined,
-): Promise<string | undefined> {
-  if (text !== undefined && file !== undefined) {
-    throw new UsageError("give --final-answer or --final-answer-file, not both");
-  }
-  return file !== undefined ? await readTextFile(file) : text;
-}
-
 /** `toolscore regrade`. */
 export const regradeCommand: Command = {
   name: "regrade",
@@ -165,9 +155,14 @@ export const regradeCommand: Command = {
         if (!(error instanceof ReceiptMismatchError)) throw error;
         mismatched = true;
         json.push({ source, regraded: false, problems: error.problems });
+        // An input outside the receipt's folder is never read, verified or not: --root helps.
+        const escapes = error.problems.some((p) => p.includes(": input escapes "));
+        const hint = escapes
+          ? "--root DIR admits a folder that holds its inputs; --no-verify regrades changed inputs"
+          : "--no-verify regrades anyway";
         io.stderr(
           `toolscore: ${source}: the receipt does not match its inputs; not regraded ` +
-            "(--no-verify regrades anyway):\n" +
+            `(${hint}):\n` +
             error.problems.map((p) => `  ${source}: ${p}\n`).join(""),
         );
         continue;

@@ -12,7 +12,7 @@ import { parseDocument, readTextFile } from "../load.ts";
 import { type Receipt, RECEIPT_SCHEMA } from "./model.ts";
 
 type Validate = ((data: unknown) => boolean) & {
-  errors?: { instancePath: string; message?: string }[] | null;
+  errors?: { instancePath: string; keyword: string; params: object; message?: string }[] | null;
 };
 
 let validator: Validate | undefined;
@@ -36,12 +36,21 @@ function validate(): Validate {
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(receiptShapeProblems([]), ["/: must be object"]);
+ * assert.ok(receiptShapeProblems({ receipt_version: 1 }).includes("/producer: is missing"));
  * ```
  */
 export function receiptShapeProblems(value: unknown): string[] {
   const check = validate();
   if (check(value)) return [];
-  return (check.errors ?? []).map((e) => `${e.instancePath || "/"}: ${e.message ?? "invalid"}`);
+  return (check.errors ?? []).map((e) => {
+    // Name the key: "/producer: is missing", not "/: must have required property 'producer'".
+    const params = e.params as { missingProperty?: string; additionalProperty?: string };
+    if (e.keyword === "required") return `${e.instancePath}/${params.missingProperty}: is missing`;
+    if (e.keyword === "additionalProperties") {
+      return `${e.instancePath}/${params.additionalProperty}: is not a receipt field`;
+    }
+    return `${e.instancePath || "/"}: ${e.message ?? "invalid"}`;
+  });
 }
 
 /**
@@ -73,6 +82,14 @@ export function receiptFromJson(value: unknown, source?: string): Receipt {
   return value as Receipt;
 }
 
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false; // missing or unreadable: the write says why
+  }
+}
+
 /**
  * Write a receipt as indented JSON (temporary file + rename: never a partial
  * file under the final name).
@@ -80,7 +97,7 @@ export function receiptFromJson(value: unknown, source?: string): Receipt {
  * @param path The file to write.
  * @param receipt The receipt.
  * @returns The path written.
- * @throws {InputError} When the file cannot be written.
+ * @throws {InputError} When the path is a folder or the file cannot be written.
  *
  * @example Usage
  * ```ts ignore
@@ -91,6 +108,12 @@ export function receiptFromJson(value: unknown, source?: string): Receipt {
  * ```
  */
 export async function writeReceipt(path: string, receipt: Receipt): Promise<string> {
+  if (await isFolder(path)) {
+    throw new InputError(
+      "is a folder; give a file path for the receipt (e.g. run.receipt.json inside it)",
+      path,
+    );
+  }
   await writeTextFileAtomic(path, `${JSON.stringify(receipt, null, 2)}\n`);
   return path;
 }

@@ -21,13 +21,9 @@ import type { EvaluationResult } from "../evaluate.ts";
 import { evaluateExpected, expectedMinScore, loadExpected } from "../expected.ts";
 import { type ForbiddenRule, loadForbidden } from "../forbidden.ts";
 import { parseFormatName, tracesFromText } from "../formats/detect.ts";
-import {
-  DEFAULT_HONESTY,
-  type HonestyConfig,
-  loadHonestyConfig,
-  loadInjectedFaults,
-} from "../honesty.ts";
-import { readTextFile } from "../load.ts";
+import { honestyOf } from "../cli/honesty_flags.ts";
+import { type HonestyConfig, loadInjectedFaults } from "../honesty.ts";
+import { parseDocument, readTextFile } from "../load.ts";
 import { buildReceipt, type ReceiptInputSpec } from "./build.ts";
 import { ReceiptMismatchError } from "./errors.ts";
 import { receiptFromJson } from "./io.ts";
@@ -200,16 +196,6 @@ async function readOneTrace(
   return traces[0]!;
 }
 
-async function honestyFrom(
-  config: string | undefined,
-  injected: string | undefined,
-): Promise<HonestyConfig | undefined> {
-  if (config === undefined && injected === undefined) return undefined;
-  const base = config !== undefined ? await loadHonestyConfig(config) : DEFAULT_HONESTY;
-  if (injected === undefined) return base;
-  return { ...base, injected: await loadInjectedFaults(injected) };
-}
-
 /** The inputs a regrade reads, as paths relative to the working directory. */
 interface Sources {
   trace: ReceiptInputSpec;
@@ -262,13 +248,16 @@ async function receiptInput(
 export async function regrade(source: string, options: RegradeOptions = {}): Promise<Regrade> {
   const text = await readTextFile(source);
   let parsed: unknown;
+  let parseError: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
+    parsed = parseDocument(text, source, { syntax: "json" });
+  } catch (error) {
+    parseError = error; // a trace in another syntax (JSONL, YAML), or a damaged receipt
   }
   const isReceipt = (isJsonObject(parsed) && "receipt_version" in parsed) ||
     basename(source).toLowerCase().endsWith(".receipt.json");
+  // A receipt that is not valid JSON: say where (file:line:col), not "not a receipt".
+  if (isReceipt && parseError !== undefined) throw parseError;
   const receiptDir = options.receiptDir ?? dirname(source);
   const locate = { allowOutside: options.allowOutside, root: options.root };
   const warnings: string[] = [];
@@ -307,6 +296,19 @@ export async function regrade(source: string, options: RegradeOptions = {}): Pro
         warnings.push("the final answer given differs from the one the receipt hashed");
       }
     }
+    const honestySha256 = receipt.settings.honesty_sha256;
+    if (typeof honestySha256 === "string" && options.honesty === undefined) {
+      warnings.push(
+        "the original run used a honesty configuration given as a value; the receipt keeps " +
+          "only its hash, so this regrade uses the files it names, else the defaults " +
+          "(give the configuration to use it)",
+      );
+    } else if (
+      typeof honestySha256 === "string" && options.honesty !== undefined &&
+      jsonSha256(options.honesty) !== honestySha256
+    ) {
+      warnings.push("the honesty configuration given differs from the one the receipt hashed");
+    }
   } else {
     sources = {
       trace: { path: source },
@@ -320,7 +322,8 @@ export async function regrade(source: string, options: RegradeOptions = {}): Pro
     throw new InputError(
       receipt
         ? "the receipt names no gold file; give the gold file or contract to regrade against"
-        : "regrading a trace needs a gold file or contract",
+        : "regrading a bare trace needs a gold file or contract to score it against; give one " +
+          "(--gold G)",
       source,
     );
   }
@@ -338,7 +341,7 @@ export async function regrade(source: string, options: RegradeOptions = {}): Pro
   const forbidden: ForbiddenRule[] | undefined = sources.forbidden !== undefined
     ? await loadForbidden(sources.forbidden)
     : undefined;
-  let honesty = options.honesty ?? await honestyFrom(sources.honestyConfig, sources.injected);
+  let honesty = options.honesty ?? await honestyOf(sources.honestyConfig, sources.injected);
   if (options.honesty && sources.injected !== undefined) {
     honesty = { ...options.honesty, injected: await loadInjectedFaults(sources.injected) };
   }

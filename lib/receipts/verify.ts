@@ -98,6 +98,12 @@ export async function verifyReceipt(
 ): Promise<string[]> {
   const base = options.base ?? ".";
   if (!isJsonObject(receipt)) return ["not a receipt: expected a JSON object"];
+  // Some other JSON file (a trace, a gold file): one line, not a list of missing keys.
+  if (!("receipt_version" in receipt)) {
+    return [
+      "not a receipt (it has no receipt_version); give a file written by toolscore eval --receipt",
+    ];
+  }
   const problems = receiptShapeProblems(receipt).map((p) => `not a valid receipt: ${p}`);
   if (typeof receipt.receipt_sha256 === "string") {
     const computed = receiptSha256(receipt);
