@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type CliIO, runCli, sha256Hex } from "../mod.ts";
+import { sha256Hex } from "../mod.ts";
+import { runCollect } from "./_cli.ts";
 
 // Inside the repository (git-ignored), so --allow-read=. covers it.
 const TEMP = {
@@ -12,19 +13,7 @@ const CONTRACT = "testdata/export/contract.json";
 const TRACES = "testdata/export/traces";
 
 /** Run the CLI with a collecting CliIO. */
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: CliIO = {
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-    color: false,
-    progress: false,
-    stdin: () => Promise.resolve(""),
-  };
-  const code = await runCli(args, io);
-  return { code, out, err };
-}
+const cli = (...args: string[]) => runCollect(args);
 
 async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir(TEMP);

@@ -15,6 +15,7 @@ import {
   recordFromRun,
   recordSha256,
   RUN_RECORD_SCHEMA,
+  RUN_RECORD_SCHEMA_PATH,
   RUN_RECORD_SCHEMA_SHA256,
   type RunRecord,
   sha256Hex,
@@ -186,6 +187,11 @@ Deno.test("RUN_RECORD_SCHEMA is the shipped schema file", async () => {
   const file = JSON.parse(await Deno.readTextFile("schemas/run-record.schema.json"));
   assert.deepEqual(RUN_RECORD_SCHEMA, file);
   assert.equal(RUN_RECORD_SCHEMA_SHA256, jsonSha256(file));
+  // Its path, exported for tools that take a schema file, is that file.
+  assert.equal(
+    await Deno.realPath(RUN_RECORD_SCHEMA_PATH),
+    await Deno.realPath("schemas/run-record.schema.json"),
+  );
 });
 
 Deno.test("exportRecords() never writes a credential in clear", async () => {
@@ -372,6 +378,41 @@ Deno.test("writeExport() fails on an unreadable input, naming it, and leaves an 
   }
 });
 
+Deno.test("writeExport() refuses a folder as OUT, and to write over one of its inputs", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  try {
+    const runs = `${dir}/runs.jsonl`;
+    await Deno.copyFile(RUNS, runs);
+    const before = await Deno.readFile(runs);
+    await assert.rejects(
+      writeExport(runs, iterateRecords([runs]), [runs]),
+      new RegExp(`${dir}/runs\\.jsonl: is also an input \\(${dir}/runs\\.jsonl\\)`),
+    );
+    // The manifest's name counts too: `out` writes `out.manifest.json`.
+    await Deno.writeTextFile(`${dir}/out.manifest.json`, "{}");
+    await assert.rejects(
+      writeExport(`${dir}/out.jsonl`, iterateRecords([runs]), [runs, `${dir}/out.manifest.json`]),
+      /out\.manifest\.json: is also an input/,
+    );
+    assert.deepEqual(await Deno.readFile(runs), before);
+    assert.equal(await Deno.readTextFile(`${dir}/out.manifest.json`), "{}");
+    // A folder as OUT: said plainly, nothing written into it.
+    await Deno.mkdir(`${dir}/folder`);
+    await assert.rejects(
+      writeExport(`${dir}/folder`, iterateRecords([runs]), [runs]),
+      /folder: is a folder; give a file path for the export/,
+    );
+    assert.deepEqual([...Deno.readDirSync(`${dir}/folder`)], []);
+    await Deno.remove(`${dir}/folder`);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "out.manifest.json",
+      "runs.jsonl",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("validateExport() catches an edited line, naming it, and a wrong count", async () => {
   const dir = await Deno.makeTempDir(TEMP);
   try {
@@ -406,6 +447,30 @@ Deno.test("validateExport() catches an edited line, naming it, and a wrong count
     await Deno.remove(manifest);
     const orphan = await validateExport(jsonl);
     assert.match(orphan.problems.at(-1)!.message, /cannot read the manifest/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("validateExport() names a blank line and a last line cut short", async () => {
+  const dir = await Deno.makeTempDir(TEMP);
+  try {
+    const [jsonl] = await writeExport(`${dir}/out.jsonl`, iterateRecords([RUNS]), [RUNS]);
+    const text = await Deno.readTextFile(jsonl);
+    assert.deepEqual((await validateExport(jsonl)).problems, []);
+    // A blank line after line 2, then the last line cut in the middle.
+    const lines = text.split("\n");
+    lines.splice(2, 0, "");
+    const cut = lines.join("\n").slice(0, -40);
+    await Deno.writeTextFile(jsonl, cut);
+    const { recordCount, problems } = await validateExport(jsonl);
+    assert.equal(recordCount, 12);
+    const lineProblems = problems.filter((p) => p.file === jsonl);
+    assert.deepEqual(lineProblems.map((p) => [p.line, p.message.replace(/ \(.*\)$/, "")]), [
+      [3, "blank line; every line must be one record"],
+      [13, "not valid JSON"],
+      [13, "the last line has no line break; the file may be cut short"],
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -20,6 +20,7 @@ import { InputError, ToolscoreError } from "../errors.ts";
 import type { EvaluationResult } from "../evaluate.ts";
 import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
 import { traceFromValue, tracesFromText } from "../formats/detect.ts";
+import { fileLineBlocks, type Line, textLines } from "../jsonl_lines.ts";
 import { fileError, parseDocument } from "../load.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
@@ -83,52 +84,6 @@ function stemOf(path: string): string {
   if (name.toLowerCase().endsWith(".receipt.json")) return name.slice(0, -".receipt.json".length);
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(0, dot) : name;
-}
-
-/** One line of a file, 1-based, without its line break. */
-interface Line {
-  text: string;
-  line: number;
-}
-
-/**
- * The lines of a file, streamed, a block at a time (the lines each read
- * completes); `hash` sees every byte read.
- */
-async function* fileLineBlocks(
-  path: string,
-  hash?: { update(data: Uint8Array): void },
-): AsyncGenerator<Line[]> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path);
-  } catch (error) {
-    throw fileError(error, path);
-  }
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let line = 0;
-  let first = true;
-  for await (const chunk of file.readable) {
-    hash?.update(chunk);
-    buffer += decoder.decode(chunk, { stream: true });
-    if (first && buffer.length > 0) {
-      if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
-      first = false;
-    }
-    const block: Line[] = [];
-    let start = 0;
-    let end: number;
-    while ((end = buffer.indexOf("\n", start)) !== -1) {
-      line++;
-      block.push({ text: buffer.slice(start, buffer[end - 1] === "\r" ? end - 1 : end), line });
-      start = end + 1;
-    }
-    buffer = buffer.slice(start);
-    if (block.length > 0) yield block;
-  }
-  buffer += decoder.decode();
-  if (buffer.length > 0) yield [{ text: buffer, line: line + 1 }];
 }
 
 /** The first non-blank line of a file, parsed (`undefined` when there is none or it is not JSON). */
@@ -228,10 +183,7 @@ function traceRecords(
   // One trace per JSONL line: each line is its own run, hashed on its own.
   const lines: Line[] = [];
   if (traces.length > 1 || path.toLowerCase().endsWith(".jsonl")) {
-    text.split("\n").forEach((raw, i) => {
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      if (line.trim() !== "") lines.push({ text: line, line: i + 1 });
-    });
+    for (const line of textLines(text)) if (line.text.trim() !== "") lines.push(line);
   }
   const perLine = traces.length > 1 && traces.length === lines.length;
   return traces.map((trace, i) => {

@@ -6,7 +6,12 @@
  * @module
  */
 
-export { RUN_RECORD_SCHEMA, RUN_RECORD_SCHEMA_SHA256, SCHEMA_VERSION } from "./schema.ts";
+export {
+  RUN_RECORD_SCHEMA,
+  RUN_RECORD_SCHEMA_PATH,
+  RUN_RECORD_SCHEMA_SHA256,
+  SCHEMA_VERSION,
+} from "./schema.ts";
 export type { RecordSource, RunRecord } from "./schema.ts";
 export { recordFromRun } from "./record.ts";
 export { recordSha256, validateRecord } from "./validate.ts";

@@ -6,6 +6,7 @@
  */
 
 import schema from "../../schemas/run-record.schema.json" with { type: "json" };
+import { fileURLToPath } from "node:url";
 import { jsonSha256 } from "../canonical.ts";
 
 /**
@@ -34,6 +35,28 @@ export const SCHEMA_VERSION = "1";
  * ```
  */
 export const RUN_RECORD_SCHEMA: Readonly<Record<string, unknown>> = schema;
+
+const SCHEMA_URL = new URL("../../schemas/run-record.schema.json", import.meta.url);
+
+/**
+ * Where the shipped run-record schema file is, for tools that take a schema
+ * file (a warehouse loader, `ajv`, a notebook): a file system path when
+ * toolscore is loaded from local files, else the file's URL.
+ *
+ * @example Usage
+ * ```ts
+ * import { RUN_RECORD_SCHEMA, RUN_RECORD_SCHEMA_PATH } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(RUN_RECORD_SCHEMA_PATH, /schemas[\\/]run-record\.schema\.json$/);
+ * if (!RUN_RECORD_SCHEMA_PATH.includes("://")) {
+ *   assert.deepEqual(JSON.parse(Deno.readTextFileSync(RUN_RECORD_SCHEMA_PATH)), RUN_RECORD_SCHEMA);
+ * }
+ * ```
+ */
+export const RUN_RECORD_SCHEMA_PATH: string = SCHEMA_URL.protocol === "file:"
+  ? fileURLToPath(SCHEMA_URL)
+  : SCHEMA_URL.href;
 
 /**
  * The SHA-256 of the run-record schema as canonical JSON (RFC 8785), which a

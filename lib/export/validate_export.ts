@@ -8,7 +8,8 @@
 import { createHash } from "node:crypto";
 import { isJsonObject } from "../calls.ts";
 import { InputError } from "../errors.ts";
-import { fileError, readTextFile } from "../load.ts";
+import { fileLineBlocks } from "../jsonl_lines.ts";
+import { readTextFile } from "../load.ts";
 import { RUN_RECORD_SCHEMA_SHA256, SCHEMA_VERSION } from "./schema.ts";
 import { validateRecordAsync } from "./validate.ts";
 import { manifestPathOf } from "./write.ts";
@@ -73,18 +74,8 @@ export async function validateExport(
   const hash = createHash("sha256");
   const sourcesSeen = new Map<string, { sha256: unknown; line: number }>();
   let count = 0;
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path);
-  } catch (error) {
-    throw fileError(error, path);
-  }
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let line = 0;
   // The checks of one line; the record hash is awaited a block of lines at a time.
-  const checkLine = (text: string): Promise<string[]> => {
-    line++;
+  const checkLine = (text: string, line: number): Promise<string[]> => {
     if (text === "") return Promise.resolve(["blank line; every line must be one record"]);
     count++;
     let record: unknown;
@@ -101,32 +92,15 @@ export async function validateExport(
     }
     return validateRecordAsync(record);
   };
-  const report = async (pending: [number, Promise<string[]>][]) => {
-    for (const [at, messages] of pending) {
-      for (const message of await messages) problem(at, message);
+  for await (const block of fileLineBlocks(path, hash)) {
+    const pending = block.map(({ text, line }) => [line, checkLine(text, line)] as const);
+    for (const [line, messages] of pending) {
+      for (const message of await messages) problem(line, message);
     }
-  };
-  try {
-    for await (const chunk of file.readable) {
-      hash.update(chunk);
-      buffer += decoder.decode(chunk, { stream: true });
-      const pending: [number, Promise<string[]>][] = [];
-      let start = 0;
-      let end: number;
-      while ((end = buffer.indexOf("\n", start)) !== -1) {
-        pending.push([line + 1, checkLine(buffer.slice(start, end))]);
-        start = end + 1;
-      }
-      buffer = buffer.slice(start);
-      await report(pending);
+    const last = block.at(-1)!;
+    if (last.unterminated) {
+      problem(last.line, "the last line has no line break; the file may be cut short");
     }
-  } catch (error) {
-    throw fileError(error, path);
-  }
-  buffer += decoder.decode();
-  if (buffer !== "") {
-    await report([[line + 1, checkLine(buffer)]]);
-    problem(line, "the last line has no line break; the file may be cut short");
   }
   const jsonlSha256 = hash.digest("hex");
   for (

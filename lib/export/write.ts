@@ -12,7 +12,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { InputError } from "../errors.ts";
 import { fileDigest } from "../receipts/digest.ts";
@@ -92,7 +92,8 @@ async function tempFileIn(folder: string, target: string): Promise<string> {
  * @param records The records: a list, or an async iterable such as {@linkcode iterateRecords}.
  * @param inputs The input files, hashed into the manifest's `sources`.
  * @returns The JSONL path and the manifest path.
- * @throws {InputError} On an invalid record, an unreadable input or a write failure.
+ * @throws {InputError} On an invalid record, an unreadable input, an output that is a folder
+ *   or also an input, or a write failure.
  *
  * @example Usage
  * ```ts ignore
@@ -112,8 +113,29 @@ export async function writeExport(
   inputs: Iterable<string>,
 ): Promise<[string, string]> {
   const manifestPath = manifestPathOf(path);
+  const unique = [...new Set(inputs)];
+  // Renaming over an input would destroy it (and the manifest would vouch for the wrong bytes).
+  for (const target of [path, manifestPath]) {
+    const input = unique.find((p) => resolve(p) === resolve(target));
+    if (input !== undefined) {
+      throw new InputError(
+        `is also an input (${input}); write the export to another file, nothing was written`,
+        target,
+      );
+    }
+  }
+  try {
+    if ((await Deno.stat(path)).isDirectory) {
+      throw new InputError(
+        "is a folder; give a file path for the export (e.g. export.jsonl inside it)",
+        path,
+      );
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error; // missing or unreadable: the write says why
+  }
   const sources = [];
-  for (const input of new Set(inputs)) sources.push(await fileDigest(input));
+  for (const input of unique) sources.push(await fileDigest(input));
   const folder = dirname(path);
   const temps: string[] = [];
   try {

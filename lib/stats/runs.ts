@@ -7,6 +7,7 @@
 
 import { describeJson, isJsonObject } from "../calls.ts";
 import { InputError } from "../errors.ts";
+import { textLines } from "../jsonl_lines.ts";
 import { readTextFile } from "../load.ts";
 
 /**
@@ -258,15 +259,8 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
  */
 export function runsFromJsonl(text: string, file: string, options: RunFromRowOptions = {}): Run[] {
   const runs: Run[] = [];
-  let line = 0;
-  let start = 0;
-  if (text.charCodeAt(0) === 0xfeff) start = 1;
-  while (start <= text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    line++;
-    const content = text.slice(start, end).trim();
-    start = end + 1;
+  for (const { text: raw, line } of textLines(text)) {
+    const content = raw.trim();
     if (content === "") continue;
     let row: unknown;
     try {

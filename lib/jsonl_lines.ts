@@ -1,0 +1,112 @@
+/**
+ * The lines of a JSONL text or file, numbered from 1, without their line
+ * breaks (`\n` or `\r\n`) and without a leading byte order mark: the one
+ * line loop behind run files (`loadRuns`), exports (`iterateRecords`,
+ * `validateExport`) and JSONL trace files. A file is streamed a block at a
+ * time, so a file of a million lines is never held whole.
+ *
+ * Internal (not exported from `mod.ts`).
+ *
+ * @module
+ */
+
+import { fileError } from "./load.ts";
+
+/** One line of a text, 1-based, without its line break. */
+export interface Line {
+  /** The line's text, without `\n` or `\r\n`. */
+  text: string;
+  /** The 1-based line number. */
+  line: number;
+  /** `true` on a last line that has no line break (the file may be cut short). */
+  unterminated?: boolean;
+}
+
+function withoutCr(text: string): string {
+  return text.endsWith("\r") ? text.slice(0, -1) : text;
+}
+
+/**
+ * Every line of a text, blank ones included; a final line break does not
+ * start another line.
+ *
+ * @param text The text.
+ * @returns The lines, in order.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { textLines } from "./jsonl_lines.ts";
+ *
+ * const lines = [...textLines('{"a":1}\r\n\n{"b":2}\n')];
+ * // [{text: '{"a":1}', line: 1}, {text: "", line: 2}, {text: '{"b":2}', line: 3}]
+ * ```
+ */
+export function* textLines(text: string): Generator<Line> {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 0;
+  let end: number;
+  while ((end = text.indexOf("\n", start)) !== -1) {
+    yield { text: withoutCr(text.slice(start, end)), line: ++line };
+    start = end + 1;
+  }
+  if (start < text.length) {
+    yield { text: withoutCr(text.slice(start)), line: ++line, unterminated: true };
+  }
+}
+
+/**
+ * The lines of a file, streamed: a block of lines per read (the lines that
+ * read completed), blank ones included.
+ *
+ * @param path The file.
+ * @param hash Sees every byte read, in order (e.g. a SHA-256 of the whole file).
+ * @returns The blocks of lines, in order.
+ * @throws {InputError} When the file cannot be opened or read.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { fileLineBlocks } from "./jsonl_lines.ts";
+ *
+ * for await (const block of fileLineBlocks("runs.jsonl")) {
+ *   for (const { text, line } of block) console.log(line, text);
+ * }
+ * ```
+ */
+export async function* fileLineBlocks(
+  path: string,
+  hash?: { update(data: Uint8Array): void },
+): AsyncGenerator<Line[]> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (error) {
+    throw fileError(error, path);
+  }
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let line = 0;
+  let first = true;
+  try {
+    for await (const chunk of file.readable) {
+      hash?.update(chunk);
+      buffer += decoder.decode(chunk, { stream: true });
+      if (first && buffer.length > 0) {
+        if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
+        first = false;
+      }
+      const block: Line[] = [];
+      let start = 0;
+      let end: number;
+      while ((end = buffer.indexOf("\n", start)) !== -1) {
+        block.push({ text: withoutCr(buffer.slice(start, end)), line: ++line });
+        start = end + 1;
+      }
+      buffer = buffer.slice(start);
+      if (block.length > 0) yield block;
+    }
+  } catch (error) {
+    throw fileError(error, path);
+  }
+  buffer += decoder.decode();
+  if (buffer.length > 0) yield [{ text: withoutCr(buffer), line: line + 1, unterminated: true }];
+}
