@@ -100,6 +100,28 @@ Deno.test("toolscore validate-export names a wrong type with its pointer and lin
     assert.match(text, new RegExp(`^${out}:2: /cost_usd: must be number or null$`, "m"));
   }));
 
+Deno.test("toolscore validate-export counts the problems it does not list", async () => {
+  // Agent-run rows are not an export: every line has problems, more than are listed.
+  const { code, out } = await cli("validate-export", "testdata/runs/agent_runs.jsonl");
+  assert.equal(code, 1);
+  const lines = out.trim().split("\n");
+  assert.equal(
+    lines.filter((l) => /^testdata\/runs\/agent_runs\.jsonl:\d+: /.test(l)).length,
+    1000,
+  );
+  const summary =
+    /^testdata\/runs\/agent_runs\.jsonl: (\d+) problems \((\d+) not listed\) in (\d+) records$/
+      .exec(lines.at(-1)!);
+  assert.ok(summary, lines.at(-1));
+  const [found, unlisted, records] = summary.slice(1).map(Number) as [number, number, number];
+  assert.ok(unlisted > 0);
+  assert.equal(found, lines.length - 1 + unlisted);
+  assert.equal(
+    records,
+    (await Deno.readTextFile("testdata/runs/agent_runs.jsonl")).trim().split("\n").length,
+  );
+});
+
 Deno.test("toolscore export fails on an unreadable input, naming it, and writes nothing", () =>
   withDir(async (dir) => {
     const out = `${dir}/export.jsonl`;

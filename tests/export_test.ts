@@ -309,7 +309,7 @@ Deno.test("writeExport() writes a manifest whose hashes and count match the file
     assert.deepEqual(manifest.sources, await Promise.all(inputs.map(fileDigest)));
     assert.match(manifest.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.ok(text.endsWith("}\n") && !text.includes("\r"));
-    assert.deepEqual(await validateExport(jsonl), { recordCount: 13, problems: [] });
+    assert.deepEqual(await validateExport(jsonl), { recordCount: 13, problems: [], unlisted: 0 });
     noTemps(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -24,7 +24,8 @@ file's SHA-256 and record count, names the shipped schema, and lists every
 source a record names. Each problem is printed with its file and line.
 
 Options:
-  --json   print {exports: [{path, records, problems: [{file, line, message}]}]} as JSON
+  --json   print {exports: [{path, records, problems: [{file, line, message}], unlisted}]}
+           as JSON (unlisted: record problems beyond the first 1000, not listed)
 
 Exit codes: 0 all good, 1 problems found, 2 usage or input error (unreadable file).
 
@@ -38,24 +39,26 @@ Examples:
     }
     const exports = [];
     for (const path of flags.positionals) {
-      const { recordCount, problems } = await validateExport(path);
-      exports.push({ path, records: recordCount, problems });
+      const { recordCount, problems, unlisted } = await validateExport(path);
+      exports.push({ path, records: recordCount, problems, unlisted });
     }
     const failed = exports.some((found) => found.problems.length > 0);
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify({ exports }, null, 2)}\n`);
       return failed ? EXIT.gate : EXIT.ok;
     }
-    for (const { path, records, problems } of exports) {
+    for (const { path, records, problems, unlisted } of exports) {
       for (const problem of problems) {
         const at = problem.line === null ? problem.file : `${problem.file}:${problem.line}`;
         io.stdout(`${at}: ${problem.message}\n`);
       }
       const noun = `${records} record${records === 1 ? "" : "s"}`;
+      const found = problems.length + unlisted;
+      const more = unlisted > 0 ? ` (${unlisted} not listed)` : "";
       io.stdout(
-        problems.length === 0
+        found === 0
           ? `${path}: ok (${noun}; hashes, count and manifest check out)\n`
-          : `${path}: ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${noun}\n`,
+          : `${path}: ${found} problem${found === 1 ? "" : "s"}${more} in ${noun}\n`,
       );
     }
     return failed ? EXIT.gate : EXIT.ok;

@@ -30,6 +30,8 @@ export interface ExportCheck {
   recordCount: number;
   /** The problems, empty when the export checks out. */
   problems: ExportProblem[];
+  /** Record problems found beyond `maxProblems`, not listed in `problems`. */
+  unlisted: number;
 }
 
 /** Options for {@linkcode validateExport}. */
@@ -49,7 +51,8 @@ export interface ValidateExportOptions {
  *
  * @param path The JSONL file.
  * @param options How many record problems to list.
- * @returns The record count and the problems (empty when the export checks out).
+ * @returns The record count, the problems (empty when the export checks out) and how many
+ *   record problems were found beyond `maxProblems` and not listed.
  * @throws {InputError} When the JSONL file cannot be read.
  *
  * @example Usage
@@ -112,7 +115,7 @@ export async function validateExport(
   ) {
     problems.push(found);
   }
-  return { recordCount: count, problems };
+  return { recordCount: count, problems, unlisted: Math.max(0, listed - maxProblems) };
 }
 
 async function readManifest(path: string): Promise<unknown> {
