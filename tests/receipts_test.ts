@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import {
   buildReceipt,
   DEFAULT_HONESTY,
+  evaluate,
   evaluateExpected,
   fileDigest,
   InputError,
@@ -301,6 +302,19 @@ Deno.test("verifyReceipt() reports a damaged receipt instead of throwing", async
     extra.includes("not a valid receipt: /score: is not a receipt field"),
     extra.join("\n"),
   );
+  // Each problem names its pointer and what would be right.
+  const sound = await buildReceipt(evaluate([{ tool: "a" }], [{ tool: "a" }]));
+  const damaged = {
+    ...sound,
+    created_at: "yesterday",
+    result: { ...sound.result, grade: "Z" },
+    inputs: { trace: { path: "t.json", sha256: "ABC", bytes: 1 } },
+  };
+  assert.deepEqual(receiptShapeProblems(damaged), [
+    "/created_at: must be a UTC time like 2026-11-29T12:00:00Z",
+    "/inputs/trace/sha256: must be 64 lowercase hex digits (a SHA-256)",
+    '/result/grade: must be one of "A", "B", "C", "D", "F"',
+  ]);
   // Another JSON file (a contract, say): one line that says what to give instead.
   assert.deepEqual(await verifyReceipt({ tools: ["search"], min_score: 0.9 }), [
     "not a receipt (it has no receipt_version); give a file written by toolscore eval --receipt",

@@ -5,9 +5,10 @@
  * @module
  */
 
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { canonicalJson, jsonSha256 } from "../canonical.ts";
 import { isJsonObject } from "../calls.ts";
+import { schemaErrorLine } from "../schema_problems.ts";
 import { RUN_RECORD_SCHEMA } from "./schema.ts";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
@@ -16,31 +17,6 @@ function compiled(): ReturnType<Ajv2020["compile"]> {
   validator ??= new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true })
     .compile(RUN_RECORD_SCHEMA);
   return validator;
-}
-
-function describe(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
-  const at = error.instancePath === "" ? "" : error.instancePath;
-  switch (error.keyword) {
-    case "type": {
-      const types = Array.isArray(params.type) ? params.type : [params.type];
-      return `${at || "/"}: must be ${types.join(" or ")}`;
-    }
-    case "required":
-      return `${at}/${String(params.missingProperty)}: is missing`;
-    case "additionalProperties":
-      return `${at}/${String(params.additionalProperty)}: is not a field of a run record`;
-    case "enum":
-      return `${at || "/"}: must be one of ${
-        (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")
-      }`;
-    case "const":
-      return `${at || "/"}: must be ${JSON.stringify(params.allowedValue)}`;
-    case "pattern":
-      return `${at || "/"}: must be 64 lowercase hex digits (a SHA-256)`;
-    default:
-      return `${at || "/"}: ${error.message ?? "is invalid"}`;
-  }
 }
 
 /**
@@ -60,7 +36,7 @@ function describe(error: ErrorObject): string {
 export function schemaProblems(record: unknown): string[] {
   const validate = compiled();
   if (validate(record)) return [];
-  return (validate.errors ?? []).map(describe);
+  return (validate.errors ?? []).map((e) => schemaErrorLine(e, "a field of a run record"));
 }
 
 /**

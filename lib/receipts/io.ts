@@ -5,15 +5,14 @@
  * @module
  */
 
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { writeTextFileAtomic } from "../atomic_write.ts";
 import { InputError } from "../errors.ts";
 import { parseDocument, readTextFile } from "../load.ts";
+import { schemaErrorLine } from "../schema_problems.ts";
 import { type Receipt, RECEIPT_SCHEMA } from "./model.ts";
 
-type Validate = ((data: unknown) => boolean) & {
-  errors?: { instancePath: string; keyword: string; params: object; message?: string }[] | null;
-};
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 let validator: Validate | undefined;
 
@@ -42,15 +41,7 @@ function validate(): Validate {
 export function receiptShapeProblems(value: unknown): string[] {
   const check = validate();
   if (check(value)) return [];
-  return (check.errors ?? []).map((e) => {
-    // Name the key: "/producer: is missing", not "/: must have required property 'producer'".
-    const params = e.params as { missingProperty?: string; additionalProperty?: string };
-    if (e.keyword === "required") return `${e.instancePath}/${params.missingProperty}: is missing`;
-    if (e.keyword === "additionalProperties") {
-      return `${e.instancePath}/${params.additionalProperty}: is not a receipt field`;
-    }
-    return `${e.instancePath || "/"}: ${e.message ?? "invalid"}`;
-  });
+  return (check.errors ?? []).map((e) => schemaErrorLine(e, "a receipt field"));
 }
 
 /**
