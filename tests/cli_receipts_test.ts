@@ -106,6 +106,29 @@ for (const what of ["trace", "gold", "receipt"] as const) {
   );
 }
 
+inTemp("regrade keeps a strict run strict; --no-strict turns it off", async (dir) => {
+  const receipt = `${dir}/run.receipt.json`;
+  const trace = `${dir}/wrong_argument.json`;
+  await run(["eval", `${dir}/gold.json`, trace, "--strict", "--receipt-out", receipt]);
+  const scoreOf = async (args: string[]) =>
+    JSON.parse((await run(["eval", `${dir}/gold.json`, trace, ...args, "--json"])).out).score;
+  const cases: [string[], boolean, string[]][] = [[[], true, ["--strict"]], [
+    ["--no-strict"],
+    false,
+    [],
+  ]];
+  for (const [flags, strict, evalFlags] of cases) {
+    const done = await run(["regrade", receipt, ...flags, "--json"]);
+    assert.equal(done.code, 0, done.err);
+    const written = await loadReceipt(`${dir}/run.regraded.receipt.json`);
+    assert.equal(written.settings.strict, strict, flags.join(" "));
+    assert.equal(JSON.parse(done.out).regrades[0].score, await scoreOf(evalFlags));
+  }
+  const both = await run(["regrade", receipt, "--strict", "--no-strict"]);
+  assert.equal(both.code, 2);
+  assert.match(both.err, /give --strict or --no-strict, not both/);
+});
+
 inTemp(
   "regrade --weight gives the score a fresh eval --weight gives, and records its source",
   async (dir) => {

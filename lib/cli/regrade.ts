@@ -34,6 +34,7 @@ const FLAGS = {
   forbidden: { type: "string" },
   format: { type: "string" },
   strict: { type: "boolean" },
+  "no-strict": { type: "boolean" },
   honesty: { type: "string" },
   injected: { type: "string" },
   "final-answer": { type: "string" },
@@ -62,6 +63,7 @@ Options:
   --forbidden F            forbidden-call rules
   --format F               the trace format
   --strict                 compare argument values exactly
+  --no-strict              compare leniently, even if the receipt's run was strict
   --honesty F              honesty-check patterns over the defaults
   --injected F             faults injected into tool results
   --final-answer TEXT      the final answer, when the trace lacks it
@@ -98,6 +100,12 @@ function line(done: Regrade, target: string): string {
   return `${done.source}  ${change}  → ${target}`;
 }
 
+/** `--strict` / `--no-strict`, else the receipt's setting (`undefined`). */
+function strictOf(strict: boolean, lenient: boolean): boolean | undefined {
+  if (strict && lenient) throw new UsageError("give --strict or --no-strict, not both");
+  return strict ? true : lenient ? false : undefined;
+}
+
 /** `toolscore regrade`. */
 export const regradeCommand: Command = {
   name: "regrade",
@@ -123,7 +131,7 @@ export const regradeCommand: Command = {
       weights: parseWeightFlags(listFlag(flags, "weight")),
       forbidden: stringFlag(flags, "forbidden"),
       format: format !== undefined ? parseFormatName(format) : undefined,
-      strict: flags.values.strict === true ? true : undefined,
+      strict: strictOf(flags.values.strict === true, flags.values["no-strict"] === true),
       honestyConfig: stringFlag(flags, "honesty"),
       injected: stringFlag(flags, "injected"),
       finalAnswer,
