@@ -106,6 +106,26 @@ for (const what of ["trace", "gold", "receipt"] as const) {
   );
 }
 
+inTemp("regrade --forbidden records the rules and shows the evidence that changed", async (dir) => {
+  const receipt = `${dir}/run.receipt.json`;
+  await run(["eval", `${dir}/gold.json`, `${dir}/good.json`, "--receipt-out", receipt]);
+  await Deno.writeTextFile(`${dir}/forbidden.json`, '[{"tool": "search_flights"}]');
+  const done = await run(["regrade", receipt, "--forbidden", `${dir}/forbidden.json`]);
+  assert.equal(done.code, 0, done.err);
+  // Same score, but a check now fails: the line says so.
+  assert.match(done.out, /1\.00 A → 1\.00 A {2}\(\+0\.00\)/);
+  assert.match(
+    done.out,
+    /^ {2}evidence: 6 pass, 1 fail, 0 unknown \(was 6 pass, 0 fail, 0 unknown\)$/m,
+  );
+  const written = await loadReceipt(`${dir}/run.regraded.receipt.json`);
+  assert.equal(written.inputs.forbidden?.path, "forbidden.json");
+  assert.equal((await run(["verify", `${dir}/run.regraded.receipt.json`])).code, 0);
+  // Unchanged evidence is not repeated.
+  const again = await run(["regrade", receipt]);
+  assert.doesNotMatch(again.out, /evidence:/);
+});
+
 inTemp("regrade keeps a strict run strict; --no-strict turns it off", async (dir) => {
   const receipt = `${dir}/run.receipt.json`;
   const trace = `${dir}/wrong_argument.json`;

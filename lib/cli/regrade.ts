@@ -75,7 +75,8 @@ Options:
   --receipt-dir D          write the new receipts into D
   --json                   print one JSON document
 
-Output: "SOURCE  OLD GRADE → NEW GRADE  (DELTA)  → NEW RECEIPT" per source.
+Output: "SOURCE  OLD GRADE → NEW GRADE  (DELTA)  → NEW RECEIPT" per source, then the
+evidence counts when they changed (a forbidden rule can fail a check at the same score).
 
 Exit codes: 0 regraded, 1 a receipt did not match its inputs (not regraded), 2 usage
 or input error.
@@ -98,6 +99,18 @@ function line(done: Regrade, target: string): string {
     ? `${now} (new)`
     : `${old.score.toFixed(2)} ${old.grade} → ${now}  (${signed(delta ?? 0)})`;
   return `${done.source}  ${change}  → ${target}`;
+}
+
+function counts(evidence: { pass: number; fail: number; unknown: number }): string {
+  return `${evidence.pass} pass, ${evidence.fail} fail, ${evidence.unknown} unknown`;
+}
+
+/** The evidence line, when it changed (a new forbidden rule can fail a check at the same score). */
+function evidenceChange(done: Regrade): string[] {
+  const now = done.receipt.result.evidence;
+  const old = done.previous?.evidence;
+  if (old !== undefined && counts(old) === counts(now)) return [];
+  return [`  evidence: ${counts(now)}${old === undefined ? "" : ` (was ${counts(old)})`}`];
 }
 
 /** `--strict` / `--no-strict`, else the receipt's setting (`undefined`). */
@@ -191,6 +204,7 @@ export const regradeCommand: Command = {
       });
       if (flags.values.json !== true) {
         const notes = [
+          ...evidenceChange(done),
           ...done.problems.map((p) => `  not verified: ${p}`),
           ...done.warnings.map((w) => `  note: ${w}`),
         ];
