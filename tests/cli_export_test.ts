@@ -164,6 +164,18 @@ Deno.test("toolscore export notes unscored and unnamed trace records", () =>
     assert.match(err, /2 trace records are unscored \(outcome unknown\); pass --gold G/);
   }));
 
+Deno.test("toolscore export reads a file given twice once, and says so", () =>
+  withDir(async (dir) => {
+    const out = `${dir}/export.jsonl`;
+    const once = await cli("export", RUNS, "-o", out, "--json");
+    const twice = await cli("export", RUNS, `./${RUNS}`, RUNS, "-o", out, "--json");
+    assert.equal(twice.code, 0, twice.err);
+    assert.equal(JSON.parse(twice.out).records, JSON.parse(once.out).records);
+    assert.match(twice.err, /note: 2 inputs given more than once; each file is exported once/);
+    assert.doesNotMatch(once.err, /more than once/);
+    assert.equal((await cli("validate-export", out)).code, 0);
+  }));
+
 Deno.test("toolscore export and validate-export reject bad usage", () =>
   withDir(async (dir) => {
     const noOutput = await cli("export", RUNS);

@@ -84,6 +84,13 @@ Examples:
     if (inputs.some((input) => resolve(input) === resolve(output))) {
       throw new UsageError(`-o ${output} is also an input; write the export to another file`);
     }
+    const repeated = inputs.length - new Set(inputs.map((input) => resolve(input))).size;
+    if (repeated > 0) {
+      io.stderr(
+        `toolscore: note: ${plural(repeated, "input")} given more than once; ` +
+          "each file is exported once\n",
+      );
+    }
     const minScore = numberFlag(flags, "min-score", [0, 1]);
     const variant = stringFlag(flags, "variant");
     let count = 0;

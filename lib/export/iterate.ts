@@ -13,7 +13,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { isJsonObject, type Trace } from "../calls.ts";
 import { sha256Hex } from "../canonical.ts";
 import { InputError, ToolscoreError } from "../errors.ts";
@@ -248,7 +248,7 @@ async function* inputRecords(path: string, context: Context): AsyncGenerator<Run
  * async iterable: agent-run files are streamed, so memory stays bounded
  * however many rows they hold. Pass it to {@linkcode writeExport}.
  *
- * @param inputs The files, in order.
+ * @param inputs The files, in order; a file given twice is read once.
  * @param options Gold file, variant, passing score, task pattern.
  * @returns The records, in input order (then line order).
  * @throws {InputError} On an unreadable input, a bad row or an unrecognized
@@ -266,7 +266,10 @@ export async function* iterateRecords(
   inputs: Iterable<string>,
   options: ExportOptions = {},
 ): AsyncGenerator<RunRecord> {
-  const paths = [...inputs];
+  // A file given twice (a glob and its name, `a.jsonl` and `./a.jsonl`) is read once:
+  // its runs counted twice would skew every rate computed from the export.
+  const seen = new Set<string>();
+  const paths = [...inputs].filter((path) => !seen.has(resolve(path)) && seen.add(resolve(path)));
   const gold = options.gold;
   const context: Context = {
     expected: gold === undefined
@@ -285,7 +288,7 @@ export async function* iterateRecords(
  * The run records of agent-run JSONL files, trace files and receipts, as a
  * list (use {@linkcode iterateRecords} for large inputs).
  *
- * @param inputs The files, in order.
+ * @param inputs The files, in order; a file given twice is read once.
  * @param options Gold file, variant, passing score, task pattern.
  * @returns The records, in input order.
  * @throws {InputError} On an unreadable input, naming it.
