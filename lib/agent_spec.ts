@@ -13,6 +13,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import schema from "../schemas/agent-spec.schema.json" with { type: "json" };
 import { joinPath } from "./calls.ts";
 import { InputError } from "./errors.ts";
+import { pointerToPath } from "./json_pointer.ts";
 import { readDocument } from "./load.ts";
 import { type MCPServerSpec, serverSpecFromJson } from "./mcp/server_spec.ts";
 import { pricesFromJson, type PriceTable, type TokenCounts } from "./prices.ts";
@@ -123,15 +124,6 @@ interface RawSpec {
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
 
-function pointerToPath(pointer: string): string {
-  let path = "";
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    path = joinPath(path, /^\d+$/.test(key) ? Number(key) : key);
-  }
-  return path;
-}
-
 function describeSchemaError(error: ErrorObject): { path: string; message: string } {
   const path = pointerToPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
@@ -161,6 +153,27 @@ function describeSchemaError(error: ErrorObject): { path: string; message: strin
     default:
       return { path, message: error.message ?? "is invalid" };
   }
+}
+
+// The error to report. Ajv lists every branch's errors before a oneOf's own: the branch that got
+// furthest (deepest into the value, or past the type check) says what is wrong; when every
+// branch failed on the type, name the types.
+function describeSchemaErrors(errors: readonly ErrorObject[]): { path: string; message: string } {
+  const union = errors.find((error) => error.keyword === "oneOf" || error.keyword === "anyOf");
+  if (union === undefined) return describeSchemaError(errors[0]!);
+  const branches = errors.filter((error) => error.schemaPath.startsWith(`${union.schemaPath}/`));
+  const progress = (error: ErrorObject) =>
+    error.instancePath.length * 2 + (error.keyword === "type" ? 0 : 1);
+  const best = branches.reduce<ErrorObject | undefined>(
+    (found, error) => found === undefined || progress(error) > progress(found) ? error : found,
+    undefined,
+  );
+  if (best === undefined) return describeSchemaError(union);
+  if (best.keyword !== "type" || best.instancePath !== union.instancePath) {
+    return describeSchemaError(best);
+  }
+  const types = branches.map((error) => String(error.params.type));
+  return { path: pointerToPath(union.instancePath), message: `must be ${types.join(" or ")}` };
 }
 
 function resolve(baseDir: string, path: string): string {
@@ -212,9 +225,9 @@ export function agentSpecFromJson(
 ): AgentSpec {
   validator ??= new Ajv2020({ allErrors: false, strict: true, verbose: true }).compile(schema);
   if (!validator(value)) {
-    const first = validator.errors?.[0];
-    const { path, message } = first
-      ? describeSchemaError(first)
+    const errors = validator.errors ?? [];
+    const { path, message } = errors.length > 0
+      ? describeSchemaErrors(errors)
       : { path: "", message: "is invalid" };
     throw new InputError(message, path === "" ? "(the spec)" : path);
   }

@@ -6,7 +6,11 @@
  * `-20250929` or `@20250929`, `-latest`, or an Ollama tag such as `:8b`).
  *
  * A model with no known price has an unknown cost: there is no fallback
- * price, and `gpt-5-pro` never borrows the price of `gpt-5`.
+ * price, and `gpt-5-pro` never borrows the price of `gpt-5`. That is why the
+ * "longest prefix" rule is limited to snapshot suffixes: a bare prefix would
+ * price `gpt-5-pro` ($15/$120) as `gpt-5` ($1.25/$10). A snapshot priced
+ * unlike its alias is listed under its full name (`gpt-4o-2024-05-13`), and
+ * the exact name always wins.
  *
  * @module
  */

@@ -18,18 +18,21 @@ import {
   loadAgentSpec,
   lookupPrice,
   pricesFromJson,
-  runCli,
   runDoctor,
   toolListIssues,
   toolsSha256,
 } from "../mod.ts";
+import { runCollect } from "./_cli.ts";
+import {
+  FIXTURE,
+  fixture,
+  fixtureWriting,
+  isAlive,
+  readPidFile,
+  recordedMethods,
+  tempDir,
+} from "./_mcp.ts";
 
-const FIXTURE = "testdata/mcp/fixture_server.ts";
-const TEMP = {
-  dir: new URL("..", import.meta.url).pathname,
-  prefix: ".doctor_test_",
-  suffix: ".tmp",
-};
 const CHECK_ORDER = [
   "spec",
   "contract",
@@ -44,60 +47,19 @@ const CHECK_ORDER = [
   "contract-tools",
 ];
 
-function fixture(...flags: string[]): { command: string[] } {
-  return { command: [Deno.execPath(), "run", "--no-prompt", FIXTURE, ...flags] };
-}
-
 function byName(checks: DoctorCheck[], name: string): DoctorCheck {
   const check = checks.find((c) => c.name === name);
   assert.ok(check, `no ${name} check`);
   return check;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT"); // harmless to a live process; throws when it is gone
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function collector(): { io: Parameters<typeof runCli>[1]; out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    io: {
-      stdout: (text: string) => void (out += text),
-      stderr: (text: string) => void (err += text),
-      color: false,
-      progress: false,
-      stdin: () => Promise.resolve(""),
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
-
 // --- checkServer against the fixture server ------------------------------------------------------
 
 Deno.test("checkServer() lists the fixture's tools, warns about the bad schema and never calls a tool", async () => {
-  const dir = await Deno.makeTempDir(TEMP);
+  const dir = await tempDir(".doctor_test_");
   const record = `${dir}/requests.jsonl`;
   try {
-    const spec = {
-      command: [
-        Deno.execPath(),
-        "run",
-        "--no-prompt",
-        `--allow-write=${record}`,
-        FIXTURE,
-        "--record",
-        record,
-        "--page-size",
-        "2",
-      ],
-    };
+    const spec = fixtureWriting(record, "--record", record, "--page-size", "2");
     const checks = await checkServer(spec, { timeout: 20 });
     assert.deepEqual(checks.map((c) => [c.name, c.status]), [
       ["server-start", "pass"],
@@ -121,9 +83,7 @@ Deno.test("checkServer() lists the fixture's tools, warns about the bad schema a
     assert.ok(!checks[2]!.detail.includes("search_flights"));
     assert.notEqual(checks[2]!.fix, null);
 
-    const methods = (await Deno.readTextFile(record)).trim().split("\n").map((line) =>
-      JSON.parse(line).method as string
-    );
+    const methods = await recordedMethods(record);
     // Seven tools in pages of two: four tools/list requests, and nothing else.
     assert.deepEqual(methods, [
       "initialize",
@@ -169,35 +129,87 @@ Deno.test("checkServer() fails a crash on start with the server's stderr in the 
 });
 
 Deno.test("checkServer() times out on a hung server within the timeout and leaves no process behind", async () => {
-  const dir = await Deno.makeTempDir(TEMP);
+  const dir = await tempDir(".doctor_test_");
   const pidFile = `${dir}/pid`;
   try {
-    const spec = {
-      command: [
-        Deno.execPath(),
-        "run",
-        "--no-prompt",
-        `--allow-write=${pidFile}`,
-        FIXTURE,
-        "--hang",
-        "--pid-file",
-        pidFile,
-      ],
-      timeoutS: 1,
-    };
+    const spec = { ...fixtureWriting(pidFile, "--hang", "--pid-file", pidFile), timeoutS: 1 };
     const started = performance.now();
     const checks = await checkServer(spec);
     const seconds = (performance.now() - started) / 1000;
     assert.equal(checks[0]!.status, "fail");
     assert.match(checks[0]!.detail, /no answer to initialize within 1 s/);
     assert.match(checks[0]!.detail, /hanging on purpose/);
-    // The 1 s timeout, then SIGTERM (ignored by --hang), 1.5 s grace, SIGKILL.
-    assert.ok(seconds < 8, `took ${seconds} s`);
-    const pid = Number(await Deno.readTextFile(pidFile));
+    // The 1 s timeout, then SIGTERM (ignored by --hang), 1.5 s grace, SIGKILL. The upper bound is
+    // generous for a loaded CI machine and still far below the 30 s default.
+    assert.ok(seconds >= 0.95 && seconds < 15, `took ${seconds} s`);
+    assert.match(checks[0]!.fix ?? "", /raise server\.timeout_s$/);
+    const pid = await readPidFile(pidFile, 0);
+    assert.ok(pid > 0);
     assert.equal(isAlive(pid), false, `the hung server ${pid} is still running`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "checkServer() stops what the server started, or says how to when deno may not",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const dir = await tempDir(".doctor_test_");
+    const pidFile = `${dir}/pid`;
+    // sh has work after the server, so it stays the parent: the hung server is a grandchild.
+    const line = `"${Deno.execPath()}" run --no-prompt --allow-write=${pidFile} ${FIXTURE}` +
+      ` --hang --pid-file ${pidFile}; true`;
+    const started: number[] = []; // killed at the end if still alive, whatever the outcome
+    const readPid = async () => {
+      const pid = await readPidFile(pidFile);
+      if (pid > 0) started.push(pid);
+      return pid;
+    };
+    try {
+      // With --allow-run for every program (as here), the whole process group goes: nothing
+      // holds the server's output open afterwards.
+      const checks = await checkServer({ command: ["sh", "-c", line], timeoutS: 1 });
+      assert.equal(checks[0]!.status, "fail");
+      assert.match(checks[0]!.detail, /no answer to initialize within 1 s/);
+      assert.doesNotMatch(checks[0]!.detail, /still runs/);
+      await readPid();
+
+      // With --allow-run=sh deno may signal only sh: the doctor names what is left and how to stop it.
+      await Deno.remove(pidFile).catch(() => {});
+      const cli = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--no-prompt",
+          "--allow-read",
+          "--allow-env=PATH,HOME",
+          "--allow-run=sh",
+          "cli.ts",
+          "doctor",
+          "--timeout",
+          "1",
+          "--",
+          "sh",
+          "-c",
+          line,
+        ],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const orphan = await readPid();
+      const out = new TextDecoder().decode(cli.stdout);
+      assert.equal(cli.code, 1, out + new TextDecoder().decode(cli.stderr));
+      assert.match(
+        out,
+        /a process it started still runs after it was stopped \(process group (\d+)\): kill it with `kill -- -\1`; with --allow-run for every program/,
+      );
+      assert.ok(orphan > 0 && isAlive(orphan), "the grandchild should have outlived sh");
+    } finally {
+      for (const pid of started) if (isAlive(pid)) Deno.kill(pid, "SIGKILL");
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
 
 Deno.test("checkServer() lists the tools of a real MCP server nobody here wrote", async () => {
@@ -336,6 +348,12 @@ Deno.test("runDoctor() reports a bad spec with the file and JSON path, and skips
   for (const name of ["packages", "prices", "budget"]) {
     assert.equal(byName(checks, name).detail, "the spec did not load");
   }
+  // Its server was not started because the spec did not load, not because there is none.
+  const started = await runDoctor({ specPath: "testdata/mcp/agent_bad.yaml" });
+  for (const name of ["server-start", "tools-list", "tool-schemas", "server-build"]) {
+    assert.equal(byName(started, name).status, "skip");
+    assert.equal(byName(started, name).detail, "the spec did not load");
+  }
   const missing = await runDoctor({ specPath: "testdata/mcp/nope.yaml", startServer: false });
   assert.match(byName(missing, "spec").detail, /nope\.yaml: file not found/);
 });
@@ -392,7 +410,7 @@ Deno.test("checkKeys() names unset and unreadable keys and never shows a value",
 
 // A folder inside the repository (the test task reads only `.`) with one executable and one plain file.
 async function binDir(): Promise<string> {
-  const dir = await Deno.makeTempDir(TEMP);
+  const dir = await tempDir(".doctor_test_");
   await Deno.writeTextFile(`${dir}/fake-tool`, "#!/bin/sh\n", { mode: 0o755 });
   await Deno.writeTextFile(`${dir}/deno`, "#!/bin/sh\n", { mode: 0o755 });
   await Deno.writeTextFile(`${dir}/not-executable`, "", { mode: 0o644 });
@@ -420,6 +438,18 @@ Deno.test("checkPackages() finds executables on PATH and names the missing ones"
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+  const noRead = checkPackages(["sh"], () => "/bin:/usr/bin", {
+    os: "linux",
+    isExecutable: () => {
+      throw new Deno.errors.NotCapable("Requires read access");
+    },
+  });
+  assert.equal(noRead.status, "fail");
+  assert.equal(noRead.detail, "not on PATH: sh; could not look in /bin, /usr/bin");
+  assert.equal(
+    noRead.fix,
+    "run deno with --allow-read (the packages check looks files up on PATH)",
+  );
   if (Deno.permissions.querySync({ name: "read", path: "/" }).state !== "granted") {
     const unreadable = checkPackages(["sh"], () => "/bin");
     assert.match(unreadable.detail, /could not look in \/bin/);
@@ -446,6 +476,15 @@ Deno.test("lookupPrice() takes the exact name, then a dated snapshot or tag, nev
   assert.equal(lookupPrice("claude-sonnet-4-5-20250929")?.key, "claude-sonnet-4-5");
   assert.equal(lookupPrice("claude-sonnet-4-5@20250929")?.key, "claude-sonnet-4-5");
   assert.equal(lookupPrice("claude-3-5-haiku-latest")?.key, "claude-3-5-haiku");
+  // A snapshot priced unlike its alias is listed by its full name, and the exact name wins.
+  assert.deepEqual(lookupPrice("gpt-4o-2024-05-13"), {
+    model: "gpt-4o-2024-05-13",
+    key: "gpt-4o-2024-05-13",
+    match: "exact",
+    source: "default",
+    price: { inputPerMtok: 5, outputPerMtok: 15 },
+  });
+  assert.equal(lookupPrice("gpt-4o-2024-08-06")?.key, "gpt-4o");
   for (
     const model of [
       "gpt-5-pro",
@@ -546,7 +585,7 @@ Deno.test("checkBudget() needs one run of every arm × task and says which estim
   assert.equal(repeats.status, "warn");
   assert.match(
     repeats.detail,
-    /covers one round \(\$0\.20\) but not 2 arms × 2 tasks × 10 repeats \(\$2\.02\)/,
+    /^\$1\.00 covers one round \(\$0\.20\) but not 2 arms × 2 tasks × 10 repeats \(\$2\.02\), so the run will stop early; estimated from 20,000 input/,
   );
 
   const custom = checkBudget(budgetSpec({
@@ -609,6 +648,11 @@ Deno.test("agentSpecFromJson() names the JSON path of every mistake", () => {
     ],
     [{ ...base, budget: { max_usd: 0 } }, /budget\.max_usd: must be > 0/],
     [{ ...base, server: { command: ["srv"], bogus: 1 } }, /server\.bogus: unknown key/],
+    // command is a string or an array: name what is wrong with the one given, where it is.
+    [{ ...base, server: { command: 5 } }, /server\.command: must be string or array$/],
+    [{ ...base, server: { command: ["a", ""] } }, /server\.command\[1\]: must NOT have fewer/],
+    [{ ...base, server: { command: ["a", 3] } }, /server\.command\[1\]: must be string$/],
+    [{ ...base, server: { command: [] } }, /server\.command: must NOT have fewer than 1 items/],
     [
       { ...base, server: { url: "https://x.test", command: ["a"] } },
       /server\.command: unknown key; a remote server/,
@@ -672,6 +716,30 @@ Deno.test("toolListIssues() fails unusable tools and warns about the rest", () =
   assert.match(issues.warns[2]!, /^dangling_ref: not a usable draft-07 JSON Schema/);
 });
 
+Deno.test("toolListIssues() validates against the draft $schema names, however it is spelt", () => {
+  // Array-form items: valid in draft-07, not in 2020-12 (which has prefixItems).
+  const tuple = {
+    type: "object",
+    properties: { pair: { type: "array", items: [{ type: "string" }] } },
+  };
+  const tool = (name: string, $schema?: string) => ({
+    name,
+    description: "x",
+    inputSchema: $schema === undefined ? tuple : { $schema, ...tuple },
+  });
+  const issues = toolListIssues([
+    tool("no_schema"),
+    tool("d7_http", "http://json-schema.org/draft-07/schema#"),
+    tool("d7_https", "https://json-schema.org/draft-07/schema"),
+    tool("d2019", "https://json-schema.org/draft/2019-09/schema"),
+    tool("d2020_https", "https://json-schema.org/draft/2020-12/schema"),
+    tool("d2020_http", "http://json-schema.org/draft/2020-12/schema#"),
+  ]);
+  assert.deepEqual(issues.fails, []);
+  assert.deepEqual(issues.warns.map((warn) => warn.split(":")[0]), ["d2020_https", "d2020_http"]);
+  for (const warn of issues.warns) assert.match(warn, /not a valid 2020-12 JSON Schema/);
+});
+
 Deno.test("toolsSha256() ignores the order of the tools but not their content", () => {
   const a = { name: "a", inputSchema: { type: "object" } };
   const b = { name: "b", inputSchema: { type: "object" } };
@@ -726,14 +794,13 @@ Deno.test("doctorReport() counts and formatDoctorReport() prints marks and fixes
 // --- the CLI -------------------------------------------------------------------------------------
 
 Deno.test("toolscore doctor prints a checklist and exits 0 when nothing fails", async () => {
-  const { io, out } = collector();
-  const code = await runCli(["doctor", "--", ...fixture().command], io);
-  assert.equal(code, 0, out());
-  assert.match(out(), /^- spec {12}no spec given \(--spec\)$/m);
-  assert.match(out(), /^✓ tools-list {6}7 tools: /m);
-  assert.match(out(), /^! tool-schemas {4}count_items: not a valid draft-07 JSON Schema/m);
-  assert.match(out(), /^ {4}fix: /m);
-  assert.match(out(), /\n2 pass, 1 warn, 0 fail, 8 skip\n$/);
+  const { code, out } = await runCollect(["doctor", "--", ...fixture().command]);
+  assert.equal(code, 0, out);
+  assert.match(out, /^- spec {12}no spec given \(--spec\)$/m);
+  assert.match(out, /^✓ tools-list {6}7 tools: /m);
+  assert.match(out, /^! tool-schemas {4}count_items: not a valid draft-07 JSON Schema/m);
+  assert.match(out, /^ {4}fix: /m);
+  assert.match(out, /\n2 pass, 1 warn, 0 fail, 8 skip\n$/);
 });
 
 Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value", async () => {
@@ -741,8 +808,7 @@ Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value"
   Deno.env.delete("TOOLSCORE_DOCTOR_TEST_UNSET_KEY");
   try {
     for (const json of [false, true]) {
-      const { io, out, err } = collector();
-      const code = await runCli([
+      const { code, out, err } = await runCollect([
         "doctor",
         "--key",
         "TOOLSCORE_DOCTOR_TEST_KEY",
@@ -757,9 +823,9 @@ Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value"
         "--no-prompt",
         FIXTURE,
         "--crash-on-start",
-      ], io);
+      ]);
       assert.equal(code, 1);
-      const all = out() + err();
+      const all = out + err;
       assert.ok(!all.includes("sk-doctor-test-VALUE-42"), all);
       assert.match(
         all,
@@ -767,7 +833,7 @@ Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value"
       );
       assert.match(all, /FATAL missing FIXTURE_DB_URL/);
       if (json) {
-        const report = JSON.parse(out());
+        const report = JSON.parse(out);
         assert.equal(report.worst, "fail");
         assert.deepEqual(report.checks.map((c: { name: string }) => c.name), CHECK_ORDER);
         assert.deepEqual(Object.keys(report.checks[0]), ["name", "status", "detail", "fix"]);
@@ -780,7 +846,7 @@ Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value"
 });
 
 Deno.test("toolscore doctor reads a server from a client config and a quoted command line", async () => {
-  const dir = await Deno.makeTempDir(TEMP);
+  const dir = await tempDir(".doctor_test_");
   try {
     const config = `${dir}/mcp.json`;
     await Deno.writeTextFile(
@@ -789,14 +855,14 @@ Deno.test("toolscore doctor reads a server from a client config and a quoted com
         mcpServers: { fx: { command: Deno.execPath(), args: ["run", "--no-prompt", FIXTURE] } },
       }),
     );
-    const fromConfig = collector();
-    assert.equal(await runCli(["doctor", "--mcp-config", config, "--json"], fromConfig.io), 0);
-    assert.equal(JSON.parse(fromConfig.out()).checks[6].status, "pass");
+    const fromConfig = await runCollect(["doctor", "--mcp-config", config, "--json"]);
+    assert.equal(fromConfig.code, 0, fromConfig.out);
+    assert.equal(JSON.parse(fromConfig.out).checks[6].status, "pass");
 
-    const fromLine = collector();
     const line = `"${Deno.execPath()}" run --no-prompt ${FIXTURE} --name quoted`;
-    assert.equal(await runCli(["doctor", "--server", line, "--json"], fromLine.io), 0);
-    assert.match(JSON.parse(fromLine.out()).checks[6].detail, /^quoted 1\.2\.3/);
+    const fromLine = await runCollect(["doctor", "--server", line, "--json"]);
+    assert.equal(fromLine.code, 0, fromLine.out);
+    assert.match(JSON.parse(fromLine.out).checks[6].detail, /^quoted 1\.2\.3/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -812,20 +878,22 @@ Deno.test("toolscore doctor refuses a bad command line with exit 2", async () =>
     [["doctor", "--bogus"], /bogus/],
   ];
   for (const [args, pattern] of cases) {
-    const { io, err } = collector();
-    assert.equal(await runCli(args, io), 2, args.join(" "));
-    assert.match(err(), pattern);
+    const { code, err } = await runCollect(args);
+    assert.equal(code, 2, args.join(" "));
+    assert.match(err, pattern);
   }
-  const help = collector();
-  assert.equal(await runCli(["doctor", "--help"], help.io), 0);
-  assert.match(help.out(), /--allow-unknown-price/);
+  const help = await runCollect(["doctor", "--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /--allow-unknown-price/);
 });
 
 Deno.test("toolscore doctor kills the server on Ctrl-C", async () => {
-  const dir = await Deno.makeTempDir(TEMP);
+  const dir = await tempDir(".doctor_test_");
   const pidFile = `${dir}/pid`;
+  let pid = 0;
+  let cli: Deno.ChildProcess | undefined;
   try {
-    const cli = new Deno.Command(Deno.execPath(), {
+    cli = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--no-prompt",
@@ -850,18 +918,23 @@ Deno.test("toolscore doctor kills the server on Ctrl-C", async () => {
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    let pid = 0;
-    for (let i = 0; i < 200 && pid === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      pid = Number(await Deno.readTextFile(pidFile).catch(() => "0"));
-    }
+    // The CLI listens for SIGINT before it starts the server, so once the server wrote its pid
+    // the handler is in place.
+    pid = await readPidFile(pidFile);
     assert.ok(pid > 0, "the server did not start");
-    await new Promise((resolve) => setTimeout(resolve, 300)); // let the CLI install its handler
     cli.kill("SIGINT");
     const { code } = await cli.output();
     assert.equal(code, 130);
     assert.equal(isAlive(pid), false, `the server ${pid} outlived the CLI`);
   } finally {
+    // On a failure above, leave nothing running.
+    if (pid > 0 && isAlive(pid)) Deno.kill(pid, "SIGKILL");
+    try {
+      cli?.kill("SIGKILL");
+      await cli?.output();
+    } catch {
+      // Already ended and read.
+    }
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -69,6 +69,11 @@ Options:
 
 Permissions: --allow-read (spec, contracts), --allow-env (the named keys, PATH, HOME),
 --allow-run (the server command); a remote server needs --allow-net for its host.
+The server starts with the spec's env over PATH, HOME and the locale, temp, cache,
+CA and proxy variables deno may read (add DENO_DIR, NODE_EXTRA_CA_CERTS… to
+--allow-env when the server needs them); never your keys. A server that ignores the
+end of its input is killed; what it started goes with it only under --allow-run
+without a list (deno signals a process group only then); doctor names what is left.
 
 Exit codes: 0 no check failed, 1 a check failed, 2 usage or input error.
 

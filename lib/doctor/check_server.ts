@@ -6,7 +6,7 @@
  * @module
  */
 
-import { McpSession } from "../mcp/client.ts";
+import { leftBehindNote, McpSession } from "../mcp/client.ts";
 import { McpServerError } from "../mcp/server_error.ts";
 import {
   describeServer,
@@ -45,7 +45,13 @@ export interface ServerInspection {
   toolNames: string[] | null;
 }
 
-const SERVER_CHECKS = ["server-start", "tools-list", "tool-schemas", "server-build"] as const;
+/** The checks {@linkcode checkServer} returns, in order. */
+export const SERVER_CHECKS: readonly string[] = [
+  "server-start",
+  "tools-list",
+  "tool-schemas",
+  "server-build",
+];
 
 // Launchers that may download the server on first use.
 const DOWNLOADERS = new Set(["npx", "npx.cmd", "uvx", "bunx", "pnpx", "pnpm", "yarn", "pipx"]);
@@ -55,18 +61,22 @@ function basename(path: string): string {
 }
 
 function fixFor(error: McpServerError, spec: MCPServerSpec): string {
-  const where = isRemoteSpec(spec) ? spec.url : spec.command.join(" ");
+  // The command line quoted as a shell needs it, so that the user can paste it.
+  const where = isRemoteSpec(spec) ? spec.url : describeServer({ command: spec.command });
   switch (error.kind) {
     case "spawn":
       return `install ${isRemoteSpec(spec) ? "it" : spec.command[0]} or fix server.command`;
     case "permission":
       return "grant the permission named above to deno";
     case "timeout": {
-      const downloads = !isRemoteSpec(spec) && DOWNLOADERS.has(basename(spec.command[0]!));
-      return isRemoteSpec(spec)
-        ? `check that ${where} is an MCP endpoint and reachable, or raise server.timeout_s`
-        : `check that \`${where}\` serves MCP on stdio (and exits on its own when stdin closes)` +
-          (downloads ? "; a first download can be slow: raise server.timeout_s or --timeout" : "");
+      // The spec's timeout_s wins over --timeout, so name the setting that applies.
+      const knob = spec.timeoutS !== undefined ? "server.timeout_s" : "--timeout";
+      if (isRemoteSpec(spec)) {
+        return `check that ${where} is an MCP endpoint and reachable, or raise ${knob}`;
+      }
+      const downloads = DOWNLOADERS.has(basename(spec.command[0]!));
+      return `check that \`${where}\` serves MCP on stdio; if it is only slow to start` +
+        `${downloads ? " (a first download can be slow)" : ""}, raise ${knob}`;
     }
     case "exit":
       return `run \`${where}\` yourself to see why it stops`;
@@ -150,6 +160,13 @@ export async function inspectServer(
     }
   } finally {
     await session.close();
+    // A process the server started outlived it: say so, unless a failure already did.
+    const left = leftBehindNote(session.leftBehind);
+    if (left !== null && checks.every((check) => check.status !== "fail")) {
+      checks[0] = new DoctorCheck("server-start", "warn", `${checks[0]!.detail}; ${left.detail}`, {
+        fix: left.fix,
+      });
+    }
   }
 
   const names = tools.flatMap((tool) =>

@@ -357,7 +357,7 @@ export function checkBudget(spec: AgentSpec): DoctorCheck {
       "warn",
       `${usd(max)} covers one round (${usd(perRound)}) but not ${shape} (${
         usd(full)
-      }); the run will stop early; from ${basis}${unpricedNote}`,
+      }), so the run will stop early; estimated from ${basis}${unpricedNote}`,
       { fix: `raise budget.max_usd to ${usd(full)}, or lower repeats` },
     );
   }

@@ -9,7 +9,7 @@ import { type AgentSpec, loadAgentSpec } from "../agent_spec.ts";
 import { ToolscoreError } from "../errors.ts";
 import type { MCPServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
-import { inspectServer } from "./check_server.ts";
+import { inspectServer, SERVER_CHECKS } from "./check_server.ts";
 import {
   checkBudget,
   checkKeys,
@@ -69,7 +69,6 @@ function count(n: number, word: string): string {
 }
 
 const SPEC_CHECKS = ["packages", "prices", "budget"] as const;
-const SERVER_CHECKS = ["server-start", "tools-list", "tool-schemas", "server-build"] as const;
 
 /**
  * Run the preflight checks, in order: `spec`, `contract`, `keys`,
@@ -141,9 +140,11 @@ export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorC
   const server = options.server ?? spec?.server;
   let toolNames: string[] | null = null;
   if (server === undefined || options.startServer === false) {
-    const why = server === undefined
-      ? "no server (a spec with a server, or -- COMMAND…)"
-      : "not started (--no-server)";
+    const why = server !== undefined
+      ? "not started (--no-server)"
+      : options.specPath !== undefined && spec === undefined
+      ? specMissing
+      : "no server (a spec with a server, or -- COMMAND…)";
     for (const name of SERVER_CHECKS) checks.push(new DoctorCheck(name, "skip", why));
   } else {
     const inspection = await inspectServer(server, {

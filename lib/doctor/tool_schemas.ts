@@ -10,8 +10,9 @@
 import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { isJsonObject, joinPath } from "../calls.ts";
+import { isJsonObject } from "../calls.ts";
 import { jsonSha256 } from "../canonical.ts";
+import { pointerToPath } from "../json_pointer.ts";
 
 /** Problems found in a tool list. */
 export interface ToolListIssues {
@@ -33,6 +34,13 @@ function draftOf(schema: Record<string, unknown>): Draft | { unsupported: string
   return { unsupported: name };
 }
 
+// The URI each Ajv class registers its meta-schema under.
+const META_SCHEMAS: Record<Draft, string> = {
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
+
 interface Validators {
   "draft-07": Ajv;
   "2019-09": Ajv2019;
@@ -49,15 +57,6 @@ function validators(): Validators {
   };
 }
 
-function pointerToPath(pointer: string): string {
-  let path = "";
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    path = joinPath(path, /^\d+$/.test(key) ? Number(key) : key);
-  }
-  return path;
-}
-
 /**
  * Why a schema is not a valid JSON Schema of its draft, or `null` when it is.
  *
@@ -71,16 +70,20 @@ function schemaProblem(schema: Record<string, unknown>, ajv: Validators): string
     return `its $schema (${draft.unsupported}) is not a draft we can check`;
   }
   const validator = ajv[draft];
-  if (!validator.validateSchema(schema)) {
-    const error = validator.errors?.[0];
-    const where = error ? pointerToPath(error.instancePath) : "";
-    return `not a valid ${draft} JSON Schema (${where === "" ? "" : `${where} `}${
-      error?.message ?? "invalid"
-    })`;
-  }
+  // Ajv knows each meta-schema by one URI only; servers also write https://…draft-07/schema,
+  // http://…/2020-12/schema and the like, which would otherwise throw "no schema with key".
+  const normalized = { ...schema, $schema: META_SCHEMAS[draft] };
   try {
-    validator.compile(schema);
+    if (!validator.validateSchema(normalized)) {
+      const error = validator.errors?.[0];
+      const where = error ? pointerToPath(error.instancePath) : "";
+      return `not a valid ${draft} JSON Schema (${where === "" ? "" : `${where} `}${
+        error?.message ?? "invalid"
+      })`;
+    }
+    validator.compile(normalized);
   } catch (error) {
+    // One odd tool must never stop the doctor: whatever Ajv throws is this tool's problem.
     return `not a usable ${draft} JSON Schema (${(error as Error).message.split("\n")[0]})`;
   }
   return null;

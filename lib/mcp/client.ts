@@ -19,12 +19,13 @@ import {
   expandVariables,
   type HttpServerSpec,
   isRemoteSpec,
+  looksSecret,
   type MCPServerSpec,
   readEnv,
   serverEnvironment,
   type StdioServerSpec,
 } from "./server_spec.ts";
-import { DenoCommandTransport } from "./transport.ts";
+import { DenoCommandTransport, type LeftBehind } from "./transport.ts";
 
 // JSON-RPC error codes the SDK uses for its own failures.
 const CONNECTION_CLOSED = -32000;
@@ -73,6 +74,62 @@ function errorCode(error: unknown): number | undefined {
   return typeof code === "number" ? code : undefined;
 }
 
+/**
+ * What to say about processes a local server started that outlived it.
+ *
+ * @param left What the transport found on close.
+ * @returns A clause for a message, and what to do; `null` when nothing was left behind.
+ *
+ * @example Usage
+ * ```ts
+ * import { leftBehindNote } from "./client.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(leftBehindNote(null), null);
+ * assert.match(leftBehindNote({ group: 42, signalled: false })!.fix, /kill -- -42/);
+ * ```
+ */
+export function leftBehindNote(
+  left: LeftBehind | null | undefined,
+): { detail: string; fix: string } | null {
+  if (!left) return null;
+  return {
+    detail: `a process it started still runs after it was stopped (process group ${left.group})`,
+    fix: `kill it with \`kill -- -${left.group}\`` +
+      (left.signalled
+        ? " (it left the server's process group)"
+        : "; with --allow-run for every program, not just the server, deno stops it itself"),
+  };
+}
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+// Values no message may show, though the server may echo them to its stderr: what a `${NAME}`
+// in the spec's env or headers expands to when NAME (or the variable it sets) is named like a
+// secret, every header's expansions, and the literal value of a variable named like a secret.
+function secretValues(
+  spec: MCPServerSpec,
+  lookup: (name: string) => string | undefined,
+): string[] {
+  const remote = isRemoteSpec(spec);
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries((remote ? spec.headers : spec.env) ?? {})) {
+    const secretName = remote || looksSecret(name);
+    if (looksSecret(name) || (remote && /auth|key|token|secret/i.test(name))) values.add(value);
+    for (const [, reference] of value.matchAll(REFERENCE)) {
+      const found = lookup(reference!);
+      if (found !== undefined && (secretName || looksSecret(reference!))) values.add(found);
+    }
+  }
+  // Longest first, so that a secret containing another is hidden whole; short values are
+  // left alone (hiding "1" would garble every message).
+  return [...values].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => out.replaceAll(secret, "***"), text);
+}
+
 function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   // fetch says only "fetch failed"; the reason (refused, DNS, TLS) is in the cause.
@@ -98,6 +155,7 @@ export class McpSession implements AsyncDisposable {
   #client: Client;
   #transport: Transport;
   #timeoutS: number;
+  #secrets: readonly string[];
   #closed = false;
 
   /**
@@ -108,6 +166,7 @@ export class McpSession implements AsyncDisposable {
    * @param transport Its transport.
    * @param identity What the server said in `initialize`.
    * @param timeoutS Seconds per request.
+   * @param secrets Values to hide in error messages.
    */
   private constructor(
     readonly spec: MCPServerSpec,
@@ -115,10 +174,12 @@ export class McpSession implements AsyncDisposable {
     transport: Transport,
     readonly identity: ServerIdentity,
     timeoutS: number,
+    secrets: readonly string[],
   ) {
     this.#client = client;
     this.#transport = transport;
     this.#timeoutS = timeoutS;
+    this.#secrets = secrets;
   }
 
   /**
@@ -135,12 +196,13 @@ export class McpSession implements AsyncDisposable {
     const transport = isRemoteSpec(spec)
       ? await httpTransport(spec, lookup)
       : stdioTransport(spec, lookup, options.killGraceMs);
+    const secrets = secretValues(spec, lookup);
     const client = new Client({ name: "toolscore", version: denoJson.version });
     client.onerror = () => {}; // stray stdout lines are kept by the transport for the error message
     try {
       await client.connect(transport, { timeout: timeoutS * 1000 });
     } catch (error) {
-      throw await failure(spec, transport, error, "initialize", timeoutS);
+      throw await failure(spec, transport, error, "initialize", timeoutS, secrets);
     }
     const info = client.getServerVersion();
     const identity: ServerIdentity = {
@@ -151,12 +213,17 @@ export class McpSession implements AsyncDisposable {
         : (transport as { protocolVersion?: string }).protocolVersion ?? null,
       instructions: client.getInstructions() ?? null,
     };
-    return new McpSession(spec, client, transport, identity, timeoutS);
+    return new McpSession(spec, client, transport, identity, timeoutS, secrets);
   }
 
   /** The local server's process id (`undefined` for a remote server). */
   get pid(): number | undefined {
     return this.#transport instanceof DenoCommandTransport ? this.#transport.pid : undefined;
+  }
+
+  /** Processes the local server started that outlived it, found when it was closed. */
+  get leftBehind(): LeftBehind | null {
+    return this.#transport instanceof DenoCommandTransport ? this.#transport.leftBehind : null;
   }
 
   /** The methods of every request and notification sent so far (local servers). */
@@ -184,7 +251,14 @@ export class McpSession implements AsyncDisposable {
           { timeout: this.#timeoutS * 1000 },
         );
       } catch (error) {
-        throw await failure(this.spec, this.#transport, error, "tools/list", this.#timeoutS);
+        throw await failure(
+          this.spec,
+          this.#transport,
+          error,
+          "tools/list",
+          this.#timeoutS,
+          this.#secrets,
+        );
       }
       tools.push(...result.tools);
       cursor = result.nextCursor;
@@ -219,7 +293,14 @@ export class McpSession implements AsyncDisposable {
       );
       return isJsonObject(result) ? result : { value: result };
     } catch (error) {
-      throw await failure(this.spec, this.#transport, error, `tools/call ${name}`, this.#timeoutS);
+      throw await failure(
+        this.spec,
+        this.#transport,
+        error,
+        `tools/call ${name}`,
+        this.#timeoutS,
+        this.#secrets,
+      );
     }
   }
 
@@ -292,6 +373,7 @@ async function failure(
   error: unknown,
   step: string,
   timeoutS: number,
+  secrets: readonly string[],
 ): Promise<McpServerError> {
   if (error instanceof McpServerError) return error;
   const local = transport instanceof DenoCommandTransport ? transport : undefined;
@@ -323,17 +405,20 @@ async function failure(
     await local.waitForExit(code === REQUEST_TIMEOUT ? 0 : 300);
   if (local) await (code === REQUEST_TIMEOUT ? local.kill() : local.close());
   else await transport.close().catch(() => {});
-  const stderr = local?.stderrTail ?? [];
-  const noise = local?.stdoutNoise ?? [];
-  const noiseNote = noise.length > 0
-    ? `; it wrote ${noise.length} non-JSON line(s) to stdout (log to stderr instead), e.g. ${
-      JSON.stringify(noise[0])
-    }`
-    : "";
+  // What the server wrote may echo a secret it was given.
+  const stderr = (local?.stderrTail ?? []).map((line) => redact(line, secrets));
+  const noise = (local?.stdoutNoise ?? []).map((line) => redact(line, secrets));
+  const left = leftBehindNote(local?.leftBehind);
+  const notes =
+    (noise.length > 0
+      ? `; it wrote ${noise.length} non-JSON line(s) to stdout (log to stderr instead), e.g. ${
+        JSON.stringify(noise[0])
+      }`
+      : "") + (left ? `; ${left.detail}: ${left.fix}` : "");
   if (code === REQUEST_TIMEOUT && !exitedOnItsOwn) {
     return new McpServerError(
       "timeout",
-      `no answer to ${step} within ${timeoutS} s from ${describeServer(spec)}${noiseNote}`,
+      `no answer to ${step} within ${timeoutS} s from ${describeServer(spec)}${notes}`,
       { cause: error, stderr },
     );
   }
@@ -342,13 +427,13 @@ async function failure(
     const how = signal ? `was killed by ${signal}` : `exited with code ${exitCode}`;
     return new McpServerError(
       "exit",
-      `the server ${how} during ${step} (${describeServer(spec)})${noiseNote}`,
+      `the server ${how} during ${step} (${describeServer(spec)})${notes}`,
       { cause: error, stderr },
     );
   }
   return new McpServerError(
     "protocol",
-    `${step} failed: ${messageOf(error)} (${describeServer(spec)})${noiseNote}`,
+    `${step} failed: ${redact(messageOf(error), secrets)} (${describeServer(spec)})${notes}`,
     { cause: error, stderr },
   );
 }

@@ -45,6 +45,21 @@ export interface DenoCommandTransportOptions {
   killGraceMs?: number;
 }
 
+/**
+ * Processes the child started that still ran after it was reaped: they hold
+ * its stdout or stderr open.
+ */
+export interface LeftBehind {
+  /** The child's process group, which they were started in. */
+  group: number;
+  /**
+   * `false` when Deno did not permit signalling the group: that needs
+   * `--allow-run` without a list; with `--allow-run=CMD` only the child
+   * itself is signalled.
+   */
+  signalled: boolean;
+}
+
 /** How the child ended. */
 export interface ChildExit {
   /** The exit code (128 + signal when killed by a signal on Unix). */
@@ -76,21 +91,29 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   }
 }
 
-function groupKill(child: Deno.ChildProcess, signal: Deno.Signal): void {
-  // The child leads its own process group (detached), so grandchildren (npx → node) go too.
-  if (Deno.build.os !== "windows") {
-    try {
-      Deno.kill(-child.pid, signal);
-      return;
-    } catch {
-      // The group is gone, or signalling groups is not allowed: fall back to the child.
-    }
+// Signal the child's process group (none on Windows); `false` when Deno does not permit it
+// (`--allow-run=CMD` instead of `--allow-run`).
+function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): boolean {
+  if (Deno.build.os === "windows") return true;
+  try {
+    Deno.kill(-child.pid, signal);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return false;
+    // ESRCH: the group is gone.
   }
+  return true;
+}
+
+// Returns whether the group could be signalled.
+function groupKill(child: Deno.ChildProcess, signal: Deno.Signal): boolean {
+  // The child leads its own process group (detached), so grandchildren (npx → node) go too.
+  const signalled = signalGroup(child, signal);
   try {
     child.kill(signal);
   } catch {
-    // Already exited.
+    // Already exited (or gone with its group).
   }
+  return signalled;
 }
 
 /**
@@ -125,6 +148,7 @@ export class DenoCommandTransport implements Transport {
   #stderr: string[] = [];
   #noise: string[] = [];
   #exit?: ChildExit;
+  #leftBehind: LeftBehind | null = null;
   #status?: Promise<void>;
   #closed = false;
   #closing?: Promise<void>;
@@ -148,6 +172,14 @@ export class DenoCommandTransport implements Transport {
   /** How the child ended, once it has. */
   get exit(): ChildExit | undefined {
     return this.#exit;
+  }
+
+  /**
+   * Processes the child started that outlived it (found on close), or `null`.
+   * They are killed with the child's process group when Deno permits it.
+   */
+  get leftBehind(): LeftBehind | null {
+    return this.#leftBehind;
   }
 
   /** The protocol version the client negotiated, once initialized. */
@@ -273,6 +305,7 @@ export class DenoCommandTransport implements Transport {
       return;
     }
     const grace = this.options.killGraceMs ?? 1500;
+    let signalled = true;
     // Closing stdin waits for pending writes; a child that stopped reading must not block us.
     if (this.#writer) await within(this.#writer.close(), Math.min(grace, 500));
     if (this.#exit === undefined) {
@@ -280,20 +313,15 @@ export class DenoCommandTransport implements Transport {
       const exited = await within(Promise.race([status, this.#hurry.promise]), grace) &&
         this.#exit !== undefined;
       if (!exited) {
-        groupKill(child, "SIGTERM");
-        if (!(await within(status, grace))) groupKill(child, "SIGKILL");
+        signalled = groupKill(child, "SIGTERM");
+        if (!(await within(status, grace))) signalled = groupKill(child, "SIGKILL");
       }
     }
     await status;
-    if (Deno.build.os !== "windows") {
-      try {
-        Deno.kill(-child.pid, "SIGKILL"); // leftovers of the group, if any
-      } catch {
-        // None: the usual case.
-      }
-    }
-    // A grandchild that escaped the group may still hold the pipes open.
+    signalled = signalGroup(child, "SIGKILL") && signalled; // leftovers of the group, if any
+    // A grandchild that outlived the child (or escaped the group) still holds the pipes open.
     if (!(await within(Promise.all(this.#pumps), 500))) {
+      this.#leftBehind = { group: child.pid, signalled };
       await Promise.all(this.#readers.map((reader) => reader.cancel().catch(() => {})));
       await Promise.all(this.#pumps);
     }

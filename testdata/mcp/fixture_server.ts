@@ -8,7 +8,9 @@
  *   --record FILE     append every JSON-RPC message received to FILE as a JSON line
  *                     (needs --allow-write=FILE)
  *   --page-size N     split tools/list into pages of N tools (nextCursor)
- *   --crash-on-start  write an error to stderr and exit 3 before reading anything
+ *   --page-loop       with --page-size: every page names the same next cursor (a server bug)
+ *   --crash-on-start  write an error to stderr and exit 3 before reading anything; with
+ *                     --allow-env=FIXTURE_TOKEN it echoes that variable first (a leaky server)
  *   --hang            never answer anything; ignore stdin EOF and SIGTERM
  *   --stdout-noise    print a log line to stdout before serving (a common bug)
  *   --name NAME       serverInfo.name (default "fixture")
@@ -35,10 +37,13 @@ function flag(name: string): string | undefined {
 const has = (name: string) => Deno.args.includes(name);
 
 const pidFile = flag("--pid-file");
-if (pidFile) Deno.writeTextFileSync(pidFile, String(Deno.pid));
+if (pidFile) Deno.writeTextFileSync(pidFile, `${Deno.pid}\n`); // one line: readers wait for the newline
 
 if (has("--crash-on-start")) {
   console.error("fixture: loading config");
+  const allowed = Deno.permissions.querySync({ name: "env", variable: "FIXTURE_TOKEN" }).state;
+  const token = allowed === "granted" ? Deno.env.get("FIXTURE_TOKEN") : undefined;
+  if (token) console.error(`fixture: token ${token} was rejected`);
   console.error("fixture: FATAL missing FIXTURE_DB_URL; cannot start");
   Deno.exit(3);
 }
@@ -122,6 +127,7 @@ async function serve(): Promise<void> {
         const next = offset + pageSize;
         const page: Record<string, unknown> = { tools: tools.slice(offset, next) };
         if (next < tools.length) page.nextCursor = `page-${next}`;
+        if (has("--page-loop")) page.nextCursor = `page-${pageSize}`;
         return send({ ...message, result: page });
       }
       return send(message);
