@@ -10,6 +10,7 @@
  * @module
  */
 
+import { InputError } from "./errors.ts";
 import { fileError } from "./load.ts";
 
 /** One line of a text, 1-based, without its line break. */
@@ -109,4 +110,31 @@ export async function* fileLineBlocks(
   }
   buffer += decoder.decode();
   if (buffer.length > 0) yield [{ text: withoutCr(buffer), line: line + 1, unterminated: true }];
+}
+
+/**
+ * One JSONL line parsed as JSON, or an error at its `file:line` saying what
+ * each line must be.
+ *
+ * @param text The line's text.
+ * @param where The file and line, `runs.jsonl:3`.
+ * @returns The parsed value.
+ * @throws {InputError} When the line is not valid JSON.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { parseJsonLine } from "./jsonl_lines.ts";
+ *
+ * parseJsonLine("{oops", "runs.jsonl:2"); // InputError: runs.jsonl:2: not valid JSON (…); each line must be one JSON object
+ * ```
+ */
+export function parseJsonLine(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputError(
+      `not valid JSON (${(error as Error).message}); each line must be one JSON object`,
+      where,
+    );
+  }
 }

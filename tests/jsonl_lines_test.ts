@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { fileLineBlocks, type Line, textLines } from "../lib/jsonl_lines.ts";
+import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../lib/jsonl_lines.ts";
 
 const TEMP = {
   dir: new URL("..", import.meta.url).pathname,
@@ -80,5 +80,13 @@ Deno.test("fileLineBlocks() names a missing file", async () => {
   await assert.rejects(
     () => fileLines("no/such/file.jsonl"),
     /^InputError: no\/such\/file\.jsonl: file not found; check the path$/,
+  );
+});
+
+Deno.test("parseJsonLine() parses a line, or names file:line and what a line must be", () => {
+  assert.deepEqual(parseJsonLine('{"a": [1]}', "runs.jsonl:1"), { a: [1] });
+  assert.throws(
+    () => parseJsonLine("{oops", "runs.jsonl:2"),
+    /^InputError: runs\.jsonl:2: not valid JSON \(.+\); each line must be one JSON object$/,
   );
 });

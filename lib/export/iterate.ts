@@ -20,7 +20,7 @@ import { InputError, ToolscoreError } from "../errors.ts";
 import type { EvaluationResult } from "../evaluate.ts";
 import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
 import { traceFromValue, tracesFromText } from "../formats/detect.ts";
-import { fileLineBlocks, type Line, textLines } from "../jsonl_lines.ts";
+import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../jsonl_lines.ts";
 import { fileError, parseDocument } from "../load.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
@@ -116,15 +116,7 @@ async function* runRowRecords(path: string): AsyncGenerator<RunRecord> {
     const lines: number[] = [];
     for (const { text, line } of block) {
       if (text.trim() === "") continue;
-      let row: unknown;
-      try {
-        row = JSON.parse(text);
-      } catch (error) {
-        throw new InputError(
-          `not valid JSON (${(error as Error).message}); each line must be one JSON object`,
-          `${path}:${line}`,
-        );
-      }
+      const row = parseJsonLine(text, `${path}:${line}`);
       try {
         const fields = runFields(row, { kind: "agent_run", path, sha256, line });
         // Hashed together: one await per block rather than one per line.

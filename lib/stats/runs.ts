@@ -7,7 +7,7 @@
 
 import { describeJson, isJsonObject } from "../calls.ts";
 import { InputError } from "../errors.ts";
-import { textLines } from "../jsonl_lines.ts";
+import { parseJsonLine, textLines } from "../jsonl_lines.ts";
 import { readTextFile } from "../load.ts";
 
 /**
@@ -262,15 +262,7 @@ export function runsFromJsonl(text: string, file: string, options: RunFromRowOpt
   for (const { text: raw, line } of textLines(text)) {
     const content = raw.trim();
     if (content === "") continue;
-    let row: unknown;
-    try {
-      row = JSON.parse(content);
-    } catch (error) {
-      throw new InputError(
-        `not valid JSON (${(error as Error).message}); each line must be one JSON object`,
-        `${file}:${line}`,
-      );
-    }
+    const row = parseJsonLine(content, `${file}:${line}`);
     try {
       runs.push(runFromRow(row, options));
     } catch (error) {
