@@ -128,6 +128,14 @@ Deno.test("checkServer() fails a crash on start with the server's stderr in the 
   assert.equal(checks[1]!.detail, "the server did not start");
 });
 
+Deno.test("checkServer() says how to fix a server command that cannot start", async () => {
+  const missing = await checkServer({ command: ["toolscore-no-such-server-xyz"] });
+  assert.deepEqual(missing.map((c) => c.status), ["fail", "skip", "skip", "skip"]);
+  assert.equal(missing[0]!.fix, "install toolscore-no-such-server-xyz or fix the server command");
+  const folder = await checkServer({ command: ["./testdata"] });
+  assert.equal(folder[0]!.fix, "make ./testdata an executable file, or fix the server command");
+});
+
 Deno.test("checkServer() times out on a hung server within the timeout and leaves no process behind", async () => {
   const dir = await tempDir(".doctor_test_");
   const pidFile = `${dir}/pid`;
@@ -874,6 +882,10 @@ Deno.test("toolscore doctor refuses a bad command line with exit 2", async () =>
     [["doctor", "stray"], /unexpected argument stray; put the server command after --/],
     [["doctor", "--server", "a", "--", "b"], /give the server one way/],
     [["doctor", "--mcp-server", "x"], /--mcp-server goes with --mcp-config/],
+    [
+      ["doctor", "--mcp-config", "testdata/mcp/claude_desktop_config.json"],
+      /claude_desktop_config\.json: mcpServers: 2 servers \(everything, fixture\); name the one to use \(--mcp-server NAME\)/,
+    ],
     [["doctor", "--timeout", "soon"], /--timeout soon: expected a number/],
     [["doctor", "--bogus"], /bogus/],
   ];
@@ -885,6 +897,54 @@ Deno.test("toolscore doctor refuses a bad command line with exit 2", async () =>
   const help = await runCollect(["doctor", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.out, /--allow-unknown-price/);
+});
+
+Deno.test("toolscore doctor tells a ${VAR} deno may not read from one that is not set", async () => {
+  const dir = await tempDir(".doctor_test_");
+  const name = "TOOLSCORE_TEST_REF_TOKEN";
+  const value = "tok-REF-VALUE-9";
+  try {
+    const spec = `${dir}/agent.yaml`;
+    await Deno.writeTextFile(
+      spec,
+      JSON.stringify({
+        spec_version: 1,
+        server: { command: [Deno.execPath(), "run", FIXTURE], env: { T: `\${${name}}` } },
+        arms: [{ id: "a", provider: "openai", model: "gpt-4.1-mini" }],
+        tasks: [{ id: "t", prompt: "p", contract: "../testdata/mcp/contract_flights.json" }],
+      }),
+    );
+    const doctor = async (allowEnv: string, env: Record<string, string>) => {
+      const args = ["run", "--no-prompt", "--allow-read", "--allow-run", allowEnv, "cli.ts"];
+      const { stdout } = await new Deno.Command(Deno.execPath(), {
+        args: [...args, "doctor", "--spec", spec],
+        env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const out = new TextDecoder().decode(stdout);
+      assert.ok(!out.includes(value), out);
+      return out;
+    };
+    assert.match(
+      await doctor("--allow-env=PATH,HOME", { [name]: value }),
+      new RegExp(
+        `server\\.env\\.T: refers to \\$\\{${name}\\}, but deno may not read ${name}; ` +
+          `run deno with --allow-env=${name}`,
+      ),
+    );
+    assert.match(
+      await doctor(`--allow-env=PATH,HOME,${name}`, {}),
+      new RegExp(`server\\.env\\.T: refers to \\$\\{${name}\\}, but ${name} is not set`),
+    );
+    assert.match(
+      await doctor(`--allow-env=PATH,HOME,${name}`, { [name]: value }),
+      /^✓ server-start {4}fixture 1\.2\.3/m,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("toolscore doctor kills the server on Ctrl-C", async () => {

@@ -350,6 +350,17 @@ Deno.test("McpSession says when the executable does not exist", async () => {
   assert.ok(error instanceof McpServerError);
   assert.equal(error.kind, "spawn");
   assert.match(error.message, /cannot start toolscore-no-such-server-xyz: not found/);
+
+  const folder = await McpSession.open({ command: ["./testdata"] }).then(
+    () => assert.fail("expected a failure"),
+    (error: unknown) => error,
+  );
+  assert.ok(folder instanceof McpServerError);
+  assert.equal(folder.kind, "spawn");
+  assert.match(
+    folder.message,
+    /^cannot start \.\/testdata: .+; check that it is an executable file$/,
+  );
 });
 
 Deno.test("McpSession reports an unset ${VAR} in the spec's env by name, before starting", async () => {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { UsageError } from "../errors.ts";
+import { inFile, InputError, UsageError } from "../errors.ts";
 import type { DoctorCheck } from "../doctor/check.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run_doctor.ts";
@@ -102,10 +102,13 @@ async function serverFromFlags(
   if (line !== undefined) return serverSpecFromCommandLine(line);
   if (url !== undefined) return serverSpecFromJson({ url }, { path: "--url" });
   if (config !== undefined) {
-    return serverSpecFromJson(await readDocument(config), {
-      path: config,
-      entry: stringFlag(flags, "mcp-server"),
-    });
+    const value = await readDocument(config);
+    try {
+      // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
+      return serverSpecFromJson(value, { path: "", entry: stringFlag(flags, "mcp-server") });
+    } catch (error) {
+      throw error instanceof InputError ? inFile(error, config) : error;
+    }
   }
   return undefined;
 }

@@ -65,7 +65,11 @@ function fixFor(error: McpServerError, spec: MCPServerSpec): string {
   const where = isRemoteSpec(spec) ? spec.url : describeServer({ command: spec.command });
   switch (error.kind) {
     case "spawn":
-      return `install ${isRemoteSpec(spec) ? "it" : spec.command[0]} or fix server.command`;
+      return isRemoteSpec(spec)
+        ? "fix server.url"
+        : error.cause instanceof Deno.errors.NotFound
+        ? `install ${spec.command[0]} or fix the server command`
+        : `make ${spec.command[0]} an executable file, or fix the server command`;
     case "permission":
       return "grant the permission named above to deno";
     case "timeout": {
@@ -81,7 +85,7 @@ function fixFor(error: McpServerError, spec: MCPServerSpec): string {
     case "exit":
       return `run \`${where}\` yourself to see why it stops`;
     case "config":
-      return "set the variable named above, or fix server.env";
+      return "set the variable named above (and let deno read it), or fix server.env";
     case "protocol":
       return isRemoteSpec(spec)
         ? "check that the server is running and that the URL is its MCP (Streamable HTTP) endpoint"

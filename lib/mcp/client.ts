@@ -391,11 +391,14 @@ async function failure(
       { cause: error },
     );
   }
-  if (error instanceof Deno.errors.NotFound && local?.pid === undefined) {
+  if (local !== undefined && local.pid === undefined) {
+    // Never spawned: not found, not executable (a folder, no x bit)…
     await transport.close().catch(() => {});
     return new McpServerError(
       "spawn",
-      `cannot start ${program}: not found; install it or put it on PATH`,
+      error instanceof Deno.errors.NotFound
+        ? `cannot start ${program}: not found; install it or put it on PATH`
+        : `cannot start ${program}: ${messageOf(error)}; check that it is an executable file`,
       { cause: error },
     );
   }

@@ -152,7 +152,7 @@ function pickEntry(
     throw new InputError(
       names.length === 0
         ? "no servers in it; add one"
-        : `${names.length} servers (${names.join(", ")}); name the one to use`,
+        : `${names.length} servers (${names.join(", ")}); name the one to use (--mcp-server NAME)`,
       joinPath(path, key),
     );
   }
@@ -524,6 +524,14 @@ export function looksSecret(name: string): boolean {
   return /(^|_)(KEY|TOKEN|SECRET)S?$|PASSWORD|PASSWD|CREDENTIAL/i.test(name);
 }
 
+function envReadable(name: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "env", variable: name }).state === "granted";
+  } catch {
+    return true; // an odd name: say "not set", as before
+  }
+}
+
 /**
  * Replace `${NAME}` references in a value with the caller's variables.
  *
@@ -550,7 +558,13 @@ export function expandVariables(
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const found = lookup(name);
     if (found === undefined) {
-      throw new InputError(`refers to \${${name}}, but ${name} is not set; export it first`, where);
+      // An unset variable and one deno may not read look the same to the lookup.
+      throw new InputError(
+        envReadable(name)
+          ? `refers to \${${name}}, but ${name} is not set; export it first`
+          : `refers to \${${name}}, but deno may not read ${name}; run deno with --allow-env=${name}`,
+        where,
+      );
     }
     return found;
   });
