@@ -947,54 +947,57 @@ Deno.test("toolscore doctor tells a ${VAR} deno may not read from one that is no
   }
 });
 
-Deno.test("toolscore doctor kills the server on Ctrl-C", async () => {
-  const dir = await tempDir(".doctor_test_");
-  const pidFile = `${dir}/pid`;
-  let pid = 0;
-  let cli: Deno.ChildProcess | undefined;
-  try {
-    cli = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--allow-read=.",
-        "--allow-env",
-        "--allow-run",
-        "cli.ts",
-        "doctor",
-        "--timeout",
-        "60",
-        "--",
-        Deno.execPath(),
-        "run",
-        "--no-prompt",
-        `--allow-write=${pidFile}`,
-        FIXTURE,
-        "--hang",
-        "--pid-file",
-        pidFile,
-      ],
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    // The CLI listens for SIGINT before it starts the server, so once the server wrote its pid
-    // the handler is in place.
-    pid = await readPidFile(pidFile);
-    assert.ok(pid > 0, "the server did not start");
-    cli.kill("SIGINT");
-    const { code } = await cli.output();
-    assert.equal(code, 130);
-    assert.equal(isAlive(pid), false, `the server ${pid} outlived the CLI`);
-  } finally {
-    // On a failure above, leave nothing running.
-    if (pid > 0 && isAlive(pid)) Deno.kill(pid, "SIGKILL");
+Deno.test({
+  name: "toolscore doctor kills the server on Ctrl-C and on SIGTERM",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const dir = await tempDir(".doctor_test_");
+    const pids: number[] = [];
+    const clis: Deno.ChildProcess[] = [];
     try {
-      cli?.kill("SIGKILL");
-      await cli?.output();
-    } catch {
-      // Already ended and read.
+      for (const [signal, expected] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+        const pidFile = `${dir}/${signal}.pid`;
+        const cli = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--no-prompt",
+            "--allow-read=.",
+            "--allow-env",
+            "--allow-run",
+            "cli.ts",
+            "doctor",
+            "--timeout",
+            "60",
+            "--",
+            ...fixtureWriting(pidFile, "--hang", "--pid-file", pidFile).command,
+          ],
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        clis.push(cli);
+        // The CLI listens for signals before it starts the server, so once the server wrote its
+        // pid the handler is in place.
+        const pid = await readPidFile(pidFile);
+        assert.ok(pid > 0, "the server did not start");
+        pids.push(pid);
+        cli.kill(signal);
+        const { code } = await cli.output();
+        assert.equal(code, expected, signal);
+        assert.equal(isAlive(pid), false, `the server ${pid} outlived the CLI (${signal})`);
+      }
+    } finally {
+      // On a failure above, leave nothing running.
+      for (const pid of pids) if (isAlive(pid)) Deno.kill(pid, "SIGKILL");
+      for (const cli of clis) {
+        try {
+          cli.kill("SIGKILL");
+          await cli.output();
+        } catch {
+          // Already ended and read.
+        }
+      }
+      await Deno.remove(dir, { recursive: true });
     }
-    await Deno.remove(dir, { recursive: true });
-  }
+  },
 });

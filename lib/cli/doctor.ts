@@ -115,21 +115,24 @@ async function serverFromFlags(
 
 // Ctrl-C (or a TERM) while a server runs: kill it, reap it, then exit.
 function onInterrupt(): () => void {
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  const handler = async () => {
-    await closeAllTransports();
-    Deno.exit(130);
-  };
-  const added: Deno.Signal[] = [];
-  for (const signal of signals) {
+  // Exit as the shell reports a death by that signal: 128 + its number.
+  const codes: Partial<Record<Deno.Signal, number>> = Deno.build.os === "windows"
+    ? { SIGINT: 130 }
+    : { SIGINT: 130, SIGTERM: 143 };
+  const added: [Deno.Signal, () => void][] = [];
+  for (const [signal, code] of Object.entries(codes) as [Deno.Signal, number][]) {
+    const handler = async () => {
+      await closeAllTransports();
+      Deno.exit(code);
+    };
     try {
       Deno.addSignalListener(signal, handler);
-      added.push(signal);
+      added.push([signal, handler]);
     } catch {
       // Not supported here: the default behaviour (exit) applies.
     }
   }
-  return () => added.forEach((signal) => Deno.removeSignalListener(signal, handler));
+  return () => added.forEach(([signal, handler]) => Deno.removeSignalListener(signal, handler));
 }
 
 /** The `doctor` command. */
