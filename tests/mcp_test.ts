@@ -468,12 +468,15 @@ Deno.test("the SDK's types are real under deno check, not a silent any", () => {
   const parsed: number = deserializeMessage(String(line));
   // @ts-expect-error Client.getServerVersion returns an Implementation or undefined
   const version: number = new Client({ name: "t", version: "0" }).getServerVersion();
-  // @ts-expect-error Transport.start is a method
-  const start: number = new DenoCommandTransport("x").start satisfies Transport["start"];
-  assert.deepEqual([typeof line, typeof parsed, version, typeof start], [
+  // @ts-expect-error a number is not a Transport
+  const transport: Transport = 42;
+  // @ts-expect-error a string is not a JSONRPCMessage
+  const notMessage: JSONRPCMessage = "ping";
+  assert.deepEqual([typeof line, typeof parsed, version, transport, notMessage], [
     "string",
     "object",
     undefined,
-    "function",
+    42,
+    "ping",
   ]);
 });
