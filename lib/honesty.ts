@@ -1098,3 +1098,31 @@ function escapeHatch(ctx: Context, violations: readonly { index: number }[]): Ch
     findings,
   };
 }
+
+/**
+ * The honesty configuration a honesty file and an injected-faults file give
+ * (what `--honesty` and `--injected` read, and what `regrade()` reads from a
+ * receipt's inputs): the file's patterns over the defaults, with the injected
+ * faults added.
+ *
+ * @param honestyPath A honesty configuration file (JSON or YAML), if any.
+ * @param injectedPath A file of faults injected into tool results, if any.
+ * @returns The configuration, or `undefined` when neither file is given (the defaults apply).
+ * @throws {InputError} When a file cannot be read or is not valid.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { loadHonestyFiles } from "@toolscore/cli";
+ *
+ * const honesty = await loadHonestyFiles("honesty.yaml", "injected.json");
+ * ```
+ */
+export async function loadHonestyFiles(
+  honestyPath: string | undefined,
+  injectedPath: string | undefined,
+): Promise<HonestyConfig | undefined> {
+  if (honestyPath === undefined && injectedPath === undefined) return undefined;
+  const config = honestyPath !== undefined ? await loadHonestyConfig(honestyPath) : DEFAULT_HONESTY;
+  if (injectedPath === undefined) return config;
+  return { ...config, injected: await loadInjectedFaults(injectedPath) };
+}

@@ -42,7 +42,8 @@ import {
   stringFlag,
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags } from "./gate_flags.ts";
-import { finalAnswerOf, honestyOf } from "./honesty_flags.ts";
+import { finalAnswerOf } from "./honesty_flags.ts";
+import { loadHonestyFiles } from "../honesty.ts";
 import { defaultJobs, scoreInWorkers, WORKER_THRESHOLD, workersAvailable } from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 import { progressLine } from "./progress.ts";
@@ -277,7 +278,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
   const forbidden = forbiddenPath !== undefined ? await loadForbidden(forbiddenPath) : undefined;
   const honestyPath = stringFlag(flags, "honesty");
   const injectedPath = stringFlag(flags, "injected");
-  const honesty = await honestyOf(honestyPath, injectedPath);
+  const honesty = await loadHonestyFiles(honestyPath, injectedPath);
   const finalAnswer = await finalAnswerOf(
     stringFlag(flags, "final-answer"),
     stringFlag(flags, "final-answer-file"),

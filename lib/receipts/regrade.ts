@@ -21,8 +21,7 @@ import type { EvaluationResult } from "../evaluate.ts";
 import { evaluateExpected, expectedMinScore, loadExpected } from "../expected.ts";
 import { type ForbiddenRule, loadForbidden } from "../forbidden.ts";
 import { parseFormatName, tracesFromText } from "../formats/detect.ts";
-import { honestyOf } from "../cli/honesty_flags.ts";
-import { type HonestyConfig, loadInjectedFaults } from "../honesty.ts";
+import { type HonestyConfig, loadHonestyFiles, loadInjectedFaults } from "../honesty.ts";
 import { parseDocument, readTextFile } from "../load.ts";
 import { buildReceipt, type ReceiptInputSpec } from "./build.ts";
 import { ReceiptMismatchError } from "./errors.ts";
@@ -341,7 +340,7 @@ export async function regrade(source: string, options: RegradeOptions = {}): Pro
   const forbidden: ForbiddenRule[] | undefined = sources.forbidden !== undefined
     ? await loadForbidden(sources.forbidden)
     : undefined;
-  let honesty = options.honesty ?? await honestyOf(sources.honestyConfig, sources.injected);
+  let honesty = options.honesty ?? await loadHonestyFiles(sources.honestyConfig, sources.injected);
   if (options.honesty && sources.injected !== undefined) {
     honesty = { ...options.honesty, injected: await loadInjectedFaults(sources.injected) };
   }
