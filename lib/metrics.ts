@@ -108,8 +108,8 @@ function countByTool(calls: ToolCall[], include: (call: ToolCall) => boolean = (
 export function levenshtein(a: readonly string[], b: readonly string[]): number {
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
-  let previous = new Int32Array(b.length + 1);
-  let current = new Int32Array(b.length + 1);
+  let previous: number[] = new Array(b.length + 1);
+  let current: number[] = new Array(b.length + 1);
   for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;

@@ -83,7 +83,12 @@ export function matchedKeyCount(
   if (want === undefined || want === null || actual.argsError !== undefined || !got) return 0;
   let count = 0;
   for (const key in want) {
-    if (Object.hasOwn(got, key) && valuesMatch(want[key], got[key], options)) count++;
+    if (!Object.hasOwn(got, key)) continue;
+    const expectedValue = want[key];
+    const actualValue = got[key];
+    // Identical primitives match in both modes; everything else goes through valuesMatch.
+    if (expectedValue === actualValue && typeof expectedValue !== "object") count++;
+    else if (valuesMatch(expectedValue, actualValue, options)) count++;
   }
   return count;
 }
@@ -140,6 +145,41 @@ export function pairCalls(
   return pairs.sort((a, b) => a.expected - b.expected);
 }
 
+// Reused working arrays: pairing runs per tool per trace, and allocating fresh typed arrays
+// each time cost more than the pairing itself on small tools. Each getter returns a zeroed
+// view of at least `size` elements; the numbered slots keep simultaneous views apart.
+// (Pairing never re-enters itself, so one set per thread is enough.)
+const scratch = (() => {
+  const ints = [new Int32Array(64), new Int32Array(64)];
+  const bytes = [new Uint8Array(64), new Uint8Array(64)];
+  let floats = new Float64Array(64);
+  const grow = <T extends Int32Array | Uint8Array | Float64Array>(
+    buffer: T,
+    size: number,
+    make: (n: number) => T,
+  ): T => (buffer.length >= size ? buffer : make(Math.max(size, buffer.length * 2)));
+  return {
+    ints(slot: number, size: number): Int32Array {
+      const buffer = ints[slot] = grow(ints[slot]!, size, (n) => new Int32Array(n));
+      const view = buffer.subarray(0, size);
+      view.fill(0);
+      return view;
+    },
+    bytes(slot: number, size: number): Uint8Array {
+      const buffer = bytes[slot] = grow(bytes[slot]!, size, (n) => new Uint8Array(n));
+      const view = buffer.subarray(0, size);
+      view.fill(0);
+      return view;
+    },
+    floats(size: number): Float64Array {
+      floats = grow(floats, size, (n) => new Float64Array(n));
+      const view = floats.subarray(0, size);
+      view.fill(0);
+      return view;
+    },
+  };
+})();
+
 function pairTool(
   tool: string,
   goldIndexes: number[],
@@ -161,8 +201,8 @@ function pairTool(
     });
     return;
   }
-  const matched = new Int32Array(g * t);
-  const known = new Uint8Array(g * t); // which matched[] entries are computed
+  const matched = scratch.ints(0, g * t);
+  const known = scratch.bytes(0, g * t); // which matched[] entries are computed
   if (g === t) {
     const inOrder = inOrderFullMatch(
       goldIndexes,
@@ -178,7 +218,7 @@ function pairTool(
       return;
     }
   }
-  const sent = new Int32Array(t);
+  const sent = scratch.ints(1, t);
   let matchBound = 0;
   let sentBound = 0;
   for (let j = 0; j < t; j++) {
@@ -213,7 +253,7 @@ function pairTool(
   const rowsAreGold = g <= t;
   const rows = rowsAreGold ? g : t;
   const columns = rowsAreGold ? t : g;
-  const cost = new Float64Array(rows * columns);
+  const cost = scratch.floats(rows * columns);
   for (let i = 0; i < g; i++) {
     const checked = argsChecked(expected[goldIndexes[i]!]!);
     for (let j = 0; j < t; j++) {
@@ -272,7 +312,7 @@ function rowMinimaAssignment(
   columns: number,
   cost: Float64Array,
 ): number[] | undefined {
-  const taken = new Uint8Array(columns);
+  const taken = scratch.bytes(1, columns);
   const assignment = new Array<number>(rows);
   for (let r = 0; r < rows; r++) {
     let best = 0;

@@ -50,6 +50,8 @@ export function normalizeWeights(
   weights: Record<string, number> = {},
   where = "weights",
 ): Record<string, number> {
+  // The defaults need no work (a fresh copy, so callers may keep it).
+  if (Object.keys(weights).length === 0) return { ...DEFAULT_WEIGHTS };
   const merged: Record<string, number> = { ...DEFAULT_WEIGHTS };
   for (const [key, value] of Object.entries(weights)) {
     if (!Object.hasOwn(DEFAULT_WEIGHTS, key)) {
