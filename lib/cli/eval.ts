@@ -44,7 +44,13 @@ import {
 import { parseFailUnder, parseWeightFlags } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
 import { loadHonestyFiles } from "../honesty.ts";
-import { defaultJobs, scoreInWorkers, WORKER_THRESHOLD, workersAvailable } from "./eval_pool.ts";
+import {
+  defaultJobs,
+  scoreInWorkers,
+  SLICE,
+  WORKER_THRESHOLD,
+  workersAvailable,
+} from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 import { progressLine } from "./progress.ts";
 
@@ -94,7 +100,8 @@ Options:
   --receipt-dir DIR        write receipts into DIR (several traces)
   --json                   print one JSON document on stdout, nothing else
   -v, --verbose            every metric and every issue
-  -j, --jobs N             threads for large runs (default: one per core; 1 = no workers)
+  -j, --jobs N             threads for large runs (default: one per core, used from 12,000
+                           files up; 1 = one thread)
 
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
 found a violation, 2 usage or input error.
@@ -365,7 +372,8 @@ export const evalCommand: Command = {
     const progress = progressLine(io, "scoring", files.length);
     let count = 0;
     const jobs = jobsOf(values.jobs);
-    const pooled = !receipts && jobs > 1 && files.length >= WORKER_THRESHOLD &&
+    const enough = values.jobs === undefined ? WORKER_THRESHOLD : 2 * SLICE;
+    const pooled = !receipts && jobs > 1 && files.length > enough &&
       !files.includes("-") && workersAvailable();
     if (pooled) {
       let filesDone = 0;
