@@ -36,12 +36,13 @@ import {
   type CliIO,
   type Command,
   EXIT,
+  type FlagSpec,
   listFlag,
   numberFlag,
   parseFlags,
   stringFlag,
 } from "./command.ts";
-import { parseFailUnder, parseWeightFlags } from "./gate_flags.ts";
+import { parseFailUnder, parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
 import { loadHonestyFiles } from "../honesty.ts";
 import {
@@ -54,25 +55,16 @@ import {
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 import { progressLine } from "./progress.ts";
 
-const FLAGS = {
-  format: { type: "string" },
-  strict: { type: "boolean" },
-  weight: { type: "string", multiple: true },
-  forbidden: { type: "string" },
-  honesty: { type: "string" },
-  injected: { type: "string" },
-  "final-answer": { type: "string" },
-  "final-answer-file": { type: "string" },
-  "min-score": { type: "string" },
+const FLAGS: FlagSpec = {
+  ...SCORING_FLAGS,
   "fail-under": { type: "string" },
   "fail-on-violations": { type: "boolean" },
   receipt: { type: "boolean" },
   "receipt-out": { type: "string" },
   "receipt-dir": { type: "string" },
-  json: { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
   jobs: { type: "string", short: "j" },
-} as const;
+};
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 

@@ -6,6 +6,7 @@
  */
 
 import { UsageError } from "../errors.ts";
+import type { FlagSpec } from "./command.ts";
 import { type Grade, GRADE_BARS, normalizeWeights } from "../score.ts";
 
 /**
@@ -61,3 +62,30 @@ export function parseFailUnder(value: string): number {
   if (value.trim() !== "" && Number.isFinite(number) && number >= 0 && number <= 1) return number;
   throw new UsageError(`--fail-under ${value}: expected a grade A-F or a number between 0 and 1`);
 }
+
+/**
+ * The flags every command that scores takes (`eval`, `regrade`): format,
+ * strictness, weights, rules, honesty inputs, the final answer, the bar and
+ * `--json`.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseFlags, SCORING_FLAGS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const flags = parseFlags("eval", ["--weight", "argument_f1=1", "--strict"], SCORING_FLAGS);
+ * assert.equal(flags.values.strict, true);
+ * ```
+ */
+export const SCORING_FLAGS: FlagSpec = {
+  format: { type: "string" },
+  strict: { type: "boolean" },
+  weight: { type: "string", multiple: true },
+  forbidden: { type: "string" },
+  honesty: { type: "string" },
+  injected: { type: "string" },
+  "final-answer": { type: "string" },
+  "final-answer-file": { type: "string" },
+  "min-score": { type: "string" },
+  json: { type: "boolean" },
+};

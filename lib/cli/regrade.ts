@@ -20,32 +20,24 @@ import {
   type CliIO,
   type Command,
   EXIT,
+  type FlagSpec,
   listFlag,
   numberFlag,
   parseFlags,
   stringFlag,
 } from "./command.ts";
-import { parseWeightFlags } from "./gate_flags.ts";
+import { parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
 
-const FLAGS = {
+const FLAGS: FlagSpec = {
+  ...SCORING_FLAGS,
   gold: { type: "string" },
-  weight: { type: "string", multiple: true },
-  forbidden: { type: "string" },
-  format: { type: "string" },
-  strict: { type: "boolean" },
   "no-strict": { type: "boolean" },
-  honesty: { type: "string" },
-  injected: { type: "string" },
-  "final-answer": { type: "string" },
-  "final-answer-file": { type: "string" },
-  "min-score": { type: "string" },
   "no-verify": { type: "boolean" },
   root: { type: "string" },
   "allow-outside": { type: "boolean" },
   "receipt-dir": { type: "string" },
-  json: { type: "boolean" },
-} as const;
+};
 
 const HELP = `toolscore regrade SOURCE… — rescore saved traces under a new gold, weights or rules
 
