@@ -47,7 +47,7 @@ import {
   setArgs,
   usageFromJson,
 } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 const CALL_BLOCKS = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
 const BLOCK_TYPES = new Set([
@@ -159,17 +159,11 @@ function attachResult(call: ToolCall, block: JsonObject): void {
  * assert.equal(trace.calls[0]?.error, "no");
  * ```
  */
-export const anthropicReader: FormatReader = {
-  name: "anthropic",
-  claims: (value) => documentMessages(value) !== undefined,
-  read(value, source) {
-    const messages = documentMessages(value);
-    if (messages === undefined) {
-      throw new InputError(
-        "not an Anthropic transcript: expected messages, {messages}, or a Message",
-        source,
-      );
-    }
+export const anthropicReader: FormatReader = documentReader(
+  "anthropic",
+  documentMessages,
+  "not an Anthropic transcript: expected messages, {messages}, or a Message",
+  (messages, source, value) => {
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const answer = new FinalAnswer("");
@@ -220,4 +214,4 @@ export const anthropicReader: FormatReader = {
     const trace = makeTrace("anthropic", calls, { finalAnswer: answer.value, model, usage });
     return finishTrace(trace, request);
   },
-};
+);

@@ -43,7 +43,7 @@ import {
   setArgs,
   usageFromJson,
 } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 const PART_KEYS = [
   "text",
@@ -147,17 +147,11 @@ function documentUsage(responses: JsonObject[]): Usage | undefined {
  * assert.deepEqual(trace.calls[0]?.result, { output: 2 });
  * ```
  */
-export const geminiReader: FormatReader = {
-  name: "gemini",
-  claims: (value) => documentContents(value) !== undefined,
-  read(value, source) {
-    const found = documentContents(value);
-    if (found === undefined) {
-      throw new InputError(
-        "not a Gemini transcript: expected a response with candidates, {contents}, or parts",
-        source,
-      );
-    }
+export const geminiReader: FormatReader = documentReader(
+  "gemini",
+  documentContents,
+  "not a Gemini transcript: expected a response with candidates, {contents}, or parts",
+  (found, source, value) => {
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const unanswered = new Map<string, ToolCall[]>(); // by tool name, in order
@@ -236,4 +230,4 @@ export const geminiReader: FormatReader = {
     });
     return finishTrace(trace, Array.isArray(value) ? undefined : value);
   },
-};
+);

@@ -46,7 +46,7 @@ import {
   setArgs,
   usageFromJson,
 } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 // Message `type` values (and serialized class names) → the kind of message.
 const MESSAGE_KINDS: Record<string, string> = {
@@ -252,17 +252,11 @@ function readMessages(messages: JsonObject[], source: string) {
  * assert.equal(trace.calls[0]?.error, "boom");
  * ```
  */
-export const langchainReader: FormatReader = {
-  name: "langchain",
-  claims: (value) => readDocument(value) !== undefined,
-  read(value, source) {
-    const doc = readDocument(value);
-    if (doc === undefined) {
-      throw new InputError(
-        "not a LangChain trace: expected AgentActions, intermediate_steps, tool calls or messages",
-        source,
-      );
-    }
+export const langchainReader: FormatReader = documentReader(
+  "langchain",
+  readDocument,
+  "not a LangChain trace: expected AgentActions, intermediate_steps, tool calls or messages",
+  (doc, source, value) => {
     const envelope = Array.isArray(value) ? undefined : value;
     if (doc.kind === "messages") {
       return finishTrace(
@@ -287,7 +281,7 @@ export const langchainReader: FormatReader = {
       : undefined;
     return finishTrace(makeTrace("langchain", calls, { finalAnswer }), envelope);
   },
-};
+);
 
 function split(read: ReturnType<typeof readMessages>): [ToolCall[], Omit<typeof read, "calls">] {
   const { calls, ...extras } = read;

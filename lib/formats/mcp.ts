@@ -42,7 +42,7 @@ import {
   resultFromText,
   setArgs,
 } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 /**
  * Whether a value is one JSON-RPC 2.0 message (or a batch of them).
@@ -165,17 +165,11 @@ function attachResponse(call: ToolCall, message: JsonObject): void {
  * assert.equal(trace.calls[0]?.result, "ok");
  * ```
  */
-export const mcpReader: FormatReader = {
-  name: "mcp",
-  claims: (value) => documentMessages(value) !== undefined,
-  read(value, source) {
-    const messages = documentMessages(value);
-    if (messages === undefined) {
-      throw new InputError(
-        'not an MCP session: expected JSON-RPC 2.0 messages, {messages}, or {"format": "mcp"}',
-        source,
-      );
-    }
+export const mcpReader: FormatReader = documentReader(
+  "mcp",
+  documentMessages,
+  'not an MCP session: expected JSON-RPC 2.0 messages, {messages}, or {"format": "mcp"}',
+  (messages, source, value) => {
     const calls: ToolCall[] = [];
     const pending = new Map<string, ToolCall>();
     const visit = (message: unknown, where: string) => {
@@ -217,4 +211,4 @@ export const mcpReader: FormatReader = {
     messages.forEach((message, i) => visit(message, `messages[${i}]`));
     return finishTrace(makeTrace("mcp", calls, {}), Array.isArray(value) ? undefined : value);
   },
-};
+);

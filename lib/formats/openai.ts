@@ -45,7 +45,7 @@ import {
   setArgs,
   usageFromJson,
 } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 // Content part types of Chat Completions; any other part type is another provider's.
@@ -159,17 +159,11 @@ function newCall(fn: JsonObject, id: unknown): ToolCall {
  * assert.equal(trace.calls[0]?.result, "done");
  * ```
  */
-export const openaiReader: FormatReader = {
-  name: "openai",
-  claims: (value) => documentMessages(value) !== undefined,
-  read(value, source) {
-    const found = documentMessages(value);
-    if (found === undefined) {
-      throw new InputError(
-        "not an OpenAI chat transcript: expected chat messages, {messages}, or a completion with choices",
-        source,
-      );
-    }
+export const openaiReader: FormatReader = documentReader(
+  "openai",
+  documentMessages,
+  "not an OpenAI chat transcript: expected chat messages, {messages}, or a completion with choices",
+  (found, source, value) => {
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const legacy: ToolCall[] = []; // unanswered legacy function calls, in order
@@ -224,4 +218,4 @@ export const openaiReader: FormatReader = {
     const trace = makeTrace("openai", calls, { finalAnswer: answer.value, model, usage });
     return finishTrace(trace, Array.isArray(value) ? undefined : value);
   },
-};
+);

@@ -32,7 +32,6 @@
  */
 
 import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../calls.ts";
-import { InputError } from "../errors.ts";
 import {
   addUsage,
   attachExtras,
@@ -44,7 +43,7 @@ import {
   setArgs,
   usageFromJson,
 } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 // Hosted tool calls: the item type and where their arguments are.
 const HOSTED_CALLS: Record<string, string[]> = {
@@ -220,17 +219,11 @@ function itemCall(item: JsonObject): ToolCall | undefined {
  * assert.equal(trace.calls[0]?.result, "done");
  * ```
  */
-export const openaiResponsesReader: FormatReader = {
-  name: "openai-responses",
-  claims: (value) => documentItems(value) !== undefined,
-  read(value, source) {
-    const found = documentItems(value);
-    if (found === undefined) {
-      throw new InputError(
-        "not an OpenAI Responses document: expected a response, {input}, or a list of items",
-        source,
-      );
-    }
+export const openaiResponsesReader: FormatReader = documentReader(
+  "openai-responses",
+  documentItems,
+  "not an OpenAI Responses document: expected a response, {input}, or a list of items",
+  (found, _source, value) => {
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const answer = new FinalAnswer();
@@ -267,4 +260,4 @@ export const openaiResponsesReader: FormatReader = {
     const trace = makeTrace("openai-responses", calls, { finalAnswer: answer.value, model, usage });
     return finishTrace(trace, Array.isArray(value) ? undefined : value);
   },
-};
+);

@@ -48,7 +48,7 @@
 import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../calls.ts";
 import { InputError } from "../errors.ts";
 import { addUsage, finishTrace, idOf, makeTrace, resultFromText, setArgs } from "./_shared.ts";
-import type { FormatReader } from "./reader.ts";
+import { documentReader, type FormatReader } from "./reader.ts";
 
 /** A span, whichever way it was written. */
 interface Span {
@@ -386,17 +386,11 @@ function spanUsage(spans: Span[]): Usage | undefined {
  * assert.equal(trace.calls[0]?.durationS, 0.5);
  * ```
  */
-export const otelReader: FormatReader = {
-  name: "otel",
-  claims: (value) => rawSpans(value) !== undefined,
-  read(value, source) {
-    const raw = rawSpans(value);
-    if (raw === undefined) {
-      throw new InputError(
-        "not an OpenTelemetry trace: expected {resourceSpans}, a list of exports, or spans",
-        source,
-      );
-    }
+export const otelReader: FormatReader = documentReader(
+  "otel",
+  rawSpans,
+  "not an OpenTelemetry trace: expected {resourceSpans}, a list of exports, or spans",
+  (raw, source, value) => {
     const spans = raw.filter(isSpan).map(toSpan).sort(byStart);
     const toolSpans = spans.filter(isToolSpan);
     const byId = new Map<string, { span: Span; call: ToolCall }>();
@@ -446,4 +440,4 @@ export const otelReader: FormatReader = {
     const trace = makeTrace("otel", calls, { finalAnswer, model, usage });
     return finishTrace(trace, Array.isArray(value) ? undefined : value);
   },
-};
+);

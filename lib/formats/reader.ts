@@ -6,6 +6,7 @@
  */
 
 import type { FormatName, Trace } from "../calls.ts";
+import { InputError } from "../errors.ts";
 
 /**
  * A reader of one raw trace format. `READERS` lists them in
@@ -34,4 +35,50 @@ export interface FormatReader {
    * @param source The file name, for errors.
    */
   read(value: unknown, source: string): Trace;
+}
+
+/**
+ * A reader built from the three parts every provider format has: a function
+ * that finds the format's structure in a document (or `undefined` when it is
+ * not there), the error for a document forced into the format that does not
+ * have it, and the reading of the structure found. `claims` is "the
+ * structure is there"; `read` finds it again and reads it.
+ *
+ * @param name The format name.
+ * @param find Finds the format's structure in a parsed document.
+ * @param notFound The message when `--format` forces a document without it.
+ * @param read Reads the structure found (with the file name and the whole document).
+ * @returns The reader.
+ *
+ * @example Usage
+ * ```ts
+ * import { documentReader } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const reader = documentReader(
+ *   "custom",
+ *   (value) => Array.isArray(value) ? value : undefined,
+ *   "expected a list",
+ *   (list) => ({ calls: list.map((tool) => ({ tool: String(tool) })), format: "custom" }),
+ * );
+ * assert.equal(reader.claims(["a"]), true);
+ * assert.equal(reader.read(["a"], "t.json").calls[0]?.tool, "a");
+ * assert.throws(() => reader.read({}, "t.json"), /t\.json: expected a list/);
+ * ```
+ */
+export function documentReader<T>(
+  name: FormatName,
+  find: (value: unknown) => T | undefined,
+  notFound: string,
+  read: (found: T, source: string, value: unknown) => Trace,
+): FormatReader {
+  return {
+    name,
+    claims: (value) => find(value) !== undefined,
+    read(value, source) {
+      const found = find(value);
+      if (found === undefined) throw new InputError(notFound, source);
+      return read(found, source, value);
+    },
+  };
 }
