@@ -303,3 +303,25 @@ Deno.test("Approx property: matches within tolerance and not beyond", () => {
     return approx.matches(n, false) && !approx.matches(n + abs * 2 + 1, false);
   }));
 });
+
+Deno.test("valuesMatch() compares strings after trimming, for any whitespace (property)", () => {
+  const space = fc.constantFrom(
+    " ",
+    "\t",
+    "\n",
+    "\u00a0",
+    "\u2003",
+    "\u3000",
+    "\ufeff",
+    "\u2028",
+    "",
+  );
+  const padded = fc.tuple(space, fc.string({ maxLength: 6 }), space).map(([a, s, b]) => a + s + b);
+  fc.assert(
+    fc.property(padded, padded, (a, b) => {
+      equal(valuesMatch(a, b), a.trim() === b.trim());
+      equal(valuesMatch(a, b, { strict: true }), a === b);
+    }),
+    { numRuns: 2000 },
+  );
+});
