@@ -235,14 +235,17 @@ export function evaluateTrace(
   const metrics: EvaluationMetrics = { ...core };
   if (options.extraMetrics) Object.assign(metrics, options.extraMetrics);
 
-  const sideEffects = validateSideEffects(
-    gold.map((expected, i) => {
-      const pair = core.pairs.find((p) => p.expected === i);
-      return { expected, actual: pair ? scored[pair.actual] : undefined };
-    }),
-    { baseDir: options.baseDir },
-  );
-  if (sideEffects !== undefined) metrics.side_effects = sideEffects;
+  if (gold.some((call) => call.sideEffects !== undefined)) {
+    const partner = new Map(core.pairs.map((p) => [p.expected, p.actual]));
+    const sideEffects = validateSideEffects(
+      gold.map((expected, i) => {
+        const j = partner.get(i);
+        return { expected, actual: j === undefined ? undefined : scored[j] };
+      }),
+      { baseDir: options.baseDir },
+    );
+    if (sideEffects !== undefined) metrics.side_effects = sideEffects;
+  }
 
   const rules = options.forbidden ?? [];
   const policy = rules.length > 0 ? checkForbidden(trace.calls, rules) : undefined;
