@@ -41,6 +41,7 @@ import {
   FinalAnswer,
   finishTrace,
   idOf,
+  listOf,
   makeTrace,
   resultFromText,
   setArgs,
@@ -114,11 +115,7 @@ function readDocument(value: unknown): Document | undefined {
       }
       : undefined;
   }
-  const list = Array.isArray(value)
-    ? value
-    : isJsonObject(value) && Array.isArray(value.messages)
-    ? value.messages
-    : undefined;
+  const list = listOf(value, "messages");
   if (list === undefined || list.length === 0) return undefined;
   if (Array.isArray(value)) {
     if (list.every(isAgentAction)) return { kind: "actions", actions: list as JsonObject[] };

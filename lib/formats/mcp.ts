@@ -38,6 +38,7 @@ import {
   finishTrace,
   idOf,
   isEnvelope,
+  listOf,
   makeTrace,
   resultFromText,
   setArgs,
@@ -79,11 +80,7 @@ function documentMessages(value: unknown): unknown[] | undefined {
       ? value.messages
       : undefined;
   }
-  const list = Array.isArray(value)
-    ? value
-    : isJsonObject(value) && Array.isArray(value.messages)
-    ? value.messages
-    : undefined;
+  const list = listOf(value, "messages");
   if (list === undefined || list.length === 0) return undefined;
   return list.every(isJsonRpcMessage) ? list : undefined;
 }
