@@ -283,3 +283,12 @@ Deno.test("toolscore eval --json documents validate against schemas/result.schem
   const broken = { ...JSON.parse(contract.out), score: 1.5 };
   assert.equal(validate(broken), false);
 });
+
+Deno.test("toolscore eval --final-answer refuses several traces before scoring any", async () => {
+  for (const traces of [["data/demo/"], ["testdata/eval/two.jsonl"]]) {
+    const { code, out, err } = await run(["eval", GOLD, ...traces, "--final-answer", "done"]);
+    assert.equal(code, 2);
+    assert.equal(out, "");
+    assert.match(err, /--final-answer applies to one trace; this run has several/);
+  }
+});

@@ -359,6 +359,12 @@ export const evalCommand: Command = {
     const session = await prepareEval(args);
     const { values } = session;
     const files = session.tracePaths.flatMap(expandTraceArgument);
+    const oneTraceOnly = session.run.options.finalAnswer !== undefined;
+    // Several files are several traces: refuse before scoring any (a JSONL file of several
+    // traces is caught as it is read).
+    if (oneTraceOnly && files.length > 1) {
+      throw new UsageError("--final-answer applies to one trace; this run has several");
+    }
     const receipts = receiptsRequested(values);
     const report = new EvalReport(io, values.json === true);
     const progress = progressLine(io, "scoring", files.length);
@@ -382,7 +388,7 @@ export const evalCommand: Command = {
       for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
         progress.update(++filesDone);
         count += batch.length;
-        if (session.run.options.finalAnswer !== undefined && count > 1) {
+        if (oneTraceOnly && count > 1) {
           throw new UsageError("--final-answer applies to one trace; this run has several");
         }
         if (values["receipt-out"] !== undefined && count > 1) {
@@ -398,9 +404,6 @@ export const evalCommand: Command = {
         await writeReceipts(session.run, kept, values, io);
         for (const scored of kept) report.add(renderScored(session, scored, io.color));
       }
-    }
-    if (session.run.options.finalAnswer !== undefined && count > 1) {
-      throw new UsageError("--final-answer applies to one trace; this run has several");
     }
     progress.done();
     report.finish(files.length === 1 && count === 1);
