@@ -36,6 +36,7 @@
  * @module
  */
 
+import { trimmedEqual } from "./_text.ts";
 import { describeJson, isJsonObject, joinPath } from "./calls.ts";
 import { InputError } from "./errors.ts";
 
@@ -884,22 +885,11 @@ export interface ValuesMatchOptions {
   strict?: boolean;
 }
 
-// Whether two strings are equal after trimming surrounding whitespace, without building the
-// trimmed copies when neither has any (the common case on a mismatch).
-function trimmedEqual(a: string, b: string): boolean {
-  const padded = (s: string) =>
-    s.length > 0 && (s.charCodeAt(0) <= 32 || s.charCodeAt(s.length - 1) <= 32 ||
-      s.charCodeAt(0) === 0xa0 || s.charCodeAt(s.length - 1) === 0xa0 ||
-      s.charCodeAt(0) > 0x1000 || s.charCodeAt(s.length - 1) > 0x1000);
-  if (!padded(a) && !padded(b)) return false; // already unequal as they are
-  return a.trim() === b.trim();
-}
-
 function compare(expected: unknown, actual: unknown, strict: boolean, matchers: boolean): boolean {
   switch (typeof expected) {
     case "string":
       if (typeof actual !== "string") return false;
-      return strict ? expected === actual : expected === actual || trimmedEqual(expected, actual);
+      return strict ? expected === actual : trimmedEqual(expected, actual);
     case "number":
     case "boolean":
       return expected === actual;

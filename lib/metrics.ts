@@ -10,13 +10,8 @@
  */
 
 import { callFailed, hasOutcome, type ToolCall } from "./calls.ts";
-import {
-  argsChecked,
-  type CallPair,
-  matchedKeyCount,
-  pairCalls,
-  type PairingOptions,
-} from "./pairing.ts";
+import { groupCalls, keyCount, pairGroups, type ToolGroups } from "./_tool_groups.ts";
+import type { PairingOptions } from "./pairing.ts";
 import { schemaAccepts } from "./schema_check.ts";
 
 /** Totals of one figure (seconds or USD) per tool; `null` when no call carries it. */
@@ -82,14 +77,6 @@ export interface CoreMetrics {
   pairs: { expected: number; actual: number; matched_keys: number }[];
 }
 
-function countByTool(calls: ToolCall[], include: (call: ToolCall) => boolean = () => true) {
-  const counts = new Map<string, number>();
-  for (const call of calls) {
-    if (include(call)) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
-  }
-  return counts;
-}
-
 /**
  * Levenshtein distance of two token sequences.
  *
@@ -105,62 +92,40 @@ function countByTool(calls: ToolCall[], include: (call: ToolCall) => boolean = (
  * assert.equal(levenshtein(["a", "b"], ["b"]), 1);
  * ```
  */
-export function levenshtein(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let previous: number[] = new Array(b.length + 1);
-  let current: number[] = new Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
+export function levenshtein<T>(a: readonly T[], b: readonly T[]): number {
+  // A common prefix and suffix cost nothing: only the middle needs the table.
+  let start = 0;
+  let endA = a.length;
+  let endB = b.length;
+  while (start < endA && start < endB && a[start] === b[start]) start++;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const n = endA - start;
+  const m = endB - start;
+  if (n === 0) return m;
+  if (m === 0) return n;
+  let previous: number[] = [];
+  let current: number[] = [];
+  for (let j = 0; j <= m; j++) {
+    previous.push(j);
+    current.push(0);
+  }
+  for (let i = 1; i <= n; i++) {
     current[0] = i;
-    const ai = a[i - 1];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (ai === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
+    const ai = a[start + i - 1];
+    for (let j = 1; j <= m; j++) {
+      const substitution = previous[j - 1]! + (ai === b[start + j - 1] ? 0 : 1);
+      const deletion = previous[j]! + 1;
+      const insertion = current[j - 1]! + 1;
+      current[j] = substitution < deletion
+        ? (substitution < insertion ? substitution : insertion)
+        : (deletion < insertion ? deletion : insertion);
     }
     [previous, current] = [current, previous];
   }
-  return previous[b.length]!;
-}
-
-function keyCount(args: ToolCall["args"]): number {
-  if (!args) return 0;
-  let n = 0;
-  for (const _ in args) n++;
-  return n;
-}
-
-function argumentScores(gold: ToolCall[], actual: ToolCall[], pairs: CallPair[]) {
-  let correct = 0;
-  let expectedKeys = 0;
-  let actualKeys = 0;
-  let anyPairMatched = false;
-  const paired = new Uint8Array(gold.length);
-  for (const pair of pairs) {
-    paired[pair.expected] = 1;
-    const want = gold[pair.expected]!;
-    const got = actual[pair.actual]!;
-    if (!argsChecked(want)) {
-      anyPairMatched = true; // a vacuous match
-      continue;
-    }
-    const wantKeys = keyCount(want.args);
-    const gotKeys = got.argsError === undefined ? keyCount(got.args) : 0;
-    correct += pair.matchedKeys;
-    expectedKeys += wantKeys;
-    actualKeys += gotKeys;
-    if (wantKeys === 0 && gotKeys === 0 && got.argsError === undefined) anyPairMatched = true;
-  }
-  gold.forEach((call, i) => {
-    if (!paired[i] && argsChecked(call)) expectedKeys += keyCount(call.args);
-  });
-  return argumentScoresFromCounts({
-    correct,
-    expectedKeys,
-    actualKeys,
-    anyPairMatched,
-    bothEmpty: gold.length === 0 && actual.length === 0,
-  });
+  return previous[m]!;
 }
 
 /** The argument-key counts argument precision, recall and F1 are computed from. */
@@ -207,24 +172,6 @@ export function argumentScoresFromCounts(
   const recall = expectedKeys === 0 ? 0 : correct / expectedKeys;
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { precision, recall, f1 };
-}
-
-function trajectory(gold: ToolCall[], actual: ToolCall[], options: PairingOptions): number {
-  if (gold.length === 0) return actual.length === 0 ? 1 : 0;
-  if (actual.length === 0) return 0;
-  let matches = 0;
-  const steps = Math.min(gold.length, actual.length);
-  for (let i = 0; i < steps; i++) {
-    const want = gold[i]!;
-    const got = actual[i]!;
-    if (want.tool !== got.tool) continue;
-    if (!argsChecked(want)) {
-      matches++;
-      continue;
-    }
-    if (matchedKeyCount(want, got, options) === keyCount(want.args)) matches++;
-  }
-  return (matches / gold.length) * Math.min(1, gold.length / actual.length);
 }
 
 // A key for "the same call": object keys sorted, so key order does not matter.
@@ -279,31 +226,32 @@ function sameArgs(a: ToolCall, b: ToolCall): boolean {
   return sameJson(a.args ?? {}, b.args ?? {});
 }
 
-// The earlier calls of one tool: compared pairwise while few, by canonical key when many.
-class RepeatIndex {
-  #calls: ToolCall[] = [];
-  #keys: Set<string> | undefined;
-
-  seenBefore(call: ToolCall): boolean {
-    if (this.#keys) {
-      const key = argsKey(call);
-      const seen = this.#keys.has(key);
-      this.#keys.add(key);
-      return seen;
-    }
-    const seen = this.#calls.some((earlier) => sameArgs(earlier, call));
-    this.#calls.push(call);
-    if (this.#calls.length > 32) this.#keys = new Set(this.#calls.map(argsKey));
-    return seen;
-  }
-}
-
-function figureBlock(calls: ToolCall[], pick: (call: ToolCall) => number | undefined): FigureBlock {
+function figureBlock(
+  calls: ToolCall[],
+  groups: ToolGroups,
+  pick: (call: ToolCall) => number | undefined,
+): FigureBlock {
   const perTool: FigureBlock["per_tool"] = {};
+  const entries: FigureBlock["per_tool"][string][] = [];
   let total = 0;
   let known = 0;
-  for (const call of calls) {
-    const entry = perTool[call.tool] ??= { total: null, mean: null, known: 0, calls: 0 };
+  for (let j = 0; j < calls.length; j++) {
+    const call = calls[j]!;
+    const id = groups.actualGroup[j]!;
+    let entry = entries[id];
+    if (entry === undefined) {
+      entry = entries[id] = { total: null, mean: null, known: 0, calls: 0 };
+      if (call.tool !== "__proto__") perTool[call.tool] = entry;
+      else {
+        // A tool named __proto__ is a key like any other, not the prototype.
+        Object.defineProperty(perTool, call.tool, {
+          value: entry,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
     entry.calls++;
     const value = pick(call);
     if (value === undefined || value === null) continue;
@@ -312,7 +260,8 @@ function figureBlock(calls: ToolCall[], pick: (call: ToolCall) => number | undef
     known++;
     total += value;
   }
-  for (const entry of Object.values(perTool)) {
+  for (const entry of entries) {
+    if (entry === undefined) continue;
     entry.mean = entry.known > 0 ? entry.total! / entry.known : null;
   }
   return {
@@ -365,44 +314,53 @@ export function computeMetrics(
   actual: ToolCall[],
   options: PairingOptions = {},
 ): CoreMetrics {
-  const pairs = pairCalls(gold, actual, options);
-  // Per-tool counts; a Map keeps first-seen order, which the tool lists use.
-  const goldCounts = countByTool(gold);
-  const actualCounts = countByTool(actual);
-  const goldNames = [...goldCounts.keys()];
-  const actualNames = [...actualCounts.keys()];
-  const common = goldNames.filter((name) => actualCounts.has(name)).length;
-  const missingTools = goldNames.filter((name) => !actualCounts.has(name));
-  const extraTools = actualNames.filter((name) => !goldCounts.has(name));
+  const groups = groupCalls(gold, actual);
+  const { partner, matchedKeys } = pairGroups(groups, gold, actual, options.strict ?? false);
   const bothEmpty = gold.length === 0 && actual.length === 0;
 
-  const selection = actual.length === 0
-    ? (gold.length === 0 ? 1 : 0)
-    : actual.filter((call) => goldCounts.has(call.tool)).length / actual.length;
-  const invocation = bothEmpty ? 1 : goldNames.length === 0 ? 0 : Math.min(
-    1,
-    Math.max(0, (common - 0.5 * (extraTools.length + missingTools.length)) / goldNames.length),
-  );
-  const toolCorrectness = bothEmpty ? 1 : goldNames.length === 0 ? 0 : common / goldNames.length;
-  const args = argumentScores(gold, actual, pairs);
-  const longest = Math.max(gold.length, actual.length, 1);
-  const sequence = 1 -
-    levenshtein(gold.map((c) => c.tool), actual.map((c) => c.tool)) / longest;
-
+  // Per-tool counts. Groups list the expected tools first (first-expected order), then the
+  // others in first-called order, which is the order of the tool lists.
+  let goldTools = 0;
+  let common = 0;
+  let selected = 0;
   let redundant = 0;
-  for (const [tool, count] of actualCounts) {
-    redundant += Math.max(0, count - (goldCounts.get(tool) ?? 0));
+  let made = 0;
+  const missingTools: string[] = [];
+  const extraTools: string[] = [];
+  for (const group of groups.list) {
+    const g = group.gold.length;
+    const t = group.actual.length;
+    if (g > 0) {
+      goldTools++;
+      if (t > 0) common++;
+      else missingTools.push(group.tool);
+      selected += t;
+    } else extraTools.push(group.tool);
+    if (t > g) redundant += t - g;
+    if (g > 0 && t > 0) {
+      let succeeded = 0;
+      for (const j of group.actual) if (!callFailed(actual[j]!)) succeeded++;
+      made += Math.min(g, succeeded);
+    }
   }
 
+  const selection = actual.length === 0 ? (gold.length === 0 ? 1 : 0) : selected / actual.length;
+  const invocation = bothEmpty ? 1 : goldTools === 0 ? 0 : Math.min(
+    1,
+    Math.max(0, (common - 0.5 * (extraTools.length + missingTools.length)) / goldTools),
+  );
+  const toolCorrectness = bothEmpty ? 1 : goldTools === 0 ? 0 : common / goldTools;
+  const args = argumentScores(gold, actual, partner, matchedKeys, groups.goldKeys);
+  const longest = Math.max(gold.length, actual.length, 1);
+  const sequence = 1 - levenshtein(groups.goldGroup, groups.actualGroup) / longest;
+
   let identical = 0;
+  for (const group of groups.list) identical += repeats(group.actual, actual);
   let retries = 0;
   let errors = 0;
   let withOutcome = 0;
-  const earlier = new Map<string, RepeatIndex>();
-  actual.forEach((call, i) => {
-    let index = earlier.get(call.tool);
-    if (!index) earlier.set(call.tool, index = new RepeatIndex());
-    if (index.seenBefore(call)) identical++;
+  for (let i = 0; i < actual.length; i++) {
+    const call = actual[i]!;
     const previous = actual[i - 1];
     if (
       previous && callFailed(previous) && previous.tool === call.tool && sameArgs(previous, call)
@@ -411,16 +369,14 @@ export function computeMetrics(
     }
     if (callFailed(call)) errors++;
     if (hasOutcome(call)) withOutcome++;
-  });
-
-  let required: number | null = null;
-  if (gold.length > 0) {
-    const succeeded = countByTool(actual, (call) => !callFailed(call));
-    let made = 0;
-    for (const [tool, count] of goldCounts) made += Math.min(count, succeeded.get(tool) ?? 0);
-    required = made / gold.length;
   }
 
+  const pairs: CoreMetrics["pairs"] = [];
+  for (let i = 0; i < gold.length; i++) {
+    if (partner[i]! >= 0) {
+      pairs.push({ expected: i, actual: partner[i]!, matched_keys: matchedKeys[i]! });
+    }
+  }
   const metrics: CoreMetrics = {
     selection_accuracy: selection,
     invocation_accuracy: invocation,
@@ -431,23 +387,105 @@ export function computeMetrics(
     argument_recall: args.recall,
     argument_f1: args.f1,
     sequence_accuracy: sequence,
-    trajectory_accuracy: trajectory(gold, actual, options),
+    trajectory_accuracy: trajectory(groups),
     redundant_rate: actual.length === 0 ? 0 : redundant / actual.length,
     identical_rate: actual.length === 0 ? 0 : identical / actual.length,
     error_count: errors,
     error_rate: withOutcome === 0 ? null : errors / actual.length,
     retry_after_error_count: retries,
-    required_call_recall: required,
-    latency: figureBlock(actual, (call) => call.durationS),
-    cost: figureBlock(actual, (call) => call.costUsd),
+    required_call_recall: gold.length === 0 ? null : made / gold.length,
+    latency: figureBlock(actual, groups, (call) => call.durationS),
+    cost: figureBlock(actual, groups, (call) => call.costUsd),
     counts: { expected: gold.length, actual: actual.length },
-    pairs: pairs.map((p) => ({
-      expected: p.expected,
-      actual: p.actual,
-      matched_keys: p.matchedKeys,
-    })),
+    pairs,
   };
   const compliance = schemaCompliance(gold, actual);
   if (compliance !== undefined) metrics.schema_compliance = compliance;
   return metrics;
+}
+
+function argumentScores(
+  gold: ToolCall[],
+  actual: ToolCall[],
+  partner: number[],
+  matchedKeys: number[],
+  goldKeys: number[],
+) {
+  let correct = 0;
+  let expectedKeys = 0;
+  let actualKeys = 0;
+  let anyPairMatched = false;
+  for (let i = 0; i < gold.length; i++) {
+    const wantKeys = goldKeys[i]!;
+    const j = partner[i]!;
+    if (j < 0) {
+      if (wantKeys >= 0) expectedKeys += wantKeys;
+      continue;
+    }
+    if (wantKeys < 0) {
+      anyPairMatched = true; // a vacuous match
+      continue;
+    }
+    const got = actual[j]!;
+    const gotKeys = got.argsError === undefined ? keyCount(got.args) : 0;
+    correct += matchedKeys[i]!;
+    expectedKeys += wantKeys;
+    actualKeys += gotKeys;
+    if (wantKeys === 0 && gotKeys === 0 && got.argsError === undefined) anyPairMatched = true;
+  }
+  return argumentScoresFromCounts({
+    correct,
+    expectedKeys,
+    actualKeys,
+    anyPairMatched,
+    bothEmpty: gold.length === 0 && actual.length === 0,
+  });
+}
+
+// Positional step matches (same tool, every expected key matched), penalized for extra steps.
+function trajectory(groups: ToolGroups): number {
+  const g = groups.goldGroup.length;
+  const t = groups.actualGroup.length;
+  if (g === 0) return t === 0 ? 1 : 0;
+  if (t === 0) return 0;
+  let matches = 0;
+  const steps = Math.min(g, t);
+  for (let i = 0; i < steps; i++) {
+    const id = groups.goldGroup[i]!;
+    if (id !== groups.actualGroup[i]) continue;
+    const keys = groups.goldKeys[i]!;
+    if (keys < 0) {
+      matches++;
+      continue;
+    }
+    const group = groups.list[id]!;
+    const cell = groups.goldRank[i]! * group.actual.length + groups.actualRank[i]!;
+    if (group.matched[cell] === keys) matches++;
+  }
+  return (matches / g) * Math.min(1, g / t);
+}
+
+// Calls of one tool that repeat an earlier call of it exactly: compared pairwise while few,
+// by canonical key when many.
+function repeats(indexes: number[], actual: ToolCall[]): number {
+  let count = 0;
+  if (indexes.length > 32) {
+    const keys = new Set<string>();
+    for (const j of indexes) {
+      const key = argsKey(actual[j]!);
+      if (keys.has(key)) count++;
+      else keys.add(key);
+    }
+    return count;
+  }
+  for (let b = 1; b < indexes.length; b++) {
+    const call = actual[indexes[b]!]!;
+    for (let a = 0; a < b; a++) {
+      if (sameArgs(actual[indexes[a]!]!, call)) {
+        count++;
+        break;
+      }
+    }
+  }
+  return count;
 }
