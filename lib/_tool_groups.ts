@@ -13,6 +13,7 @@
  */
 
 import type { ToolCall } from "./calls.ts";
+import { isFrozenGold } from "./_frozen_gold.ts";
 import { InputError } from "./errors.ts";
 import { hungarian, MAX_EXACT_COST } from "./hungarian.ts";
 import { valuesMatch, type ValuesMatchOptions } from "./matchers.ts";
@@ -22,8 +23,8 @@ import { trimmedEqual } from "./_text.ts";
 export interface ToolGroup {
   /** The tool name. */
   tool: string;
-  /** Indexes of its expected calls, ascending. */
-  gold: number[];
+  /** Indexes of its expected calls, ascending (shared: never modify). */
+  gold: readonly number[];
   /** Indexes of its actual calls, ascending. */
   actual: number[];
   /**
@@ -31,6 +32,8 @@ export interface ToolGroup {
    * `actual[j]` matches; filled by {@linkcode pairGroups}.
    */
   matched: number[];
+  /** The expected side's argument keys and values, when the tool is expected. */
+  side: GoldSide | undefined;
 }
 
 /** Every call of an evaluation, grouped by tool. */
@@ -38,15 +41,94 @@ export interface ToolGroups {
   /** Expected tools in first-expected order, then the others in first-called order. */
   list: ToolGroup[];
   /** The group of each expected call. */
-  goldGroup: number[];
+  goldGroup: readonly number[];
   /** The position of each expected call within its group. */
-  goldRank: number[];
+  goldRank: readonly number[];
   /** The group of each actual call. */
   actualGroup: number[];
   /** The position of each actual call within its group. */
   actualRank: number[];
   /** Argument keys of each expected call; -1 when its arguments are unchecked. */
+  goldKeys: readonly number[];
+}
+
+// The expected calls of one tool, ready for matching: the keys of its checked calls as slots,
+// and each call's (slot, value) pairs as runs: call i owns entries from[i] .. from[i + 1].
+interface GoldSide {
+  slots: string[];
+  from: number[];
+  goldSlot: number[];
+  goldValue: unknown[];
+}
+
+// Everything about the expected calls that does not depend on the actual ones.
+interface GoldPlan {
+  ids: Map<string, number>;
+  tools: string[];
+  gold: number[][];
+  sides: GoldSide[];
+  goldGroup: number[];
+  goldRank: number[];
   goldKeys: number[];
+}
+
+// Plans of frozen gold lists (goldFromJson's), which cannot change: scoring many traces
+// against one gold list prepares its side once.
+const PLANS = new WeakMap<readonly ToolCall[], GoldPlan>();
+
+function planOf(expected: ToolCall[]): GoldPlan {
+  if (!isFrozenGold(expected)) return buildPlan(expected);
+  let plan = PLANS.get(expected);
+  if (plan === undefined) PLANS.set(expected, plan = buildPlan(expected));
+  return plan;
+}
+
+function buildPlan(expected: ToolCall[]): GoldPlan {
+  const ids = new Map<string, number>();
+  const tools: string[] = [];
+  const gold: number[][] = [];
+  const goldGroup: number[] = [];
+  const goldRank: number[] = [];
+  const goldKeys: number[] = [];
+  for (let i = 0; i < expected.length; i++) {
+    const call = expected[i]!;
+    let id = ids.get(call.tool);
+    if (id === undefined) {
+      ids.set(call.tool, id = tools.length);
+      tools.push(call.tool);
+      gold.push([]);
+    }
+    goldGroup.push(id);
+    goldRank.push(gold[id]!.length);
+    gold[id]!.push(i);
+    goldKeys.push(call.args === undefined || call.args === null ? -1 : keyCount(call.args));
+  }
+  const sides = gold.map((indexes) => goldSide(indexes, expected));
+  return { ids, tools, gold, sides, goldGroup, goldRank, goldKeys };
+}
+
+function goldSide(indexes: number[], expected: ToolCall[]): GoldSide {
+  const slots: string[] = [];
+  const slotIndex = new Map<string, number>();
+  const from: number[] = [];
+  const goldSlot: number[] = [];
+  const goldValue: unknown[] = [];
+  for (const index of indexes) {
+    from.push(goldSlot.length);
+    const args = expected[index]!.args;
+    if (args === undefined || args === null) continue;
+    for (const key in args) {
+      let slot = slotIndex.get(key);
+      if (slot === undefined) {
+        slotIndex.set(key, slot = slots.length);
+        slots.push(key);
+      }
+      goldSlot.push(slot);
+      goldValue.push(args[key]);
+    }
+  }
+  from.push(goldSlot.length);
+  return { slots, from, goldSlot, goldValue };
 }
 
 /** The pairing: for each expected call, its actual partner (-1 when none) and matched keys. */
@@ -78,38 +160,44 @@ export function keyCount(args: ToolCall["args"]): number {
  * @returns The groups and each call's place in them.
  */
 export function groupCalls(expected: ToolCall[], actual: ToolCall[]): ToolGroups {
-  const ids = new Map<string, number>();
+  const plan = planOf(expected);
   const list: ToolGroup[] = [];
-  const groupOf = (tool: string): number => {
-    let id = ids.get(tool);
-    if (id === undefined) {
-      ids.set(tool, id = list.length);
-      list.push({ tool, gold: [], actual: [], matched: NONE });
-    }
-    return id;
-  };
-  const goldGroup: number[] = [];
-  const goldRank: number[] = [];
-  const goldKeys: number[] = [];
-  for (let i = 0; i < expected.length; i++) {
-    const call = expected[i]!;
-    const id = groupOf(call.tool);
-    const group = list[id]!;
-    goldGroup.push(id);
-    goldRank.push(group.gold.length);
-    group.gold.push(i);
-    goldKeys.push(call.args === undefined || call.args === null ? -1 : keyCount(call.args));
+  for (let id = 0; id < plan.tools.length; id++) {
+    list.push({
+      tool: plan.tools[id]!,
+      gold: plan.gold[id]!,
+      actual: [],
+      matched: NONE,
+      side: plan.sides[id],
+    });
   }
+  let others: Map<string, number> | undefined; // tools not expected
   const actualGroup: number[] = [];
   const actualRank: number[] = [];
   for (let j = 0; j < actual.length; j++) {
-    const id = groupOf(actual[j]!.tool);
+    const tool = actual[j]!.tool;
+    let id = plan.ids.get(tool);
+    if (id === undefined) {
+      others ??= new Map();
+      id = others.get(tool);
+      if (id === undefined) {
+        others.set(tool, id = list.length);
+        list.push({ tool, gold: NONE, actual: [], matched: NONE, side: undefined });
+      }
+    }
     const group = list[id]!;
     actualGroup.push(id);
     actualRank.push(group.actual.length);
     group.actual.push(j);
   }
-  return { list, goldGroup, goldRank, actualGroup, actualRank, goldKeys };
+  return {
+    list,
+    goldGroup: plan.goldGroup,
+    goldRank: plan.goldRank,
+    actualGroup,
+    actualRank,
+    goldKeys: plan.goldKeys,
+  };
 }
 
 const NONE: number[] = [];
@@ -121,44 +209,13 @@ const STRICT: ValuesMatchOptions = { strict: true };
 // list of slots; each actual call's value for each slot is read once.
 function fillMatched(
   group: ToolGroup,
-  expected: ToolCall[],
   actual: ToolCall[],
   strict: boolean,
 ): void {
   const g = group.gold.length;
   const t = group.actual.length;
   const matched: number[] = group.matched = new Array(g * t).fill(0);
-  const slots: string[] = [];
-  let slotIndex: Map<string, number> | undefined;
-  const slotOf = (key: string): number => {
-    if (slotIndex === undefined) {
-      const found = slots.indexOf(key);
-      if (found >= 0) return found;
-      slots.push(key);
-      if (slots.length > 16) slotIndex = new Map(slots.map((k, i) => [k, i]));
-      return slots.length - 1;
-    }
-    let found = slotIndex.get(key);
-    if (found === undefined) {
-      slotIndex.set(key, found = slots.length);
-      slots.push(key);
-    }
-    return found;
-  };
-  // Expected keys as (slot, value) runs: gold i owns entries from[i] .. from[i + 1].
-  const from: number[] = [];
-  const goldSlot: number[] = [];
-  const goldValue: unknown[] = [];
-  for (let i = 0; i < g; i++) {
-    from.push(goldSlot.length);
-    const args = expected[group.gold[i]!]!.args;
-    if (args === undefined || args === null) continue;
-    for (const key in args) {
-      goldSlot.push(slotOf(key));
-      goldValue.push(args[key]);
-    }
-  }
-  from.push(goldSlot.length);
+  const { slots, from, goldSlot, goldValue } = group.side!;
   if (goldSlot.length === 0) return;
   const width = slots.length;
   // values[j * width + s]: actual call j's value for slot s (MISSING when absent or when its
@@ -217,7 +274,7 @@ export function pairGroups(
   const matchedKeys: number[] = new Array(expected.length).fill(0);
   for (const group of groups.list) {
     if (group.gold.length === 0 || group.actual.length === 0) continue;
-    fillMatched(group, expected, actual, strict);
+    fillMatched(group, actual, strict);
     pairGroup(group, groups.goldKeys, actual, partner, matchedKeys);
   }
   return { partner, matchedKeys };
@@ -225,7 +282,7 @@ export function pairGroups(
 
 function pairGroup(
   group: ToolGroup,
-  goldKeys: number[],
+  goldKeys: readonly number[],
   actual: ToolCall[],
   partner: number[],
   matchedKeys: number[],
@@ -291,7 +348,7 @@ function pairGroup(
 // total is the same for every assignment (when every expected call checks its arguments), and
 // pairing in order minimizes the total distance. If each in-order pair also matches every
 // expected key (the most any pair can), the in-order pairing is optimal.
-function inOrderIsOptimal(group: ToolGroup, goldKeys: number[]): boolean {
+function inOrderIsOptimal(group: ToolGroup, goldKeys: readonly number[]): boolean {
   const n = group.gold.length;
   for (let k = 0; k < n; k++) {
     // An unchecked expected call makes "keys sent" depend on the assignment: no shortcut.

@@ -206,6 +206,12 @@ export interface CallFromJsonOptions {
    */
   path?: string;
   /**
+   * The value's index in the list at `path`: errors then name `path[index]`
+   * (built only when there is an error).
+   * @default {undefined}
+   */
+  index?: number;
+  /**
    * Reject keys that are not part of the call model.
    * @default {false}
    */
@@ -228,19 +234,32 @@ export interface CallFromJsonOptions {
  *
  * const call = callFromJson({ tool: "search", args: { q: "x" }, duration_s: 0.5 });
  * assert.deepEqual(call, { tool: "search", args: { q: "x" }, durationS: 0.5 });
+ * assert.throws(
+ *   () => callFromJson({ tool: "a", duration_s: -1 }, { path: "calls", index: 2 }),
+ *   /^InputError: calls\[2\]\.duration_s: must be a number of seconds >= 0/,
+ * );
  * ```
  */
 export function callFromJson(value: unknown, options: CallFromJsonOptions = {}): ToolCall {
-  const path = options.path ?? "";
+  const base = options.path ?? "";
+  const where = () => options.index === undefined ? base : joinPath(base, options.index);
   if (!isJsonObject(value)) {
-    throw new InputError(`expected a call object, got ${describeJson(value)}`, path || undefined);
+    throw new InputError(
+      `expected a call object, got ${describeJson(value)}`,
+      where() || undefined,
+    );
   }
   const tool = value.tool;
-  if (tool === undefined) throw new InputError("missing key tool", joinPath(path, "tool"));
+  if (tool === undefined) throw new InputError("missing key tool", joinPath(where(), "tool"));
   if (typeof tool !== "string" || tool === "") {
-    throw new InputError("tool must be a non-empty string", joinPath(path, "tool"));
+    throw new InputError("tool must be a non-empty string", joinPath(where(), "tool"));
   }
-  const call: ToolCall = { tool };
+  // Fields are gathered first and set in one fixed order, so every call with the same fields
+  // has the same object shape whatever the key order of the file (property access on calls is
+  // then fast everywhere downstream).
+  let args: unknown, id: unknown, result: unknown, error: unknown, isError: unknown;
+  let durationS: unknown, costUsd: unknown, rawArgs: unknown, argsError: unknown;
+  let sideEffects: unknown, description: unknown, metadata: unknown;
   let extra: JsonObject | undefined;
   for (const key in value) {
     if (key === "tool" || !Object.hasOwn(value, key)) continue;
@@ -254,28 +273,72 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
       if (options.strictKeys) {
         throw new InputError(
           `unknown key ${key} (a call has ${Object.keys(FILE_KEYS).join(", ")})`,
-          joinPath(path, key),
+          joinPath(where(), key),
         );
       }
       (extra ??= {})[key] = raw;
       continue;
     }
-    checkField(field, raw, path, key);
-    // null duration or cost means unknown: leave the field out.
-    if (raw === null && (field === "durationS" || field === "costUsd")) continue;
-    if (raw !== undefined) (call as unknown as JsonObject)[field] = raw;
+    if (!fieldValid(field, raw)) {
+      throw new InputError(
+        `must be ${FIELD_EXPECTS[field] ?? "valid"}, got ${describeJson(raw)}`,
+        joinPath(where(), key),
+      );
+    }
+    switch (field) {
+      case "args":
+        args = raw;
+        break;
+      case "id":
+        id = raw;
+        break;
+      case "result":
+        result = raw;
+        break;
+      case "error":
+        error = raw;
+        break;
+      case "isError":
+        isError = raw;
+        break;
+      case "durationS": // null means unknown: the field stays out
+        durationS = raw ?? undefined;
+        break;
+      case "costUsd":
+        costUsd = raw ?? undefined;
+        break;
+      case "rawArgs":
+        rawArgs = raw;
+        break;
+      case "argsError":
+        argsError = raw;
+        break;
+      case "sideEffects":
+        sideEffects = raw;
+        break;
+      case "description":
+        description = raw;
+        break;
+      case "metadata":
+        metadata = raw;
+        break;
+    }
   }
-  if (extra !== undefined) call.metadata = { ...extra, ...(call.metadata ?? {}) };
+  const call: ToolCall = { tool };
+  if (args !== undefined) call.args = args as JsonObject | null;
+  if (id !== undefined) call.id = id as string;
+  if (result !== undefined) call.result = result;
+  if (error !== undefined) call.error = error as string | null;
+  if (isError !== undefined) call.isError = isError as boolean;
+  if (durationS !== undefined) call.durationS = durationS as number;
+  if (costUsd !== undefined) call.costUsd = costUsd as number;
+  if (rawArgs !== undefined) call.rawArgs = rawArgs as string;
+  if (argsError !== undefined) call.argsError = argsError as string;
+  if (sideEffects !== undefined) call.sideEffects = sideEffects as JsonObject;
+  if (description !== undefined) call.description = description as string;
+  if (extra !== undefined) call.metadata = { ...extra, ...(metadata as JsonObject ?? {}) };
+  else if (metadata !== undefined) call.metadata = metadata as JsonObject;
   return call;
-}
-
-function checkField(field: keyof ToolCall, value: unknown, path: string, key: string): void {
-  if (!fieldValid(field, value)) {
-    throw new InputError(
-      `must be ${FIELD_EXPECTS[field] ?? "valid"}, got ${describeJson(value)}`,
-      joinPath(path, key),
-    );
-  }
 }
 
 // What fieldValid() accepts, in words, for the error message.

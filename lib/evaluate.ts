@@ -231,12 +231,12 @@ export function evaluateTrace(
 ): EvaluationResult {
   const weights = normalizeWeights(options.weights);
   const scored = options.scoredCalls ?? trace.calls;
-  const core = computeMetrics(gold, scored, { strict: options.strict });
-  const metrics: EvaluationMetrics = { ...core };
+  // computeMetrics() returns a fresh record: the safety blocks are added to it in place.
+  const metrics = computeMetrics(gold, scored, { strict: options.strict }) as EvaluationMetrics;
   if (options.extraMetrics) Object.assign(metrics, options.extraMetrics);
 
   if (gold.some((call) => call.sideEffects !== undefined)) {
-    const partner = new Map(core.pairs.map((p) => [p.expected, p.actual]));
+    const partner = new Map(metrics.pairs.map((p) => [p.expected, p.actual]));
     const sideEffects = validateSideEffects(
       gold.map((expected, i) => {
         const j = partner.get(i);

@@ -8,17 +8,73 @@
  * @module
  */
 
-import { describeJson, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
+import { freezeGold, isFrozenGold } from "./_frozen_gold.ts";
+import { describeJson, isJsonObject, joinPath, type JsonObject, type ToolCall } from "./calls.ts";
 import { expectedCallFromJson } from "./contract/parse.ts";
 import { inFile, InputError } from "./errors.ts";
 import { readDocument } from "./load.ts";
 
-// Gold lists already converted, so evaluate() in a loop converts a list once.
-const converted = new WeakMap<object, ToolCall[]>();
+// Raw gold values already converted, with a snapshot of each to notice a later edit: evaluate()
+// in a loop over one raw gold list converts it once, and an edited list is converted again.
+const converted = new WeakMap<object, { snapshot: Snapshot; calls: ToolCall[] }>();
+
+// A copy of the plain objects and arrays of a value (other values by reference), as key and
+// value lists that are quick to compare.
+type Snapshot = unknown;
+
+class ObjectSnapshot {
+  constructor(readonly keys: string[], readonly values: unknown[]) {}
+}
+
+class ArraySnapshot {
+  constructor(readonly items: unknown[]) {}
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function snapshotOf(value: unknown): Snapshot {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return new ArraySnapshot(value.map(snapshotOf));
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value);
+  return new ObjectSnapshot(keys, keys.map((key) => snapshotOf((value as JsonObject)[key])));
+}
+
+function unchanged(value: unknown, snapshot: Snapshot): boolean {
+  if (snapshot instanceof ObjectSnapshot) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+    if (!isPlainObject(value)) return false;
+    const record = value as JsonObject;
+    const { keys, values } = snapshot;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (!Object.hasOwn(record, key) || !unchanged(record[key], values[i])) return false;
+    }
+    let count = 0;
+    for (const _ in record) count++;
+    return count === keys.length;
+  }
+  if (snapshot instanceof ArraySnapshot) {
+    if (!Array.isArray(value) || value.length !== snapshot.items.length) return false;
+    for (let i = 0; i < value.length; i++) {
+      if (!unchanged(value[i], snapshot.items[i])) return false;
+    }
+    return true;
+  }
+  return value === snapshot;
+}
 
 /**
  * Read gold calls from parsed JSON: a list of calls or `{"calls": […]}`.
- * Calls already in the TypeScript shape (with matcher instances) pass through.
+ * Calls already in the TypeScript shape (with matcher instances) are accepted.
+ *
+ * The list returned is frozen (its calls and their plain objects too), and
+ * passing it back returns it as is. A raw value passed again is converted
+ * only once unless it changed in between (it is compared with a snapshot),
+ * so scoring many traces against one gold list stays cheap.
  *
  * @param value The parsed gold file.
  * @param source The file name, for errors.
@@ -36,9 +92,10 @@ const converted = new WeakMap<object, ToolCall[]>();
  * ```
  */
 export function goldFromJson(value: unknown, source?: string): ToolCall[] {
+  if (Array.isArray(value) && isFrozenGold(value)) return value;
   if (typeof value === "object" && value !== null) {
     const cached = converted.get(value);
-    if (cached) return cached;
+    if (cached !== undefined && unchanged(value, cached.snapshot)) return cached.calls;
   }
   let list: unknown[];
   let base = "";
@@ -59,9 +116,11 @@ export function goldFromJson(value: unknown, source?: string): ToolCall[] {
       throw error instanceof InputError && source ? inFile(error, source) : error;
     }
   });
-  if (typeof value === "object" && value !== null) converted.set(value, calls);
-  // The list we return is already converted: passing it back (loadGold, then evaluate()) is a no-op.
-  converted.set(calls, calls);
+  // The list we return is frozen, so passing it back (loadGold, then evaluate()) is a no-op.
+  freezeGold(calls);
+  if (typeof value === "object" && value !== null) {
+    converted.set(value, { snapshot: snapshotOf(value), calls });
+  }
   return calls;
 }
 

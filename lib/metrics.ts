@@ -274,12 +274,14 @@ function figureBlock(
 }
 
 function schemaCompliance(gold: ToolCall[], actual: ToolCall[]): number | null | undefined {
-  const schemas = new Map<string, unknown>();
+  let schemas: Map<string, unknown> | undefined;
   for (const call of gold) {
-    const schema = call.metadata?.schema;
-    if (schema !== undefined && !schemas.has(call.tool)) schemas.set(call.tool, schema);
+    const schema = call.metadata === undefined ? undefined : call.metadata.schema;
+    if (schema === undefined) continue;
+    schemas ??= new Map();
+    if (!schemas.has(call.tool)) schemas.set(call.tool, schema);
   }
-  if (schemas.size === 0) return undefined;
+  if (schemas === undefined) return undefined;
   let total = 0;
   let valid = 0;
   for (const call of actual) {
@@ -409,7 +411,7 @@ function argumentScores(
   actual: ToolCall[],
   partner: number[],
   matchedKeys: number[],
-  goldKeys: number[],
+  goldKeys: readonly number[],
 ) {
   let correct = 0;
   let expectedKeys = 0;

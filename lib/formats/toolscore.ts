@@ -7,7 +7,7 @@
  * @module
  */
 
-import { callFromJson, callToJson, joinPath, type JsonObject, type Trace } from "../calls.ts";
+import { callFromJson, callToJson, type JsonObject, type Trace } from "../calls.ts";
 import { InputError } from "../errors.ts";
 import { finishTrace, isEnvelope } from "./_shared.ts";
 import type { FormatReader } from "./reader.ts";
@@ -33,7 +33,7 @@ export const toolscoreReader: FormatReader = {
     }
     const calls = value.calls.map((item, i) => {
       try {
-        return callFromJson(item, { path: joinPath("calls", i) });
+        return callFromJson(item, { path: "calls", index: i });
       } catch (error) {
         if (error instanceof InputError) throw new InputError(error.message, source);
         throw error;
