@@ -197,6 +197,7 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
 };
 
 const CAMEL_KEYS = new Set<string>(Object.values(FILE_KEYS));
+const FILE_ENTRIES = Object.entries(FILE_KEYS);
 
 /** Options for {@linkcode callFromJson}. */
 export interface CallFromJsonOptions {
@@ -398,7 +399,8 @@ function fieldValid(field: keyof ToolCall, value: unknown): boolean {
  */
 export function callToJson(call: ToolCall): JsonObject {
   const out: JsonObject = {};
-  for (const [key, field] of Object.entries(FILE_KEYS)) {
+  for (let i = 0; i < FILE_ENTRIES.length; i++) {
+    const [key, field] = FILE_ENTRIES[i]!;
     const value = call[field];
     if (value !== undefined) out[key] = value;
   }

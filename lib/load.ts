@@ -10,8 +10,8 @@
  * @module
  */
 
-import { load as loadYaml, YAMLException } from "js-yaml";
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
+import { jsoncModule, yamlModule } from "./_lazy.ts";
 import { InputError } from "./errors.ts";
 
 /** The syntaxes {@linkcode parseDocument} reads. */
@@ -77,6 +77,7 @@ export function lineColumn(text: string, offset: number): [number, number] {
 
 function jsoncError(text: string, file: string, allowComments: boolean): InputError | undefined {
   const errors: ParseError[] = [];
+  const { parse: parseJsonc, printParseErrorCode } = jsoncModule();
   parseJsonc(text, errors, { allowTrailingComma: allowComments, disallowComments: !allowComments });
   const first = errors[0];
   if (first === undefined) return undefined;
@@ -100,14 +101,14 @@ function parseJson(text: string, file: string): unknown {
 function parseJsoncText(text: string, file: string): unknown {
   const error = jsoncError(text, file, true);
   if (error) throw error;
-  return parseJsonc(text, [], { allowTrailingComma: true });
+  return jsoncModule().parse(text, [], { allowTrailingComma: true });
 }
 
 function parseYaml(text: string, file: string): unknown {
   try {
-    return loadYaml(text);
+    return yamlModule().load(text);
   } catch (error) {
-    if (error instanceof YAMLException) {
+    if (error instanceof yamlModule().YAMLException) {
       const mark = error.mark;
       const where = mark ? `${file}:${mark.line + 1}:${mark.column + 1}` : file;
       throw new InputError(

@@ -13,6 +13,7 @@
  */
 
 import { evaluate } from "../lib/evaluate.ts";
+import { goldFromJson } from "../lib/gold.ts";
 import { pairCalls } from "../lib/pairing.ts";
 
 const TOOLS = ["search", "fetch", "summarize", "write_file", "send_email"];
@@ -36,27 +37,36 @@ const traces = Array.from({ length: 10_000 }, (_, t) => ({
   final_answer: "Here is the summary you asked for.",
 }));
 
-// Warm up the JIT, then time.
-for (let i = 0; i < 500; i++) evaluate(gold, traces[i]!);
-let start = performance.now();
-let sum = 0;
-for (const trace of traces) sum += evaluate(gold, trace).score;
-let seconds = (performance.now() - start) / 1000;
-console.log(
-  `evaluate(): ${traces.length} traces x 20 calls in ${seconds.toFixed(3)} s = ` +
-    `${Math.round(traces.length / seconds)} traces/s (mean score ${
-      (sum / traces.length).toFixed(3)
-    })`,
-);
+// The gold list as loadGold() returns it (converted and frozen once), and as raw JSON, which
+// evaluate() compares with its snapshot on every call to notice edits.
+const loaded = goldFromJson(gold);
+for (const [label, expected] of [["loaded gold", loaded], ["raw JSON gold", gold]] as const) {
+  // Warm up the JIT, then time several rounds: this machine's speed varies between rounds.
+  for (let i = 0; i < 2000; i++) evaluate(expected, traces[i]!);
+  const rates: number[] = [];
+  let sum = 0;
+  for (let round = 0; round < 5; round++) {
+    const begin = performance.now();
+    sum = 0;
+    for (const trace of traces) sum += evaluate(expected, trace).score;
+    rates.push(traces.length / ((performance.now() - begin) / 1000));
+  }
+  rates.sort((a, b) => a - b);
+  console.log(
+    `evaluate() with ${label}: ${traces.length} traces x 20 calls, 5 rounds: median ` +
+      `${Math.round(rates[2]!)} traces/s, best ${Math.round(rates[4]!)}, worst ` +
+      `${Math.round(rates[0]!)} (mean score ${(sum / traces.length).toFixed(3)})`,
+  );
+}
 
 const many = Array.from({ length: 500 }, (_, i) => ({ tool: "t", args: { id: i, tag: i % 7 } }));
 const shuffled = [...many].reverse().map((c, i) => ({
   ...c,
   args: { ...c.args, tag: (i * 3) % 7 },
 }));
-start = performance.now();
+const start = performance.now();
 const pairs = pairCalls(many, shuffled);
-seconds = (performance.now() - start) / 1000;
+const seconds = (performance.now() - start) / 1000;
 console.log(
   `pairCalls(): 500 x 500 calls of one tool in ${seconds.toFixed(3)} s (${pairs.length} pairs)`,
 );
@@ -85,10 +95,16 @@ try {
   };
   await run(["--version"]); // warm the module cache
   for (const mode of [[] as string[], ["--json"]]) {
-    const elapsed = await run(["eval", `${dir}/gold.json`, `${dir}/traces`, ...mode]);
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await run(["eval", `${dir}/gold.json`, `${dir}/traces`, ...mode]));
+    }
+    runs.sort((a, b) => a - b);
     console.log(
-      `toolscore eval DIR ${mode.join(" ") || "(console)"}: ${traces.length} files in ` +
-        `${elapsed.toFixed(2)} s = ${Math.round(traces.length / elapsed)} traces/s end to end`,
+      `toolscore eval DIR ${mode.join(" ") || "(console)"}: ${traces.length} files, 3 runs: ` +
+        `median ${runs[1]!.toFixed(2)} s = ${Math.round(traces.length / runs[1]!)} traces/s ` +
+        `end to end (best ${Math.round(traces.length / runs[0]!)}, worst ` +
+        `${Math.round(traces.length / runs[2]!)})`,
     );
   }
   const times: number[] = [];

@@ -12,7 +12,6 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
 import type { FormatName } from "../calls.ts";
 import { UsageError } from "../errors.ts";
 import type { EvaluateOptions, EvaluationResult } from "../evaluate.ts";
@@ -20,17 +19,6 @@ import { evaluationEvidence, type Evidence } from "../evidence.ts";
 import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
 import { loadForbidden } from "../forbidden.ts";
 import { parseFormatName } from "../formats/detect.ts";
-import { buildReceipt } from "../receipts/build.ts";
-import type { FileDigest } from "../receipts/digest.ts";
-import { writeReceipt } from "../receipts/io.ts";
-import type { Receipt } from "../receipts/model.ts";
-import {
-  checkReceiptTargets,
-  commonRoot,
-  leavesFolder,
-  makeReceiptDir,
-  receiptFileName,
-} from "../receipts/paths.ts";
 import { formatResult, formatSummary, type SummaryRow, summaryRow } from "../report/console.ts";
 import {
   type CliIO,
@@ -401,6 +389,8 @@ export const evalCommand: Command = {
         }
       }
       if (receipts) {
+        // Receipt code (hashing, paths) loads only when receipts are asked for.
+        const { writeReceipts } = await import("./eval_receipts.ts");
         await writeReceipts(session.run, kept, values, io);
         for (const scored of kept) report.add(renderScored(session, scored, io.color));
       }
@@ -413,81 +403,3 @@ export const evalCommand: Command = {
     return failedGate || failedViolations ? EXIT.gate : EXIT.ok;
   },
 };
-
-// Receipts (receipts.md): --receipt writes TRACE.receipt.json beside each trace,
-// --receipt-out PATH the receipt of the one trace, --receipt-dir DIR one per trace into DIR.
-// A file holding several traces (JSONL) gets one receipt per trace, named RUNS.N.receipt.json,
-// whose trace input records which trace it is (`index`, 1-based, as in `runs.jsonl[N]`).
-// Every receipt is built before the first is written, so a bad input writes none.
-async function writeReceipts(
-  run: EvalRun,
-  scored: Scored[],
-  values: Record<string, unknown>,
-  io: CliIO,
-): Promise<void> {
-  const beside = values.receipt === true;
-  const out = typeof values["receipt-out"] === "string" ? values["receipt-out"] : undefined;
-  const dir = typeof values["receipt-dir"] === "string" ? values["receipt-dir"] : undefined;
-  const chosen = [beside, out !== undefined, dir !== undefined].filter(Boolean).length;
-  if (chosen === 0) return;
-  if (chosen > 1) throw new UsageError("give one of --receipt, --receipt-out and --receipt-dir");
-  if (out !== undefined && scored.length !== 1) {
-    throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
-  }
-  const plans = scored.map((s) => {
-    if (s.named.file === "-") {
-      throw new UsageError(
-        "a trace read from standard input cannot have a receipt (there is no file to hash); " +
-          "save it to a file and pass its path",
-      );
-    }
-    const n = /\[(\d+)\]$/.exec(s.named.name);
-    const index = n && s.named.name !== s.named.file ? Number(n[1]) : undefined;
-    const target = out ??
-      join(dir ?? dirname(s.named.file), receiptFileName(s.named.file, index));
-    return { scored: s, index, target };
-  });
-  checkReceiptTargets(plans.map((p) => p.target), [
-    run.goldPath,
-    ...scored.map((s) => s.named.file),
-    ...Object.values(run.inputs),
-  ]);
-  const digests = new Map<string, FileDigest>();
-  const receipts: Receipt[] = [];
-  for (const plan of plans) {
-    receipts.push(
-      await buildReceipt(plan.scored.result, {
-        inputs: {
-          gold: run.goldPath,
-          trace: { path: plan.scored.named.file, index: plan.index },
-          forbidden: run.inputs.forbidden,
-          honesty_config: run.inputs.honesty_config,
-          injected: run.inputs.injected,
-        },
-        settings: { format: run.settings.format, strict: run.settings.strict },
-        finalAnswer: run.options.finalAnswer,
-        minScore: run.bar,
-        relativeTo: dirname(plan.target),
-        digests,
-      }),
-    );
-  }
-  if (dir !== undefined) await makeReceiptDir(dir);
-  for (const [i, plan] of plans.entries()) {
-    const receipt = receipts[i]!;
-    await writeReceipt(plan.target, receipt);
-    io.stderr(`receipt: ${plan.target}\n`);
-    const outside = Object.values(receipt.inputs).filter((input) => leavesFolder(input.path));
-    if (outside.length > 0) {
-      const root = commonRoot(dirname(plan.target), [
-        run.goldPath,
-        plan.scored.named.file,
-        ...Object.values(run.inputs).filter((p) => p !== undefined),
-      ]);
-      io.stderr(
-        `note: it names inputs outside its folder (${outside.map((x) => x.path).join(", ")}); ` +
-          `verify it with: toolscore verify --root ${root} ${plan.target}\n`,
-      );
-    }
-  }
-}

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { ajv2020Module } from "../_lazy.ts";
 import { writeTextFileAtomic } from "../atomic_write.ts";
 import { InputError } from "../errors.ts";
 import { parseDocument, readTextFile } from "../load.ts";
@@ -17,7 +18,11 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 let validator: Validate | undefined;
 
 function validate(): Validate {
-  validator ??= new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true })
+  validator ??= new (ajv2020Module().Ajv2020)({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+  })
     .compile(RECEIPT_SCHEMA) as Validate;
   return validator;
 }

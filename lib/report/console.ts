@@ -11,7 +11,7 @@ import type { EvaluationResult } from "../evaluate.ts";
 import { type Evidence, formatEvidence } from "../evidence.ts";
 import { meetsBar } from "../score.ts";
 import { palette } from "./color.ts";
-import { topIssues } from "./issues.ts";
+import { summarizeIssues } from "./issues.ts";
 
 /** Options for {@linkcode formatResult}. */
 export interface FormatResultOptions {
@@ -143,13 +143,14 @@ export function formatResult(
     );
   }
 
-  const issues = topIssues(result);
-  if (issues.length > 0) {
-    const max = options.verbose ? issues.length : options.maxIssues ?? 5;
+  const { shown, total } = summarizeIssues(result, {
+    limit: options.verbose ? Infinity : options.maxIssues ?? 5,
+  });
+  if (total > 0) {
     lines.push("  Top issues to fix:");
-    for (const issue of issues.slice(0, max)) lines.push(`    - ${issue.message}`);
-    if (issues.length > max) {
-      lines.push(c.dim(`    … and ${issues.length - max} more (-v shows all)`));
+    for (const issue of shown) lines.push(`    - ${issue.message}`);
+    if (total > shown.length) {
+      lines.push(c.dim(`    … and ${total - shown.length} more (-v shows all)`));
     }
   }
 

@@ -58,51 +58,118 @@ export function preview(value: unknown, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function argumentIssues(
+function keyCount(args: ToolCall["args"]): number {
+  let n = 0;
+  if (args) { for (const _ in args) n++; }
+  return n;
+}
+
+// An issue found, its message not built yet: messages (with their value previews) are built
+// only for the issues shown.
+interface Draft {
+  order: number;
+  build: () => Issue;
+}
+
+function argumentDrafts(
   want: ToolCall,
   got: ToolCall,
   expected: number,
   actual: number,
   strict: boolean,
-): Issue[] {
-  if (!argsChecked(want)) return [];
-  const step = `${want.tool} (expected call ${expected + 1})`;
+  out: Draft[],
+): void {
+  if (!argsChecked(want)) return;
+  const step = () => `${want.tool} (expected call ${expected + 1})`;
   if (got.argsError !== undefined) {
-    return [{
-      kind: "argument",
-      message: `${step}: arguments did not parse (${got.argsError}): ${preview(got.rawArgs)}`,
-      expected,
-      actual,
-    }];
+    out.push({
+      order: expected,
+      build: () => ({
+        kind: "argument",
+        message: `${step()}: arguments did not parse (${got.argsError}): ${preview(got.rawArgs)}`,
+        expected,
+        actual,
+      }),
+    });
+    return;
   }
-  const issues: Issue[] = [];
   const wantArgs = want.args ?? {};
   const gotArgs = got.args ?? {};
   for (const key of Object.keys(wantArgs)) {
     const value = Object.hasOwn(gotArgs, key) ? gotArgs[key] : undefined;
     if (value !== undefined && valuesMatch(wantArgs[key], value, { strict })) continue;
-    issues.push({
-      kind: "argument",
-      message: `${step}: argument ${key} expected ${preview(wantArgs[key])}, got ${preview(value)}`,
-      expected,
-      actual,
-      key,
-      expectedValue: wantArgs[key],
-      actualValue: value,
+    out.push({
+      order: expected,
+      build: () => ({
+        kind: "argument",
+        message: `${step()}: argument ${key} expected ${preview(wantArgs[key])}, got ${
+          preview(value)
+        }`,
+        expected,
+        actual,
+        key,
+        expectedValue: wantArgs[key],
+        actualValue: value,
+      }),
     });
   }
   for (const key of Object.keys(gotArgs)) {
     if (Object.hasOwn(wantArgs, key)) continue;
-    issues.push({
-      kind: "argument",
-      message: `${step}: unexpected argument ${key} = ${preview(gotArgs[key])}`,
-      expected,
-      actual,
-      key,
-      actualValue: gotArgs[key],
+    out.push({
+      order: expected,
+      build: () => ({
+        kind: "argument",
+        message: `${step()}: unexpected argument ${key} = ${preview(gotArgs[key])}`,
+        expected,
+        actual,
+        key,
+        actualValue: gotArgs[key],
+      }),
     });
   }
-  return issues;
+}
+
+/** Options for {@linkcode summarizeIssues}. */
+export interface SummarizeIssuesOptions {
+  /**
+   * Build at most this many issues (the first ones); the rest are only counted.
+   * @default {Infinity}
+   */
+  limit?: number;
+}
+
+/**
+ * The first issues of an evaluation (in the order of {@linkcode topIssues})
+ * and how many there are in all: what a report that shows a few needs,
+ * without building the messages of the rest.
+ *
+ * @param result The evaluation.
+ * @param options How many issues to build.
+ * @returns The issues shown and the total.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluate, summarizeIssues } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluate(
+ *   [{ tool: "a", args: { x: 1 } }, { tool: "b" }],
+ *   [{ tool: "a", args: { x: 2 } }],
+ * );
+ * const { shown, total } = summarizeIssues(result, { limit: 1 });
+ * assert.equal(total, 2);
+ * assert.deepEqual(shown.map((i) => i.kind), ["argument"]);
+ * ```
+ */
+export function summarizeIssues(
+  result: EvaluationResult,
+  options: SummarizeIssuesOptions = {},
+): { shown: Issue[]; total: number } {
+  const drafts = issueDrafts(result);
+  const limit = Math.min(drafts.length, options.limit ?? Infinity);
+  const shown: Issue[] = [];
+  for (let i = 0; i < limit; i++) shown.push(drafts[i]!.build());
+  return { shown, total: drafts.length };
 }
 
 /**
@@ -121,6 +188,10 @@ function argumentIssues(
  * ```
  */
 export function topIssues(result: EvaluationResult): Issue[] {
+  return summarizeIssues(result).shown;
+}
+
+function issueDrafts(result: EvaluationResult): Draft[] {
   const strict = result.strict;
   const gold = result.goldCalls;
   const scored = result.scoredCalls;
@@ -129,7 +200,7 @@ export function topIssues(result: EvaluationResult): Issue[] {
   const pairedActual = new Set(pairs.map((p) => p.actual));
   const missing = gold.map((_, i) => i).filter((i) => !pairedGold.has(i));
   const extra = scored.map((_, j) => j).filter((j) => !pairedActual.has(j));
-  const issues: { order: number; issue: Issue }[] = [];
+  const drafts: Draft[] = [];
   const extraLeft = new Set(extra);
   for (const i of missing) {
     const want = gold[i]!;
@@ -137,52 +208,58 @@ export function topIssues(result: EvaluationResult): Issue[] {
     const j = extra.find((j) => extraLeft.has(j) && j === i);
     if (j !== undefined) {
       extraLeft.delete(j);
-      issues.push({
+      drafts.push({
         order: i,
-        issue: {
+        build: () => ({
           kind: "wrong_tool",
           message: `step ${i + 1}: expected ${want.tool}, got ${scored[j]!.tool}`,
           expected: i,
           actual: j,
-        },
+        }),
       });
       continue;
     }
-    const args = argsChecked(want) ? ` with ${preview(want.args)}` : "";
-    issues.push({
+    drafts.push({
       order: i,
-      issue: { kind: "missing", message: `missing call: ${want.tool}${args}`, expected: i },
+      build: () => ({
+        kind: "missing",
+        message: `missing call: ${want.tool}${
+          argsChecked(want) ? ` with ${preview(want.args)}` : ""
+        }`,
+        expected: i,
+      }),
     });
   }
   for (const pair of pairs) {
-    for (
-      const issue of argumentIssues(
-        gold[pair.expected]!,
-        scored[pair.actual]!,
-        pair.expected,
-        pair.actual,
-        strict,
-      )
+    // A pair that matched every expected key and sent no other key has nothing to report.
+    const want = gold[pair.expected]!;
+    const got = scored[pair.actual]!;
+    if (
+      got.argsError === undefined && want.args && pair.matched_keys === keyCount(want.args) &&
+      keyCount(got.args) === pair.matched_keys
     ) {
-      issues.push({ order: pair.expected, issue });
+      continue;
     }
+    argumentDrafts(want, got, pair.expected, pair.actual, strict, drafts);
   }
-  issues.sort((a, b) => a.order - b.order);
+  drafts.sort((a, b) => a.order - b.order);
   for (const j of extraLeft) {
     const got = scored[j]!;
-    // People count calls in the whole trace (as the optional and forbidden lines do), not among
-    // the scored ones: with optional calls left out the two differ.
-    const inTrace = result.traceCalls.indexOf(got);
-    issues.push({
+    drafts.push({
       order: Infinity,
-      issue: {
-        kind: "extra",
-        message: `extra call ${(inTrace === -1 ? j : inTrace) + 1}: ${got.tool} ${
-          preview(got.args ?? {})
-        }`,
-        actual: j,
+      build: () => {
+        // People count calls in the whole trace (as the optional and forbidden lines do), not
+        // among the scored ones: with optional calls left out the two differ.
+        const inTrace = result.traceCalls.indexOf(got);
+        return {
+          kind: "extra",
+          message: `extra call ${(inTrace === -1 ? j : inTrace) + 1}: ${got.tool} ${
+            preview(got.args ?? {})
+          }`,
+          actual: j,
+        };
       },
     });
   }
-  return issues.map((entry) => entry.issue);
+  return drafts;
 }
