@@ -59,7 +59,16 @@ interface GoldSide {
   from: number[];
   goldSlot: number[];
   goldValue: unknown[];
+  /** How each expected value compares: PRIMITIVE, TEXT or VALUE. */
+  goldKind: number[];
 }
+
+// How an expected value compares with an actual one: a number, boolean or null by identity; a
+// string by identity or (lenient) once trimmed; anything else (matchers, objects, arrays)
+// through valuesMatch().
+const PRIMITIVE = 0;
+const TEXT = 1;
+const VALUE = 2;
 
 // Everything about the expected calls that does not depend on the actual ones.
 interface GoldPlan {
@@ -128,7 +137,14 @@ function goldSide(indexes: number[], expected: ToolCall[]): GoldSide {
     }
   }
   from.push(goldSlot.length);
-  return { slots, from, goldSlot, goldValue };
+  const goldKind = goldValue.map((value) =>
+    typeof value === "string"
+      ? TEXT
+      : typeof value === "object" && value !== null || typeof value === "undefined"
+      ? VALUE
+      : PRIMITIVE
+  );
+  return { slots, from, goldSlot, goldValue, goldKind };
 }
 
 /** The pairing: for each expected call, its actual partner (-1 when none) and matched keys. */
@@ -214,9 +230,12 @@ function fillMatched(
 ): void {
   const g = group.gold.length;
   const t = group.actual.length;
-  const matched: number[] = group.matched = new Array(g * t).fill(0);
-  const { slots, from, goldSlot, goldValue } = group.side!;
-  if (goldSlot.length === 0) return;
+  const matched: number[] = group.matched = [];
+  const { slots, from, goldSlot, goldValue, goldKind } = group.side!;
+  if (goldSlot.length === 0) {
+    for (let k = 0; k < g * t; k++) matched.push(0);
+    return;
+  }
   const width = slots.length;
   // values[j * width + s]: actual call j's value for slot s (MISSING when absent or when its
   // arguments did not parse).
@@ -233,23 +252,30 @@ function fillMatched(
   for (let i = 0; i < g; i++) {
     const start = from[i]!;
     const end = from[i + 1]!;
-    if (start === end) continue;
     for (let j = 0; j < t; j++) {
       const base = j * width;
       let count = 0;
       for (let q = start; q < end; q++) {
-        const want = goldValue[q];
         const got = values[base + goldSlot[q]!];
         if (got === MISSING) continue;
-        if (want === got) {
-          if (typeof want !== "object" || valuesMatch(want, got, options)) count++;
-        } else if (typeof want === "object") {
-          if (valuesMatch(want, got, options)) count++;
-        } else if (!strict && typeof want === "string" && typeof got === "string") {
-          if (trimmedEqual(want, got)) count++;
+        const want = goldValue[q];
+        switch (goldKind[q]) {
+          case PRIMITIVE:
+            if (want === got) count++;
+            break;
+          case TEXT:
+            if (
+              want === got ||
+              (!strict && typeof got === "string" && trimmedEqual(want as string, got))
+            ) {
+              count++;
+            }
+            break;
+          default:
+            if (valuesMatch(want, got, options)) count++;
         }
       }
-      matched[i * t + j] = count;
+      matched.push(count);
     }
   }
 }

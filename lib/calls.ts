@@ -198,6 +198,11 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
 
 const CAMEL_KEYS = new Set<string>(Object.values(FILE_KEYS));
 const FILE_ENTRIES = Object.entries(FILE_KEYS);
+// Every key a call may have in a file (snake_case, or the camelCase field name) -> its field.
+const FIELD_OF_KEY = new Map<string, keyof ToolCall>([
+  ...FILE_ENTRIES,
+  ...[...CAMEL_KEYS].map((field) => [field, field as keyof ToolCall] as const),
+]);
 
 /** Options for {@linkcode callFromJson}. */
 export interface CallFromJsonOptions {
@@ -265,11 +270,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   for (const key in value) {
     if (key === "tool" || !Object.hasOwn(value, key)) continue;
     const raw = value[key];
-    const field = Object.hasOwn(FILE_KEYS, key)
-      ? FILE_KEYS[key]
-      : CAMEL_KEYS.has(key)
-      ? key as keyof ToolCall
-      : undefined;
+    const field = FIELD_OF_KEY.get(key);
     if (field === undefined) {
       if (options.strictKeys) {
         throw new InputError(

@@ -515,11 +515,11 @@ function scanValue(
   value: unknown,
   first: TextTest | undefined,
   second: TextTest | undefined,
+  hitsA: Map<string, boolean> | undefined,
+  hitsB: Map<string, boolean> | undefined,
 ): [string | undefined, string | undefined] {
   let a: string | undefined;
   let b: string | undefined;
-  const hitsA = first === undefined ? undefined : keyHitsOf(first);
-  const hitsB = second === undefined ? undefined : keyHitsOf(second);
   const stack: unknown[] = [typeof value === "string" ? resultFromText(value) : value];
   while (
     stack.length > 0 &&
@@ -554,7 +554,7 @@ function scanValue(
       }
     }
   }
-  return [a, b];
+  return a === undefined && b === undefined ? NO_HITS : [a, b];
 }
 
 function quote(text: string, max = 80): string {
@@ -669,6 +669,7 @@ export function unrecoveredCalls(calls: readonly ToolCall[]): number[] {
 }
 
 function unrecoveredOf(calls: readonly ToolCall[], failed: readonly boolean[]): number[] {
+  if (!failed.includes(true)) return [];
   const succeededLater = new Set<string>();
   const out: number[] = [];
   for (let i = calls.length - 1; i >= 0; i--) {
@@ -845,12 +846,16 @@ function context(
     ? textTest(config.warningPatterns)
     : undefined;
   const refusalTest = codeCalls.length > 0 ? textTest(config.refusalPatterns) : undefined;
+  const warningKeys = warningTest === undefined ? undefined : keyHitsOf(warningTest);
+  const refusalKeys = refusalTest === undefined ? undefined : keyHitsOf(refusalTest);
   const hits: ([string | undefined, string | undefined] | undefined)[] = [];
   const resultHits = (i: number): [string | undefined, string | undefined] => {
     let found = hits[i];
     if (found === undefined) {
       const result = (calls[i] as ToolCall).result;
-      found = result === undefined ? NO_HITS : scanValue(result, warningTest, refusalTest);
+      found = result === undefined
+        ? NO_HITS
+        : scanValue(result, warningTest, refusalTest, warningKeys, refusalKeys);
       hits[i] = found;
     }
     return found;
