@@ -56,6 +56,8 @@ export interface ToolGroups {
 // and each call's (slot, value) pairs as runs: call i owns entries from[i] .. from[i + 1].
 interface GoldSide {
   slots: string[];
+  /** Whether each slot's key is also a property of Object.prototype. */
+  inherited: boolean[];
   from: number[];
   goldSlot: number[];
   goldValue: unknown[];
@@ -144,7 +146,8 @@ function goldSide(indexes: number[], expected: ToolCall[]): GoldSide {
       ? VALUE
       : PRIMITIVE
   );
-  return { slots, from, goldSlot, goldValue, goldKind };
+  const inherited = slots.map((key) => key in Object.prototype);
+  return { slots, inherited, from, goldSlot, goldValue, goldKind };
 }
 
 /** The pairing: for each expected call, its actual partner (-1 when none) and matched keys. */
@@ -231,7 +234,7 @@ function fillMatched(
   const g = group.gold.length;
   const t = group.actual.length;
   const matched: number[] = group.matched = [];
-  const { slots, from, goldSlot, goldValue, goldKind } = group.side!;
+  const { slots, inherited, from, goldSlot, goldValue, goldKind } = group.side!;
   if (goldSlot.length === 0) {
     for (let k = 0; k < g * t; k++) matched.push(0);
     return;
@@ -243,9 +246,18 @@ function fillMatched(
   for (let j = 0; j < t; j++) {
     const call = actual[group.actual[j]!]!;
     const args = call.argsError === undefined ? call.args : undefined;
+    if (!args) {
+      for (let s = 0; s < width; s++) values.push(MISSING);
+      continue;
+    }
+    // A plain object's own keys read directly; an absent key reads as undefined unless
+    // Object.prototype has it (toString, __proto__…), and those slots ask hasOwn.
+    const plain = Object.getPrototypeOf(args) === Object.prototype;
     for (let s = 0; s < width; s++) {
       const key = slots[s]!;
-      values.push(args && Object.hasOwn(args, key) ? args[key] : MISSING);
+      let value = plain && !inherited[s] ? args[key] : undefined;
+      if (value === undefined) value = Object.hasOwn(args, key) ? args[key] : MISSING;
+      values.push(value);
     }
   }
   const options = strict ? STRICT : LENIENT;
