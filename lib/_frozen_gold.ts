@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolCall } from "./calls.ts";
+import { callToJson, type JsonObject, type ToolCall } from "./calls.ts";
 
 const FROZEN = new WeakSet<readonly ToolCall[]>();
 
@@ -47,4 +47,24 @@ export function freezeGold(calls: ToolCall[]): ToolCall[] {
  */
 export function isFrozenGold(calls: readonly ToolCall[]): boolean {
   return FROZEN.has(calls);
+}
+
+const JSON_FORMS = new WeakMap<readonly ToolCall[], readonly JsonObject[]>();
+
+/**
+ * The file shape of expected calls (`callToJson` of each). A frozen gold
+ * list's is built once and frozen too: every result scored against the list
+ * shares it.
+ *
+ * @param calls The expected calls.
+ * @returns Their JSON form.
+ */
+export function goldJson(calls: readonly ToolCall[]): readonly JsonObject[] {
+  if (!FROZEN.has(calls)) return calls.map(callToJson);
+  let json = JSON_FORMS.get(calls);
+  if (json === undefined) {
+    json = Object.freeze(calls.map((call) => Object.freeze(callToJson(call))));
+    JSON_FORMS.set(calls, json);
+  }
+  return json;
 }

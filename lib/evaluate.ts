@@ -11,6 +11,7 @@
  * @module
  */
 
+import { goldJson } from "./_frozen_gold.ts";
 import { callToJson, type FormatName, type ToolCall, type Trace } from "./calls.ts";
 import { traceFromValue } from "./formats/detect.ts";
 import { checkForbidden, type ForbiddenRule } from "./forbidden.ts";
@@ -180,7 +181,9 @@ export class EvaluationResult {
 
   /**
    * The JSON form (snake_case; calls in the file shape; matchers as operator
-   * objects; detected credentials replaced by their previews).
+   * objects; detected credentials replaced by their previews). The expected
+   * calls of a gold list from `goldFromJson` are one frozen array shared by
+   * every result scored against that list.
    *
    * @returns The result record.
    */
@@ -195,7 +198,7 @@ export class EvaluationResult {
       weights: this.weights,
       metrics: this.metrics,
       calls: {
-        expected: this.goldCalls.map(callToJson),
+        expected: goldJson(this.goldCalls),
         actual: secrets > 0 ? redactSecrets(actual) : actual,
       },
       final_answer: this.finalAnswer,
