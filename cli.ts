@@ -13,9 +13,19 @@ import type { CliIO } from "./lib/cli/command.ts";
 
 const encoder = new TextEncoder();
 
+/** The exit code when the reader of stdout went away (as after SIGPIPE: 128 + 13). */
+const CLOSED_PIPE = 141;
+
 function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
   let bytes = encoder.encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
+  } catch (error) {
+    // `toolscore eval … | head`: the reader has all it wants. Stop quietly, as a process
+    // killed by SIGPIPE would, rather than report an internal error.
+    if (error instanceof Deno.errors.BrokenPipe) Deno.exit(CLOSED_PIPE);
+    throw error;
+  }
 }
 
 /**

@@ -219,6 +219,34 @@ Deno.test("the toolscore process runs with only --allow-read and exits with the 
   assert.doesNotMatch(stderr, /\n\s+at /);
 });
 
+Deno.test("toolscore eval stops quietly with 141 when the reader closes stdout early", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-pipe-" });
+  try {
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify([{ tool: "a", args: { x: 1 } }]));
+    await Deno.mkdir(`${dir}/runs`);
+    for (let i = 0; i < 3000; i++) {
+      const trace = [{ tool: "a", args: { x: i % 2 } }];
+      await Deno.writeTextFile(`${dir}/runs/r${i}.json`, JSON.stringify(trace));
+    }
+    const cli = new URL("../cli.ts", import.meta.url).pathname;
+    // A real pipe into head, which exits after the first line and closes it.
+    const script = `"$0" run --no-prompt --allow-read="$1" "$2" eval "$1/gold.json" "$1/runs" ` +
+      `| head -n 1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const output = await new Deno.Command("bash", {
+      args: ["-c", script, Deno.execPath(), dir, cli],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const status = { code: Number(new TextDecoder().decode(output.stdout).trim()) };
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(status.code, 141);
+    assert.equal(stderr, "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("toolscore eval gives the same report on worker threads as on one thread", async () => {
   const dir = await Deno.makeTempDir({ prefix: "toolscore-jobs-" });
   try {
