@@ -196,18 +196,21 @@ function issueDrafts(result: EvaluationResult): Draft[] {
   const gold = result.goldCalls;
   const scored = result.scoredCalls;
   const pairs = result.metrics.pairs;
-  const pairedGold = new Set(pairs.map((p) => p.expected));
-  const pairedActual = new Set(pairs.map((p) => p.actual));
-  const missing = gold.map((_, i) => i).filter((i) => !pairedGold.has(i));
-  const extra = scored.map((_, j) => j).filter((j) => !pairedActual.has(j));
+  const pairedGold: boolean[] = new Array(gold.length).fill(false);
+  // Unpaired actual calls not yet reported as the other half of a wrong tool.
+  const extraLeft: boolean[] = new Array(scored.length).fill(true);
+  for (const pair of pairs) {
+    pairedGold[pair.expected] = true;
+    extraLeft[pair.actual] = false;
+  }
   const drafts: Draft[] = [];
-  const extraLeft = new Set(extra);
-  for (const i of missing) {
+  for (let i = 0; i < gold.length; i++) {
+    if (pairedGold[i]) continue;
     const want = gold[i]!;
     // An unpaired actual call at the same position is the wrong tool, not a miss plus an extra.
-    const j = extra.find((j) => extraLeft.has(j) && j === i);
-    if (j !== undefined) {
-      extraLeft.delete(j);
+    if (extraLeft[i]) {
+      extraLeft[i] = false;
+      const j = i;
       drafts.push({
         order: i,
         build: () => ({
@@ -243,7 +246,8 @@ function issueDrafts(result: EvaluationResult): Draft[] {
     argumentDrafts(want, got, pair.expected, pair.actual, strict, drafts);
   }
   drafts.sort((a, b) => a.order - b.order);
-  for (const j of extraLeft) {
+  for (let j = 0; j < scored.length; j++) {
+    if (!extraLeft[j]) continue;
     const got = scored[j]!;
     drafts.push({
       order: Infinity,
