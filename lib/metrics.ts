@@ -212,7 +212,12 @@ function sameJson(a: unknown, b: unknown): boolean {
   const y = b as Record<string, unknown>;
   let count = 0;
   for (const key in x) {
-    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    // Values first: calls of one tool usually differ in a value, which ends the comparison
+    // before any key lookup. Equal values still need the key to be y's own.
+    const xv = x[key];
+    const yv = y[key];
+    if (xv !== yv && !sameJson(xv, yv)) return false;
+    if (!Object.hasOwn(y, key)) return false;
     count++;
   }
   for (const _ in y) count--;

@@ -119,3 +119,28 @@ Deno.test("computeMetrics() keeps a tool named __proto__ as a per-tool key", () 
   assert.deepEqual(metrics.extra_tools, ["toString"]);
   assert.equal(metrics.tool_correctness, 1);
 });
+
+Deno.test("computeMetrics() counts identical calls as a canonical-JSON comparison does (property)", () => {
+  const canonical = (value: unknown): string =>
+    JSON.stringify(
+      value,
+      (_, v) =>
+        v && typeof v === "object" && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+          : v,
+    );
+  fc.assert(
+    fc.property(fc.array(actualCall, { maxLength: 40 }), (actual: ToolCall[]) => {
+      const seen = new Set<string>();
+      let identical = 0;
+      for (const call of actual) {
+        const key = `${call.tool}\u0000${canonical(call.args ?? {})}`;
+        if (seen.has(key)) identical++;
+        else seen.add(key);
+      }
+      const expected = actual.length === 0 ? 0 : identical / actual.length;
+      assert.equal(computeMetrics([], actual).identical_rate, expected);
+    }),
+    { numRuns: 300 },
+  );
+});
