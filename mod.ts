@@ -20,6 +20,9 @@
  * @module
  */
 
+// The library loads its parsers and validators up front (the CLI loads them on demand).
+import "./lib/_heavy.ts";
+
 export * from "./lib/errors.ts";
 export * from "./lib/calls.ts";
 export * from "./lib/load.ts";

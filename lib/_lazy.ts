@@ -1,60 +1,122 @@
 /**
- * Internal: heavy npm packages and Node built-ins, loaded on first use rather
- * than when a module that may need them is imported. ajv alone takes about
- * 40 ms to load and the Node compatibility layer 10 to 25 ms, which every
- * `toolscore eval` paid although only tool schemas, receipts, side-effect
- * checks and JSONC or YAML files need them. `require` and
- * `process.getBuiltinModule` load synchronously, so the functions that use
- * them stay synchronous; the packages stay in the import map and the lock
- * file like any other dependency.
+ * Internal: heavy npm packages and Node built-ins, loaded when a run needs
+ * them rather than whenever a module that may need them is imported. ajv
+ * alone takes about 40 ms to load, jsonc-parser about 20 and the Node
+ * compatibility layer 10 to 25, which every `toolscore eval` paid although
+ * only tool schemas, receipts, side-effect checks and JSONC, YAML or broken
+ * JSON files use them.
+ *
+ * The packages come in through `_heavy.ts`, a static import of each: `mod.ts`
+ * imports it, so the library has them from the start; the CLI imports it
+ * dynamically ({@linkcode loadHeavy}) before any command but `eval`, and
+ * `eval` does so when its inputs need it ({@linkcode withHeavy} around a
+ * parse). The accessors stay synchronous. Code that imports a library module
+ * directly gets the packages through `require` when first used; a
+ * `deno bundle` file, which has no packages beside it, relies on the static
+ * imports of `_heavy.ts` being bundled in (a test runs the bundle).
  *
  * @module
  */
 
-let nodeRequire: ((id: string) => unknown) | undefined;
+import type { Ajv } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 
-function require(id: string): unknown {
-  nodeRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url);
-  return nodeRequire(id);
+/** What `_heavy.ts` registers. */
+export interface HeavyModules {
+  /** ajv's default (draft-07) validator class. */
+  Ajv: typeof Ajv;
+  /** ajv's JSON Schema 2020-12 validator class. */
+  Ajv2020: typeof Ajv2020;
+  /** jsonc-parser. */
+  jsonc: typeof import("jsonc-parser");
+  /** js-yaml. */
+  yaml: typeof import("js-yaml");
 }
 
-let path: typeof import("node:path") | undefined;
-
-/**
- * Node's `path` module.
- *
- * @returns The module.
- */
-export function nodePath(): typeof import("node:path") {
-  return path ??= process.getBuiltinModule("node:path");
+/** Thrown by an accessor when `_heavy.ts` has not been loaded yet. */
+export class NotLoadedError extends Error {
+  /**
+   * @param what The package asked for.
+   */
+  constructor(what: string) {
+    super(`${what} is not loaded yet (await loadHeavy() first)`);
+    this.name = "NotLoadedError";
+  }
 }
 
-type Ajv2020Module = typeof import("ajv/dist/2020.js");
-type AjvModule = typeof import("ajv");
-type JsoncModule = typeof import("jsonc-parser");
-type YamlModule = typeof import("js-yaml");
-
-let ajv2020: Ajv2020Module | undefined;
-let ajv: AjvModule | undefined;
-let jsonc: JsoncModule | undefined;
-let yaml: YamlModule | undefined;
+let heavy: HeavyModules | undefined;
 
 /**
- * ajv's JSON Schema 2020-12 build.
+ * Make the packages available (called by `_heavy.ts`).
  *
- * @returns The module.
+ * @param modules The packages.
  */
-export function ajv2020Module(): Ajv2020Module {
-  return ajv2020 ??= require("ajv/dist/2020.js") as Ajv2020Module;
+export function registerHeavy(modules: HeavyModules): void {
+  heavy = modules;
+}
+
+/** Load `_heavy.ts` if it is not loaded yet. */
+export async function loadHeavy(): Promise<void> {
+  if (heavy === undefined) await import("./_heavy.ts");
 }
 
 /**
- * ajv's default (draft-07) build.
+ * Run synchronous work that may need the packages; when it finds them
+ * missing, load them and run it again. The work must have no side effects
+ * before it needs a package (parsing qualifies).
  *
- * @returns The module.
+ * @param work The work.
+ * @returns What it returns.
  */
-export function ajvModule(): AjvModule {
-  return ajv ??= require("ajv") as AjvModule;
+export async function withHeavy<T>(work: () => T): Promise<T> {
+  try {
+    return work();
+  } catch (error) {
+    if (!(error instanceof NotLoadedError)) throw error;
+    await loadHeavy();
+    return work();
+  }
+}
+
+// Outside a bundle, `require` loads a package synchronously from where Deno keeps it, so code
+// that imports a library module directly (tests, scripts) never meets a missing package. A
+// bundle has no packages beside it: there only `_heavy.ts` (bundled in) provides them.
+function required(): HeavyModules | undefined {
+  try {
+    const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);
+    return {
+      Ajv: (require("ajv") as { Ajv: typeof Ajv }).Ajv,
+      Ajv2020: (require("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+      jsonc: require("jsonc-parser") as HeavyModules["jsonc"],
+      yaml: require("js-yaml") as HeavyModules["yaml"],
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function modules(what: string): HeavyModules {
+  heavy ??= required();
+  if (heavy === undefined) throw new NotLoadedError(what);
+  return heavy;
+}
+
+/**
+ * ajv's JSON Schema 2020-12 validator class.
+ *
+ * @returns The class.
+ */
+export function ajv2020Class(): typeof Ajv2020 {
+  return modules("ajv").Ajv2020;
+}
+
+/**
+ * ajv's default (draft-07) validator class.
+ *
+ * @returns The class.
+ */
+export function ajvClass(): typeof Ajv {
+  return modules("ajv").Ajv;
 }
 
 /**
@@ -62,8 +124,8 @@ export function ajvModule(): AjvModule {
  *
  * @returns The module.
  */
-export function jsoncModule(): JsoncModule {
-  return jsonc ??= require("jsonc-parser") as JsoncModule;
+export function jsoncModule(): HeavyModules["jsonc"] {
+  return modules("jsonc-parser").jsonc;
 }
 
 /**
@@ -71,6 +133,18 @@ export function jsoncModule(): JsoncModule {
  *
  * @returns The module.
  */
-export function yamlModule(): YamlModule {
-  return yaml ??= require("js-yaml") as YamlModule;
+export function yamlModule(): HeavyModules["yaml"] {
+  return modules("js-yaml").yaml;
+}
+
+let path: typeof import("node:path") | undefined;
+
+/**
+ * Node's `path` module (`process.getBuiltinModule` loads it synchronously,
+ * bundled or not).
+ *
+ * @returns The module.
+ */
+export function nodePath(): typeof import("node:path") {
+  return path ??= process.getBuiltinModule("node:path");
 }

@@ -11,7 +11,7 @@
  */
 
 import type { ParseError } from "jsonc-parser";
-import { jsoncModule, yamlModule } from "./_lazy.ts";
+import { jsoncModule, withHeavy, yamlModule } from "./_lazy.ts";
 import { InputError } from "./errors.ts";
 
 /** The syntaxes {@linkcode parseDocument} reads. */
@@ -236,5 +236,7 @@ export async function readDocument(
   path: string,
   options: ParseDocumentOptions = {},
 ): Promise<unknown> {
-  return parseDocument(await readTextFile(path), path, options);
+  const text = await readTextFile(path);
+  // JSONC, YAML and the positions of JSON errors need parsers the CLI loads on demand.
+  return withHeavy(() => parseDocument(text, path, options));
 }

@@ -9,7 +9,7 @@
 
 import type { Ajv } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { ajv2020Module, ajvModule } from "./_lazy.ts";
+import { ajv2020Class, ajvClass } from "./_lazy.ts";
 import { isJsonObject } from "./calls.ts";
 
 type Validate = (data: unknown) => boolean;
@@ -29,8 +29,8 @@ function validatorFor(schema: unknown): Validate {
   if (!validate) {
     const is2020 = typeof schema.$schema === "string" && schema.$schema.includes("2020-12");
     const ajv = is2020
-      ? (draft2020 ??= new (ajv2020Module().Ajv2020)({ strict: false, allErrors: false }))
-      : (draft7 ??= new (ajvModule().Ajv)({ strict: false, allErrors: false }));
+      ? (draft2020 ??= new (ajv2020Class())({ strict: false, allErrors: false }))
+      : (draft7 ??= new (ajvClass())({ strict: false, allErrors: false }));
     try {
       const fn = ajv.compile(schema);
       validate = (data) => fn(data) === true;

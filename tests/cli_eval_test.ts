@@ -219,6 +219,78 @@ Deno.test("the toolscore process runs with only --allow-read and exits with the 
   assert.doesNotMatch(stderr, /\n\s+at /);
 });
 
+Deno.test("the bundled CLI loads parsers and validators when eval's inputs need them", async () => {
+  // In-process tests import mod.ts, which loads every package up front, and outside a bundle
+  // a missing package is still found on first use. Only the single-file bundle (the offline
+  // deliverable, README) shows that eval loads each package before it needs it.
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-lazy-" });
+  try {
+    const root = new URL("..", import.meta.url).pathname;
+    for (const name of ["flights.yaml", "flights.jsonc", "good_run.json"]) {
+      await Deno.copyFile(`${root}testdata/contract/${name}`, `${dir}/${name}`);
+    }
+    const schema = { type: "object", required: ["q"], properties: { q: { type: "string" } } };
+    await Deno.writeTextFile(
+      `${dir}/schema_gold.json`,
+      JSON.stringify([{ tool: "search", args: { q: "x" }, metadata: { schema } }]),
+    );
+    await Deno.writeTextFile(`${dir}/gold.json`, '[{"tool": "search", "args": {"q": "x"}}]');
+    await Deno.writeTextFile(`${dir}/wrong_type.json`, '[{"tool": "search", "args": {"q": 1}}]');
+    await Deno.writeTextFile(`${dir}/broken.json`, '[{"tool": "search",}]');
+    await Deno.writeTextFile(`${dir}/trace.yaml`, "- tool: search\n  args: {q: x}\n");
+    const cli = `${dir}/toolscore.js`;
+    const bundled = await new Deno.Command(Deno.execPath(), {
+      args: ["bundle", "--quiet", "--platform=deno", "-o", cli, `${root}cli.ts`],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    const run = async (...args: string[]) => {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--no-config",
+          "--no-prompt",
+          `--allow-read=${dir}`,
+          `--allow-write=${dir}`,
+          cli,
+          ...args,
+        ],
+        cwd: dir,
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+      return { code: output.code, out: text(output.stdout), err: text(output.stderr) };
+    };
+    for (const contract of ["flights.yaml", "flights.jsonc"]) {
+      const result = await run("eval", contract, "good_run.json");
+      assert.equal(result.code, 0, result.err);
+      assert.match(result.out, /score 1\.00 A/);
+    }
+    const schemaRun = await run("eval", "schema_gold.json", "wrong_type.json", "-v");
+    assert.match(schemaRun.out, /schema compliance 0\.00/, schemaRun.err);
+    // A plain JSON gold file loads nothing; the broken trace then needs jsonc-parser for the
+    // position of its error, and the YAML trace needs js-yaml.
+    const broken = await run("eval", "gold.json", "broken.json");
+    assert.equal(broken.code, 2);
+    assert.match(
+      broken.err,
+      /^toolscore: broken\.json:1:20: invalid JSON \(PropertyNameExpected\)/,
+    );
+    const yamlTrace = await run("eval", "gold.json", "trace.yaml");
+    assert.equal(yamlTrace.code, 0, yamlTrace.err);
+    const receipt = await run("eval", "flights.yaml", "good_run.json", "--receipt");
+    assert.equal(receipt.code, 0, receipt.err);
+    const verified = await run("verify", "good_run.receipt.json");
+    assert.equal(verified.code, 0, verified.err);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("toolscore eval stops quietly with 141 when the reader closes stdout early", async () => {
   const dir = await Deno.makeTempDir({ prefix: "toolscore-pipe-" });
   try {

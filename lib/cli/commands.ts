@@ -5,7 +5,15 @@
  * @module
  */
 
+import { loadHeavy } from "../_lazy.ts";
 import type { Command } from "./command.ts";
+
+// Every command but eval loads the parsers and validators with its module; eval loads them
+// only when its inputs need them, which keeps a one-trace CI gate quick to start.
+async function heavy<T>(module: Promise<T>): Promise<T> {
+  const [loaded] = await Promise.all([module, loadHeavy()]);
+  return loaded;
+}
 
 /** One entry of the command table. */
 export interface CommandEntry {
@@ -23,47 +31,47 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   inspect: {
     summary: "show what was read from a trace: format, calls with outcomes, final answer",
-    load: async () => (await import("./inspect.ts")).inspectCommand,
+    load: async () => (await heavy(import("./inspect.ts"))).inspectCommand,
   },
   demo: {
     summary: "a self-contained tour on bundled data (no setup, no keys)",
-    load: async () => (await import("./demo.ts")).demoCommand,
+    load: async () => (await heavy(import("./demo.ts"))).demoCommand,
   },
   contract: {
     summary: "contract tools: init writes a starting contract from a known-good trace",
-    load: async () => (await import("./contract.ts")).contractCommand,
+    load: async () => (await heavy(import("./contract.ts"))).contractCommand,
   },
   verify: {
     summary: "check receipts against their inputs (hashes, sizes, paths)",
-    load: async () => (await import("./verify.ts")).verifyCommand,
+    load: async () => (await heavy(import("./verify.ts"))).verifyCommand,
   },
   regrade: {
     summary: "rescore saved traces or receipts under new gold, weights or rules",
-    load: async () => (await import("./regrade.ts")).regradeCommand,
+    load: async () => (await heavy(import("./regrade.ts"))).regradeCommand,
   },
   compare: {
     summary: "statistics over repeated runs: pass rates with intervals, pass^k, verdicts",
-    load: async () => (await import("./compare.ts")).compareCommand,
+    load: async () => (await heavy(import("./compare.ts"))).compareCommand,
   },
   select: {
     summary: "pick a variant by policy (lexicographic, weighted, pareto) and objectives",
-    load: async () => (await import("./select.ts")).selectCommand,
+    load: async () => (await heavy(import("./select.ts"))).selectCommand,
   },
   decide: {
     summary: "evaluate a pre-declared protocol: adopt (0), reject (1), undecided (3)",
-    load: async () => (await import("./decide.ts")).decideCommand,
+    load: async () => (await heavy(import("./decide.ts"))).decideCommand,
   },
   export: {
     summary: "run records (JSONL + manifest) from runs, traces and receipts, for warehouses",
-    load: async () => (await import("./export.ts")).exportCommand,
+    load: async () => (await heavy(import("./export.ts"))).exportCommand,
   },
   "validate-export": {
     summary: "check an export: every record (schema, record hash) and its manifest",
-    load: async () => (await import("./validate_export.ts")).validateExportCommand,
+    load: async () => (await heavy(import("./validate_export.ts"))).validateExportCommand,
   },
   doctor: {
     summary:
       "preflight checks: spec, contracts, keys, prices, budget, the MCP server and its tools",
-    load: async () => (await import("./doctor.ts")).doctorCommand,
+    load: async () => (await heavy(import("./doctor.ts"))).doctorCommand,
   },
 };

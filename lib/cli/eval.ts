@@ -13,6 +13,7 @@
  */
 
 import type { FormatName } from "../calls.ts";
+import { loadHeavy } from "../_lazy.ts";
 import { UsageError } from "../errors.ts";
 import type { EvaluateOptions, EvaluationResult } from "../evaluate.ts";
 import { evaluationEvidence, type Evidence } from "../evidence.ts";
@@ -231,6 +232,21 @@ export interface EvalSession {
   score(named: NamedTrace): Scored;
 }
 
+// Whether some expected call declares an argument schema (`metadata.schema`), in a gold list
+// or anywhere in a contract. Arguments and side effects are not searched.
+function declaresSchemas(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(declaresSchemas);
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "args" || key === "sideEffects") continue;
+    if (key === "metadata" && typeof child === "object" && child !== null && "schema" in child) {
+      return true;
+    }
+    if (declaresSchemas(child)) return true;
+  }
+  return false;
+}
+
 /**
  * Parse `eval`'s arguments and load its inputs (gold or contract, rules,
  * honesty configuration, final answer). Also used by the worker threads that
@@ -259,6 +275,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
   }
 
   const expected = await loadExpected(goldPath);
+  if (declaresSchemas(expected)) await loadHeavy(); // ajv checks the arguments against them
   const contractBar = expectedMinScore(expected);
   const bar = flagBar ?? contractBar ?? 0.9;
   const forbiddenPath = stringFlag(flags, "forbidden");

@@ -12,6 +12,7 @@
  */
 
 import { dirname, join } from "node:path";
+import { loadHeavy } from "../_lazy.ts";
 import { UsageError } from "../errors.ts";
 import { buildReceipt } from "../receipts/build.ts";
 import type { FileDigest } from "../receipts/digest.ts";
@@ -41,6 +42,7 @@ export async function writeReceipts(
   values: Record<string, unknown>,
   io: CliIO,
 ): Promise<void> {
+  await loadHeavy(); // receipts are validated against their schema (ajv)
   const beside = values.receipt === true;
   const out = typeof values["receipt-out"] === "string" ? values["receipt-out"] : undefined;
   const dir = typeof values["receipt-dir"] === "string" ? values["receipt-dir"] : undefined;

@@ -8,6 +8,7 @@
  */
 
 import type { FormatName, Trace } from "../calls.ts";
+import { withHeavy } from "../_lazy.ts";
 import { InputError } from "../errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { fileError } from "../load.ts";
@@ -111,7 +112,9 @@ export async function* iterateTraceFiles(
       }
     }
     const source = file === "-" ? "<stdin>" : file;
-    const traces = tracesFromText(text, file === "-" ? stdinName(text) : file, { format });
+    const name = file === "-" ? stdinName(text) : file;
+    // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.
+    const traces = await withHeavy(() => tracesFromText(text, name, { format }));
     yield traces.map((trace, i) => ({
       name: traces.length === 1 ? source : `${source}[${i + 1}]`,
       file,

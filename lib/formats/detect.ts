@@ -12,6 +12,7 @@
 
 import { describeJson, type FormatName, isJsonObject, type Trace } from "../calls.ts";
 import { InputError } from "../errors.ts";
+import { withHeavy } from "../_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../load.ts";
 import { anthropicReader } from "./anthropic.ts";
 import { customReader } from "./custom.ts";
@@ -224,7 +225,8 @@ function lineError(row: string, source: string, line: number): InputError {
   try {
     parseDocument(row, "line.json");
   } catch (error) {
-    if (error instanceof InputError && error.where !== undefined) {
+    if (!(error instanceof InputError)) throw error; // e.g. the parser is not loaded yet
+    if (error.where !== undefined) {
       const column = /:(\d+)$/.exec(error.where)?.[1] ?? "1";
       const what = error.message.slice(error.where.length + 2).replace(/; fix the syntax.*$/, "");
       return new InputError(
@@ -337,9 +339,11 @@ export async function readTrace(input: unknown, options: ReadTraceOptions = {}):
   if (typeof input === "string") {
     const head = input.trimStart()[0];
     if (head === "{" || head === "[") {
-      return tracesFromText(input, options.source ?? "<text>", options)[0] as Trace;
+      const source = options.source ?? "<text>";
+      return (await withHeavy(() => tracesFromText(input, source, options)))[0] as Trace;
     }
-    const traces = tracesFromText(await readTextFile(input), input, options);
+    const text = await readTextFile(input);
+    const traces = await withHeavy(() => tracesFromText(text, input, options));
     if (traces.length !== 1) {
       throw new InputError(`holds ${traces.length} traces; read it with tracesFromText`, input);
     }

@@ -6,7 +6,7 @@
  */
 
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { ajv2020Module } from "../_lazy.ts";
+import { ajv2020Class } from "../_lazy.ts";
 import { writeTextFileAtomic } from "../atomic_write.ts";
 import { InputError } from "../errors.ts";
 import { parseDocument, readTextFile } from "../load.ts";
@@ -18,7 +18,7 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 let validator: Validate | undefined;
 
 function validate(): Validate {
-  validator ??= new (ajv2020Module().Ajv2020)({
+  validator ??= new (ajv2020Class())({
     allErrors: true,
     strict: true,
     allowUnionTypes: true,

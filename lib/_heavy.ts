@@ -1,0 +1,15 @@
+/**
+ * Internal: the static imports of the heavy packages, registered with
+ * `_lazy.ts`. Import this module (as `mod.ts` does, or through
+ * `loadHeavy()`) to make them available.
+ *
+ * @module
+ */
+
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import * as yaml from "js-yaml";
+import * as jsonc from "jsonc-parser";
+import { registerHeavy } from "./_lazy.ts";
+
+registerHeavy({ Ajv, Ajv2020, jsonc, yaml });
