@@ -286,6 +286,17 @@ Deno.test("the bundled CLI loads parsers and validators when eval's inputs need 
     assert.equal(receipt.code, 0, receipt.err);
     const verified = await run("verify", "good_run.receipt.json");
     assert.equal(verified.code, 0, verified.err);
+    // Worker threads need their module beside the CLI; a bundle scores on one thread instead.
+    await Deno.mkdir(`${dir}/runs`);
+    for (let i = 0; i < 250; i++) {
+      await Deno.writeTextFile(
+        `${dir}/runs/r${i}.json`,
+        '[{"tool": "search", "args": {"q": "x"}}]',
+      );
+    }
+    const pooled = await run("eval", "gold.json", "runs", "-j", "2");
+    assert.equal(pooled.code, 0, pooled.err);
+    assert.match(pooled.out, /250 traces: 250 passed, 0 failed/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -59,8 +59,9 @@ const WORKER_URL = new URL("./eval_worker.ts", import.meta.url);
 
 /**
  * Whether worker threads can start here: the worker's module is a local file
- * this process may read (Deno checks read permission for a worker's module,
- * unlike for static imports). Otherwise scoring stays on the main thread.
+ * that exists (a bundled CLI has none) and this process may read (Deno checks
+ * read permission for a worker's module, unlike for static imports).
+ * Otherwise scoring stays on the main thread.
  *
  * @returns `true` when workers may be used.
  */
@@ -68,7 +69,9 @@ export function workersAvailable(): boolean {
   if (WORKER_URL.protocol !== "file:" || typeof Worker === "undefined") return false;
   try {
     const path = decodeURIComponent(WORKER_URL.pathname);
-    return Deno.permissions.querySync({ name: "read", path }).state === "granted";
+    if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return false;
+    // A bundled CLI is one file: the worker's module is not beside it.
+    return Deno.statSync(path).isFile;
   } catch {
     return false;
   }
