@@ -11,7 +11,7 @@
 
 import type { ToolCall } from "../calls.ts";
 import type { EvaluationResult } from "../evaluate.ts";
-import { valuesMatch } from "../matchers.ts";
+import { valuesMatch, type ValuesMatchOptions } from "../matchers.ts";
 import { argsChecked } from "../pairing.ts";
 import { redactSecrets } from "../security.ts";
 
@@ -65,10 +65,79 @@ function keyCount(args: ToolCall["args"]): number {
 }
 
 // An issue found, its message not built yet: messages (with their value previews) are built
-// only for the issues shown.
+// only for the issues shown. Plain records, so finding issues allocates no closures.
 interface Draft {
   order: number;
-  build: () => Issue;
+  what: "missing" | "wrong_tool" | "unparsed" | "mismatch" | "unexpected" | "extra";
+  expected?: number;
+  actual?: number;
+  key?: string;
+  expectedValue?: unknown;
+  actualValue?: unknown;
+}
+
+function buildIssue(draft: Draft, result: EvaluationResult): Issue {
+  const { expected, actual, key } = draft;
+  const want = expected === undefined ? undefined : result.goldCalls[expected];
+  const got = actual === undefined ? undefined : result.scoredCalls[actual];
+  const step = `${want?.tool} (expected call ${(expected ?? 0) + 1})`;
+  switch (draft.what) {
+    case "missing":
+      return {
+        kind: "missing",
+        message: `missing call: ${want!.tool}${
+          argsChecked(want!) ? ` with ${preview(want!.args)}` : ""
+        }`,
+        expected,
+      };
+    case "wrong_tool":
+      return {
+        kind: "wrong_tool",
+        message: `step ${expected! + 1}: expected ${want!.tool}, got ${got!.tool}`,
+        expected,
+        actual,
+      };
+    case "unparsed":
+      return {
+        kind: "argument",
+        message: `${step}: arguments did not parse (${got!.argsError}): ${preview(got!.rawArgs)}`,
+        expected,
+        actual,
+      };
+    case "mismatch":
+      return {
+        kind: "argument",
+        message: `${step}: argument ${key} expected ${preview(draft.expectedValue)}, got ${
+          preview(draft.actualValue)
+        }`,
+        expected,
+        actual,
+        key,
+        expectedValue: draft.expectedValue,
+        actualValue: draft.actualValue,
+      };
+    case "unexpected":
+      return {
+        kind: "argument",
+        message: `${step}: unexpected argument ${key} = ${preview(draft.actualValue)}`,
+        expected,
+        actual,
+        key,
+        actualValue: draft.actualValue,
+      };
+    case "extra": {
+      // People count calls in the whole trace (as the optional and forbidden lines do), not
+      // among the scored ones: with optional calls left out the two differ.
+      const inTrace = result.traceCalls.indexOf(got!);
+      return {
+        kind: "extra",
+        message: `extra call ${(inTrace === -1 ? actual! : inTrace) + 1}: ${got!.tool} ${
+          preview(got!.args ?? {})
+        }`,
+        actual,
+      };
+    }
+  }
 }
 
 function argumentDrafts(
@@ -76,55 +145,38 @@ function argumentDrafts(
   got: ToolCall,
   expected: number,
   actual: number,
-  strict: boolean,
+  options: ValuesMatchOptions,
   out: Draft[],
 ): void {
   if (!argsChecked(want)) return;
-  const step = () => `${want.tool} (expected call ${expected + 1})`;
   if (got.argsError !== undefined) {
-    out.push({
-      order: expected,
-      build: () => ({
-        kind: "argument",
-        message: `${step()}: arguments did not parse (${got.argsError}): ${preview(got.rawArgs)}`,
-        expected,
-        actual,
-      }),
-    });
+    out.push({ order: expected, what: "unparsed", expected, actual });
     return;
   }
   const wantArgs = want.args ?? {};
   const gotArgs = got.args ?? {};
-  for (const key of Object.keys(wantArgs)) {
+  for (const key in wantArgs) {
     const value = Object.hasOwn(gotArgs, key) ? gotArgs[key] : undefined;
-    if (value !== undefined && valuesMatch(wantArgs[key], value, { strict })) continue;
+    if (value !== undefined && valuesMatch(wantArgs[key], value, options)) continue;
     out.push({
       order: expected,
-      build: () => ({
-        kind: "argument",
-        message: `${step()}: argument ${key} expected ${preview(wantArgs[key])}, got ${
-          preview(value)
-        }`,
-        expected,
-        actual,
-        key,
-        expectedValue: wantArgs[key],
-        actualValue: value,
-      }),
+      what: "mismatch",
+      expected,
+      actual,
+      key,
+      expectedValue: wantArgs[key],
+      actualValue: value,
     });
   }
-  for (const key of Object.keys(gotArgs)) {
+  for (const key in gotArgs) {
     if (Object.hasOwn(wantArgs, key)) continue;
     out.push({
       order: expected,
-      build: () => ({
-        kind: "argument",
-        message: `${step()}: unexpected argument ${key} = ${preview(gotArgs[key])}`,
-        expected,
-        actual,
-        key,
-        actualValue: gotArgs[key],
-      }),
+      what: "unexpected",
+      expected,
+      actual,
+      key,
+      actualValue: gotArgs[key],
     });
   }
 }
@@ -168,7 +220,7 @@ export function summarizeIssues(
   const drafts = issueDrafts(result);
   const limit = Math.min(drafts.length, options.limit ?? Infinity);
   const shown: Issue[] = [];
-  for (let i = 0; i < limit; i++) shown.push(drafts[i]!.build());
+  for (let i = 0; i < limit; i++) shown.push(buildIssue(drafts[i]!, result));
   return { shown, total: drafts.length };
 }
 
@@ -192,7 +244,6 @@ export function topIssues(result: EvaluationResult): Issue[] {
 }
 
 function issueDrafts(result: EvaluationResult): Draft[] {
-  const strict = result.strict;
   const gold = result.goldCalls;
   const scored = result.scoredCalls;
   const pairs = result.metrics.pairs;
@@ -206,33 +257,15 @@ function issueDrafts(result: EvaluationResult): Draft[] {
   const drafts: Draft[] = [];
   for (let i = 0; i < gold.length; i++) {
     if (pairedGold[i]) continue;
-    const want = gold[i]!;
     // An unpaired actual call at the same position is the wrong tool, not a miss plus an extra.
     if (extraLeft[i]) {
       extraLeft[i] = false;
-      const j = i;
-      drafts.push({
-        order: i,
-        build: () => ({
-          kind: "wrong_tool",
-          message: `step ${i + 1}: expected ${want.tool}, got ${scored[j]!.tool}`,
-          expected: i,
-          actual: j,
-        }),
-      });
-      continue;
+      drafts.push({ order: i, what: "wrong_tool", expected: i, actual: i });
+    } else {
+      drafts.push({ order: i, what: "missing", expected: i });
     }
-    drafts.push({
-      order: i,
-      build: () => ({
-        kind: "missing",
-        message: `missing call: ${want.tool}${
-          argsChecked(want) ? ` with ${preview(want.args)}` : ""
-        }`,
-        expected: i,
-      }),
-    });
   }
+  const options: ValuesMatchOptions = { strict: result.strict };
   for (const pair of pairs) {
     // A pair that matched every expected key and sent no other key has nothing to report.
     const want = gold[pair.expected]!;
@@ -243,27 +276,11 @@ function issueDrafts(result: EvaluationResult): Draft[] {
     ) {
       continue;
     }
-    argumentDrafts(want, got, pair.expected, pair.actual, strict, drafts);
+    argumentDrafts(want, got, pair.expected, pair.actual, options, drafts);
   }
   drafts.sort((a, b) => a.order - b.order);
   for (let j = 0; j < scored.length; j++) {
-    if (!extraLeft[j]) continue;
-    const got = scored[j]!;
-    drafts.push({
-      order: Infinity,
-      build: () => {
-        // People count calls in the whole trace (as the optional and forbidden lines do), not
-        // among the scored ones: with optional calls left out the two differ.
-        const inTrace = result.traceCalls.indexOf(got);
-        return {
-          kind: "extra",
-          message: `extra call ${(inTrace === -1 ? j : inTrace) + 1}: ${got.tool} ${
-            preview(got.args ?? {})
-          }`,
-          actual: j,
-        };
-      },
-    });
+    if (extraLeft[j]) drafts.push({ order: Infinity, what: "extra", actual: j });
   }
   return drafts;
 }
