@@ -87,6 +87,35 @@ export function defaultJobs(): number {
   return Math.max(1, Math.min(cores, 8));
 }
 
+// One turn of the event loop, so the workers' replies get in between two slices the main
+// thread scores. setTimeout(0) would do, but nested timers are clamped to a few milliseconds,
+// which over a hundred slices left the main thread idle for a fifth of a second; a message
+// to ourselves is not clamped.
+class EventTurn {
+  #channel = new MessageChannel();
+  #wake: (() => void) | undefined;
+
+  constructor() {
+    this.#channel.port1.onmessage = () => {
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
+    };
+  }
+
+  next(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      this.#channel.port2.postMessage(null);
+    });
+  }
+
+  close(): void {
+    this.#channel.port1.close();
+    this.#channel.port2.close();
+  }
+}
+
 /**
  * Score files in worker threads, yielding each slice's rendered results in
  * file order.
@@ -116,6 +145,7 @@ export async function* scoreInWorkers(
     for (const worker of workers) worker.terminate();
     workers.length = 0;
   }
+  const turn = new EventTurn();
   const done = new Map<number, RenderedResult[]>();
   const taken = new Uint8Array(slices.length);
   let waiter: (() => void) | undefined;
@@ -163,7 +193,7 @@ export async function* scoreInWorkers(
         if (free !== undefined) {
           taken[free] = 1;
           done.set(free, await fallbackScore(args, slices[free]!, color));
-          await new Promise((resolve) => setTimeout(resolve, 0));
+          await turn.next();
         } else {
           await new Promise<void>((resolve) => waiter = resolve);
         }
@@ -175,5 +205,6 @@ export async function* scoreInWorkers(
     }
   } finally {
     for (const worker of workers) worker.terminate();
+    turn.close();
   }
 }
