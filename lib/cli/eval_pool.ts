@@ -19,10 +19,11 @@ import type { RenderedResult } from "./eval.ts";
 
 /**
  * With the default `--jobs`, runs below this many files stay on one thread:
- * each worker loads and warms up the whole module graph (about half a second
- * of CPU), which only pays off on large runs. Measured on 2 cores: 10,000
- * files took the same time on one or two threads, 30,000 files were 1.3×
- * faster on two. An explicit `--jobs N` uses workers from two slices up.
+ * each worker loads and warms up the module graph again, and on 2 cores the
+ * second thread competes with V8's own background threads, so workers pay off
+ * only on large runs. Measured on 2 cores: 10,000 files took 0.64–0.68 s on
+ * two threads and 0.67–0.79 s on one; 30,000 files 1.66–1.87 s against
+ * 2.04–2.12 s. An explicit `--jobs N` uses workers from two slices up.
  */
 export const WORKER_THRESHOLD = 12_000;
 
