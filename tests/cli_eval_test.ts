@@ -219,6 +219,26 @@ Deno.test("the toolscore process runs with only --allow-read and exits with the 
   assert.doesNotMatch(stderr, /\n\s+at /);
 });
 
+Deno.test("toolscore eval --json stays one JSON document past its 32 MB buffer", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-big-json-" });
+  try {
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify([{ tool: "read", args: {} }]));
+    // Each result carries 100 KB, so 600 traces print about 60 MB: the first 32 MB are
+    // buffered, the rest is streamed in batches.
+    const trace = [{ tool: "read", args: {}, result: "x".repeat(100_000) }];
+    await Deno.writeTextFile(`${dir}/big.json`, JSON.stringify(trace));
+    const paths = Array.from({ length: 600 }, () => `${dir}/big.json`);
+    const { code, out, err } = await run(["eval", `${dir}/gold.json`, ...paths, "--json"]);
+    assert.equal(code, 0, err);
+    assert.ok(out.length > 48 * 1024 * 1024);
+    const doc = JSON.parse(out);
+    assert.equal(doc.results.length, 600);
+    assert.deepEqual(doc.summary, { count: 600, passed: 600, failed: 0, mean_score: 1 });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("the bundled CLI loads parsers and validators when eval's inputs need them", async () => {
   // In-process tests import mod.ts, which loads every package up front, and outside a bundle
   // a missing package is still found on first use. Only the single-file bundle (the offline

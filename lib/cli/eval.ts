@@ -105,6 +105,7 @@ export interface Scored {
 
 function resultJson(scored: Scored, bar: number): Record<string, unknown> {
   return {
+    trace: scored.named.name,
     ...scored.result.toJSON(),
     passed: scored.passed,
     min_score: bar,
@@ -169,8 +170,11 @@ class EvalReport {
     this.violations += rendered.violations;
     this.#rows.push(rendered.row);
     if (this.#json) {
-      if (this.#streaming) this.#io.stdout(`,\n${rendered.text}`);
-      else {
+      if (this.#streaming) {
+        // Past the buffer: written on in batches (one write per trace cost a system call each).
+        this.#chunks.push(rendered.text);
+        if (this.#chunks.length >= 200) this.#io.stdout(`,\n${this.#chunks.splice(0).join(",\n")}`);
+      } else {
         this.#chunks.push(rendered.text);
         this.#buffered += rendered.text.length;
         if (this.#buffered > JSON_BUFFER_CHARS) {
@@ -200,7 +204,8 @@ class EvalReport {
         failed: this.failed,
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
       };
-      const head = this.#streaming ? "" : `{"results": [\n${this.#chunks.join(",\n")}`;
+      const rest = this.#chunks.join(",\n");
+      const head = !this.#streaming ? `{"results": [\n${rest}` : rest === "" ? "" : `,\n${rest}`;
       this.#io.stdout(`${head}\n],\n"summary": ${JSON.stringify(summary)}}\n`);
       return;
     }
@@ -341,7 +346,7 @@ export interface RenderedResult {
 export function renderScored(session: EvalSession, scored: Scored, color: boolean): RenderedResult {
   const { bar } = session.run;
   const text = session.values.json === true
-    ? JSON.stringify({ trace: scored.named.name, ...resultJson(scored, bar) })
+    ? JSON.stringify(resultJson(scored, bar))
     : formatResult(scored.named.name, scored.result, scored.evidence, {
       bar,
       gated: session.gated,
