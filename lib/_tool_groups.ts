@@ -4,10 +4,12 @@
  * the exact one-to-one pairing of each tool's calls (the rules are in
  * `pairing.ts`).
  *
- * `evaluate()` runs this for every trace, so it works on indexes and typed
- * arrays, computes each tool's matched-key matrix once (pairing and the
- * trajectory metric both read it), and reads each actual argument value once
- * per tool rather than once per expected × actual pair.
+ * `evaluate()` runs this for every trace, so it works on indexes in plain
+ * arrays (small typed arrays cost more to allocate than the work they hold),
+ * computes each tool's matched-key matrix once (pairing and the trajectory
+ * metric both read it), reads each actual argument value once per tool rather
+ * than once per expected × actual pair, and prepares the expected side once
+ * per frozen gold list (`goldFromJson`'s), which cannot change.
  *
  * @module
  */
