@@ -1,10 +1,9 @@
 /**
- * Internal: heavy npm packages and Node built-ins, loaded when a run needs
- * them rather than whenever a module that may need them is imported. ajv
- * alone takes about 40 ms to load, jsonc-parser about 20 and the Node
- * compatibility layer 10 to 25, which every `toolscore eval` paid although
- * only tool schemas, receipts, side-effect checks and JSONC, YAML or broken
- * JSON files use them.
+ * Internal: heavy npm packages, loaded when a run needs them rather than
+ * whenever a module that may need them is imported. ajv alone takes about
+ * 40 ms to load and jsonc-parser about 20, which every `toolscore eval` paid
+ * although only tool schemas, receipts and JSONC, YAML or broken JSON files
+ * use them.
  *
  * The packages come in through `_heavy.ts`, a static import of each: `mod.ts`
  * imports it, so the library has them from the start; the CLI imports it
@@ -135,16 +134,4 @@ export function jsoncModule(): HeavyModules["jsonc"] {
  */
 export function yamlModule(): HeavyModules["yaml"] {
   return modules("js-yaml").yaml;
-}
-
-let path: typeof import("node:path") | undefined;
-
-/**
- * Node's `path` module (`process.getBuiltinModule` loads it synchronously,
- * bundled or not).
- *
- * @returns The module.
- */
-export function nodePath(): typeof import("node:path") {
-  return path ??= process.getBuiltinModule("node:path");
 }

@@ -25,8 +25,8 @@
  * @module
  */
 
+import { isAbsolute, join } from "node:path";
 import { isJsonObject, type JsonObject, type ToolCall } from "./calls.ts";
-import { nodePath } from "./_lazy.ts";
 import { resultFromText } from "./formats/_shared.ts";
 
 /** One validated side effect (JSON shape). */
@@ -228,9 +228,9 @@ function fileExists(
     return { passed: false, detail: `expected a path, true or false, got ${shown(expected)}` };
   }
   const wantFile = expected !== false;
-  const full = options.baseDir === undefined || nodePath().isAbsolute(path)
+  const full = options.baseDir === undefined || isAbsolute(path)
     ? path
-    : nodePath().join(options.baseDir, path);
+    : join(options.baseDir, path);
   try {
     const info = Deno.statSync(full);
     const what = info.isDirectory ? "a directory" : "a file";
