@@ -114,7 +114,7 @@ function buildPlan(expected: ToolCall[]): GoldPlan {
     goldGroup.push(id);
     goldRank.push(gold[id]!.length);
     gold[id]!.push(i);
-    goldKeys.push(call.args === undefined || call.args === null ? -1 : keyCount(call.args));
+    goldKeys.push(argsChecked(call) ? keyCount(call.args) : -1);
   }
   const sides = gold.map((indexes) => goldSide(indexes, expected));
   return { ids, tools, gold, sides, goldGroup, goldRank, goldKeys };
@@ -158,6 +158,76 @@ export interface GroupPairing {
   partner: number[];
   /** Matched keys of each pair (0 for unpaired expected calls). */
   matchedKeys: number[];
+}
+
+/**
+ * Whether an expected call checks arguments (`args` present and not null).
+ *
+ * @param call An expected call.
+ * @returns `true` when its arguments are checked.
+ *
+ * @example Usage
+ * ```ts
+ * import { argsChecked } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(argsChecked({ tool: "a" }), false);
+ * assert.equal(argsChecked({ tool: "a", args: {} }), true);
+ * ```
+ */
+export function argsChecked(call: ToolCall): boolean {
+  return call.args !== undefined && call.args !== null;
+}
+
+/** The argument-key sums of a pairing (what `ArgumentCounts` holds, but `bothEmpty`). */
+export interface PairedArgumentCounts {
+  /** Expected keys present in the paired actual call with a matching value. */
+  correct: number;
+  /** Expected keys of checked expected calls (paired or not). */
+  expectedKeys: number;
+  /** Keys sent in actual calls paired with a checked expected call. */
+  actualKeys: number;
+  /** Whether some pair matched vacuously (unchecked) or `{}` against `{}`. */
+  anyPairMatched: boolean;
+}
+
+/**
+ * Sum the argument keys of a pairing (scoring.md §3): matched, expected and
+ * sent keys. Used by `computeMetrics` and by the contract combination scorer.
+ *
+ * @param actual The actual calls.
+ * @param pairing The pairing of the expected calls.
+ * @param goldKeys Argument keys of each expected call; -1 when unchecked.
+ * @returns The sums.
+ */
+export function pairedArgumentCounts(
+  actual: ToolCall[],
+  pairing: GroupPairing,
+  goldKeys: readonly number[],
+): PairedArgumentCounts {
+  let correct = 0;
+  let expectedKeys = 0;
+  let actualKeys = 0;
+  let anyPairMatched = false;
+  for (let i = 0; i < goldKeys.length; i++) {
+    const wantKeys = goldKeys[i]!;
+    const j = pairing.partner[i]!;
+    if (j < 0) {
+      if (wantKeys >= 0) expectedKeys += wantKeys;
+      continue;
+    }
+    if (wantKeys < 0) {
+      anyPairMatched = true; // a vacuous match
+      continue;
+    }
+    const got = actual[j]!;
+    const gotKeys = got.argsError === undefined ? keyCount(got.args) : 0;
+    correct += pairing.matchedKeys[i]!;
+    expectedKeys += wantKeys;
+    actualKeys += gotKeys;
+    if (wantKeys === 0 && gotKeys === 0 && got.argsError === undefined) anyPairMatched = true;
+  }
+  return { correct, expectedKeys, actualKeys, anyPairMatched };
 }
 
 /**

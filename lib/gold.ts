@@ -16,12 +16,10 @@ import { readDocument } from "./load.ts";
 
 // Raw gold values already converted, with a snapshot of each to notice a later edit: evaluate()
 // in a loop over one raw gold list converts it once, and an edited list is converted again.
-const converted = new WeakMap<object, { snapshot: Snapshot; calls: ToolCall[] }>();
+const converted = new WeakMap<object, { snapshot: unknown; calls: ToolCall[] }>();
 
-// A copy of the plain objects and arrays of a value (other values by reference), as key and
-// value lists that are quick to compare.
-type Snapshot = unknown;
-
+// A snapshot is a copy of the plain objects and arrays of a value (other values by reference),
+// as key and value lists that are quick to compare.
 class ObjectSnapshot {
   constructor(readonly keys: string[], readonly values: unknown[]) {}
 }
@@ -35,7 +33,7 @@ function isPlainObject(value: object): boolean {
   return prototype === Object.prototype || prototype === null;
 }
 
-function snapshotOf(value: unknown): Snapshot {
+function snapshotOf(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return new ArraySnapshot(value.map(snapshotOf));
   if (!isPlainObject(value)) return value;
@@ -43,7 +41,7 @@ function snapshotOf(value: unknown): Snapshot {
   return new ObjectSnapshot(keys, keys.map((key) => snapshotOf((value as JsonObject)[key])));
 }
 
-function unchanged(value: unknown, snapshot: Snapshot): boolean {
+function unchanged(value: unknown, snapshot: unknown): boolean {
   if (snapshot instanceof ObjectSnapshot) {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
     if (!isPlainObject(value)) return false;

@@ -10,7 +10,7 @@
  */
 
 import { callFailed, hasOutcome, type ToolCall } from "./calls.ts";
-import { groupCalls, keyCount, pairGroups, type ToolGroups } from "./_tool_groups.ts";
+import { groupCalls, pairedArgumentCounts, pairGroups, type ToolGroups } from "./_tool_groups.ts";
 import type { PairingOptions } from "./pairing.ts";
 import { schemaAccepts } from "./schema_check.ts";
 
@@ -357,7 +357,10 @@ export function computeMetrics(
     Math.max(0, (common - 0.5 * (extraTools.length + missingTools.length)) / goldTools),
   );
   const toolCorrectness = bothEmpty ? 1 : goldTools === 0 ? 0 : common / goldTools;
-  const args = argumentScores(gold, actual, partner, matchedKeys, groups.goldKeys);
+  const args = argumentScoresFromCounts({
+    ...pairedArgumentCounts(actual, { partner, matchedKeys }, groups.goldKeys),
+    bothEmpty,
+  });
   const longest = Math.max(gold.length, actual.length, 1);
   const sequence = 1 - levenshtein(groups.goldGroup, groups.actualGroup) / longest;
 
@@ -409,44 +412,6 @@ export function computeMetrics(
   const compliance = schemaCompliance(gold, actual);
   if (compliance !== undefined) metrics.schema_compliance = compliance;
   return metrics;
-}
-
-function argumentScores(
-  gold: ToolCall[],
-  actual: ToolCall[],
-  partner: number[],
-  matchedKeys: number[],
-  goldKeys: readonly number[],
-) {
-  let correct = 0;
-  let expectedKeys = 0;
-  let actualKeys = 0;
-  let anyPairMatched = false;
-  for (let i = 0; i < gold.length; i++) {
-    const wantKeys = goldKeys[i]!;
-    const j = partner[i]!;
-    if (j < 0) {
-      if (wantKeys >= 0) expectedKeys += wantKeys;
-      continue;
-    }
-    if (wantKeys < 0) {
-      anyPairMatched = true; // a vacuous match
-      continue;
-    }
-    const got = actual[j]!;
-    const gotKeys = got.argsError === undefined ? keyCount(got.args) : 0;
-    correct += matchedKeys[i]!;
-    expectedKeys += wantKeys;
-    actualKeys += gotKeys;
-    if (wantKeys === 0 && gotKeys === 0 && got.argsError === undefined) anyPairMatched = true;
-  }
-  return argumentScoresFromCounts({
-    correct,
-    expectedKeys,
-    actualKeys,
-    anyPairMatched,
-    bothEmpty: gold.length === 0 && actual.length === 0,
-  });
 }
 
 // Positional step matches (same tool, every expected key matched), penalized for extra steps.

@@ -36,24 +36,7 @@ export interface PairingOptions {
   strict?: boolean;
 }
 
-/**
- * Whether an expected call checks arguments (`args` present and not null).
- *
- * @param call An expected call.
- * @returns `true` when its arguments are checked.
- *
- * @example Usage
- * ```ts
- * import { argsChecked } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * assert.equal(argsChecked({ tool: "a" }), false);
- * assert.equal(argsChecked({ tool: "a", args: {} }), true);
- * ```
- */
-export function argsChecked(call: ToolCall): boolean {
-  return call.args !== undefined && call.args !== null;
-}
+export { argsChecked } from "./_tool_groups.ts";
 
 /**
  * How many of the expected call's argument keys the actual call matches.

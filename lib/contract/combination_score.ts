@@ -8,9 +8,9 @@
  * and sent argument keys of that tool's pairs (pairs never cross tools). So
  * the pairing of each tool — the costly part — is computed once per distinct
  * (expected calls, actual calls) of that tool and reused by every
- * combination that shares them. Pairing is `pairCalls` itself, and the
- * sums follow `computeMetrics` (scoring.md §3); the contract tests check
- * that both give the same score.
+ * combination that shares them. Pairing and the sums are the ones
+ * `computeMetrics` uses (`_tool_groups.ts`); the contract tests check that
+ * both give the same score.
  *
  * Sequence accuracy needs the edit distance of the tool-name sequences.
  * Combinations come in declaration order, so consecutive ones share most of
@@ -21,24 +21,14 @@
  */
 
 import { callFailed, type ToolCall } from "../calls.ts";
-import { argsChecked, pairCalls } from "../pairing.ts";
+import {
+  groupCalls,
+  type PairedArgumentCounts,
+  pairedArgumentCounts,
+  pairGroups,
+} from "../_tool_groups.ts";
 import { argumentScoresFromCounts } from "../metrics.ts";
 import { compositeScore } from "../score.ts";
-
-/** What one tool's pairs add to the argument metrics. */
-interface ToolArguments {
-  correct: number;
-  expectedKeys: number;
-  actualKeys: number;
-  anyPairMatched: boolean;
-}
-
-function keyCount(args: ToolCall["args"]): number {
-  if (!args) return 0;
-  let n = 0;
-  for (const _ in args) n++;
-  return n;
-}
 
 /** Options for {@linkcode CombinationScorer}. */
 export interface CombinationScorerOptions {
@@ -75,7 +65,7 @@ export class CombinationScorer {
   readonly #toolOfCall: number[] = [];
   readonly #failed: boolean[] = [];
   readonly #toolIds = new Map<string, number>();
-  readonly #cache = new Map<string, ToolArguments>();
+  readonly #cache = new Map<string, PairedArgumentCounts>();
   // Per-tool scratch, indexed by tool id; reset for the tools touched.
   #goldCount: number[] = [];
   #actualCount: number[] = [];
@@ -125,7 +115,12 @@ export class CombinationScorer {
     return id;
   }
 
-  #toolArguments(tool: number, key: string, goldIds: number[], actualIds: number[]): ToolArguments {
+  #toolArguments(
+    tool: number,
+    key: string,
+    goldIds: number[],
+    actualIds: number[],
+  ): PairedArgumentCounts {
     const cached = this.#cache.get(key);
     if (cached) return cached;
     const gold = goldIds.filter((id) => this.#toolOfCall[id] === tool).map((id) =>
@@ -134,35 +129,9 @@ export class CombinationScorer {
     const actual = actualIds.filter((id) => this.#toolOfCall[id] === tool).map((id) =>
       this.#calls[id]!
     );
-    const sums: ToolArguments = {
-      correct: 0,
-      expectedKeys: 0,
-      actualKeys: 0,
-      anyPairMatched: false,
-    };
-    const paired = new Uint8Array(gold.length);
-    if (actual.length > 0) {
-      for (const pair of pairCalls(gold, actual, { strict: this.#strict })) {
-        paired[pair.expected] = 1;
-        const want = gold[pair.expected]!;
-        const got = actual[pair.actual]!;
-        if (!argsChecked(want)) {
-          sums.anyPairMatched = true; // a vacuous match
-          continue;
-        }
-        const wantKeys = keyCount(want.args);
-        const gotKeys = got.argsError === undefined ? keyCount(got.args) : 0;
-        sums.correct += pair.matchedKeys;
-        sums.expectedKeys += wantKeys;
-        sums.actualKeys += gotKeys;
-        if (wantKeys === 0 && gotKeys === 0 && got.argsError === undefined) {
-          sums.anyPairMatched = true;
-        }
-      }
-    }
-    gold.forEach((call, i) => {
-      if (!paired[i] && argsChecked(call)) sums.expectedKeys += keyCount(call.args);
-    });
+    const groups = groupCalls(gold, actual);
+    const pairing = pairGroups(groups, gold, actual, this.#strict);
+    const sums = pairedArgumentCounts(actual, pairing, groups.goldKeys);
     this.#cache.set(key, sums);
     return sums;
   }

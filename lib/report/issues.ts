@@ -9,6 +9,7 @@
  * @module
  */
 
+import { keyCount } from "../_tool_groups.ts";
 import type { ToolCall } from "../calls.ts";
 import type { EvaluationResult } from "../evaluate.ts";
 import { valuesMatch, type ValuesMatchOptions } from "../matchers.ts";
@@ -56,12 +57,6 @@ export function preview(value: unknown, max = 60): string {
   if (value === undefined) return "(absent)";
   const text = JSON.stringify(redactSecrets(value)) ?? String(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function keyCount(args: ToolCall["args"]): number {
-  let n = 0;
-  if (args) { for (const _ in args) n++; }
-  return n;
 }
 
 // An issue found, its message not built yet: messages (with their value previews) are built
