@@ -196,12 +196,11 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
   metadata: "metadata",
 };
 
-const CAMEL_KEYS = new Set<string>(Object.values(FILE_KEYS));
 const FILE_ENTRIES = Object.entries(FILE_KEYS);
 // Every key a call may have in a file (snake_case, or the camelCase field name) -> its field.
 const FIELD_OF_KEY = new Map<string, keyof ToolCall>([
   ...FILE_ENTRIES,
-  ...[...CAMEL_KEYS].map((field) => [field, field as keyof ToolCall] as const),
+  ...FILE_ENTRIES.map(([, field]) => [field, field] as const),
 ]);
 
 /** Options for {@linkcode callFromJson}. */
