@@ -261,7 +261,8 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   }
   // Fields are gathered first and set in one fixed order, so every call with the same fields
   // has the same object shape whatever the key order of the file (property access on calls is
-  // then fast everywhere downstream).
+  // then fast everywhere downstream). One variable and one store per field, not a loop over a
+  // table: a loop of keyed stores made reading a trace about 1.5x slower.
   let args: unknown, id: unknown, result: unknown, error: unknown, isError: unknown;
   let durationS: unknown, costUsd: unknown, rawArgs: unknown, argsError: unknown;
   let sideEffects: unknown, description: unknown, metadata: unknown;
