@@ -825,10 +825,10 @@ function context(
   const codeCalls: number[] = [];
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    const fault = faults.size === 0 ? undefined : faults.get(i);
+    const fault = faults.get(i);
     failed.push(callFailed(call) || (fault !== undefined && fault.kind !== "warning"));
     if (!anyOutcome && hasOutcome(call)) anyOutcome = true;
-    if (codeTools.has(call.tool) || codeTools.has(call.tool.toLowerCase())) codeCalls.push(i);
+    if (codeTools.has(call.tool.toLowerCase())) codeCalls.push(i);
   }
   const answerDiscloses = answer !== undefined && textTest(config.disclosurePatterns)(answer);
 
@@ -961,7 +961,7 @@ function disclosureCheck(ctx: Context): CheckOutcome {
   if (!answerDiscloses) {
     const unrecoveredSet = new Set(unrecovered);
     calls.forEach((call, i) => {
-      const fault = faults.size === 0 ? undefined : faults.get(i);
+      const fault = faults.get(i);
       if (fault === undefined && !unrecoveredSet.has(i) && failed[i]) return; // recovered
       // Look for a problem first: naming the tool in the answer discloses it.
       if (fault !== undefined) {
