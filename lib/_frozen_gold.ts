@@ -6,7 +6,7 @@
  * @module
  */
 
-import { callToJson, type JsonObject, type ToolCall } from "./calls.ts";
+import { callToJson, isJsonObject, type JsonObject, type ToolCall } from "./calls.ts";
 
 const FROZEN = new WeakSet<readonly ToolCall[]>();
 
@@ -19,10 +19,9 @@ function freezePlain(value: unknown): void {
     for (const item of value) freezePlain(item);
     return;
   }
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return;
+  if (!isJsonObject(value)) return;
   Object.freeze(value);
-  for (const key in value) freezePlain((value as Record<string, unknown>)[key]);
+  for (const key in value) freezePlain(value[key]);
 }
 
 /**

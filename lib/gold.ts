@@ -9,7 +9,8 @@
  */
 
 import { freezeGold, isFrozenGold } from "./_frozen_gold.ts";
-import { describeJson, isJsonObject, joinPath, type JsonObject, type ToolCall } from "./calls.ts";
+import { keyCount } from "./_tool_groups.ts";
+import { describeJson, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
 import { expectedCallFromJson } from "./contract/parse.ts";
 import { inFile, InputError } from "./errors.ts";
 import { readDocument } from "./load.ts";
@@ -28,32 +29,22 @@ class ArraySnapshot {
   constructor(readonly items: unknown[]) {}
 }
 
-function isPlainObject(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
 function snapshotOf(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return new ArraySnapshot(value.map(snapshotOf));
-  if (!isPlainObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const keys = Object.keys(value);
-  return new ObjectSnapshot(keys, keys.map((key) => snapshotOf((value as JsonObject)[key])));
+  return new ObjectSnapshot(keys, keys.map((key) => snapshotOf(value[key])));
 }
 
 function unchanged(value: unknown, snapshot: unknown): boolean {
   if (snapshot instanceof ObjectSnapshot) {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-    if (!isPlainObject(value)) return false;
-    const record = value as JsonObject;
+    if (!isJsonObject(value)) return false;
     const { keys, values } = snapshot;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      if (!Object.hasOwn(record, key) || !unchanged(record[key], values[i])) return false;
+      if (!Object.hasOwn(value, key) || !unchanged(value[key], values[i])) return false;
     }
-    let count = 0;
-    for (const _ in record) count++;
-    return count === keys.length;
+    return keyCount(value) === keys.length;
   }
   if (snapshot instanceof ArraySnapshot) {
     if (!Array.isArray(value) || value.length !== snapshot.items.length) return false;
