@@ -22,3 +22,16 @@ export async function runCollect(args: string[], stdin = ""): Promise<CliRun> {
   const code = await runCli(args, io);
   return { code, out, err };
 }
+
+/** Run `deno` with these arguments as its own process (NO_COLOR set) and decode its output. */
+export async function runDeno(args: string[], options: { cwd?: string } = {}): Promise<CliRun> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: options.cwd,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, out: text(output.stdout), err: text(output.stderr) };
+}

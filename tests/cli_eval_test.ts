@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCollect } from "./_cli.ts";
+import { runCollect, runDeno } from "./_cli.ts";
 
 const run = (args: string[], stdin?: string) => runCollect(args, stdin);
 
@@ -197,13 +197,7 @@ Deno.test("the toolscore process runs with only --allow-read and exits with the 
   const cli = new URL("../cli.ts", import.meta.url).pathname;
   const root = new URL("..", import.meta.url).pathname;
   const command = (args: string[]) =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", `--allow-read=${root}`, cli, ...args],
-      cwd: root,
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    runDeno(["run", "--no-prompt", `--allow-read=${root}`, cli, ...args], { cwd: root });
   const failing = await command([
     "eval",
     "testdata/eval/gold_search.json",
@@ -214,9 +208,8 @@ Deno.test("the toolscore process runs with only --allow-read and exits with the 
   assert.equal(failing.code, 1);
   const bad = await command(["eval", "testdata/eval/broken.json", "data/demo/good.json"]);
   assert.equal(bad.code, 2);
-  const stderr = new TextDecoder().decode(bad.stderr);
-  assert.match(stderr, /^toolscore: testdata\/eval\/broken\.json:2:36: invalid JSON/);
-  assert.doesNotMatch(stderr, /\n\s+at /);
+  assert.match(bad.err, /^toolscore: testdata\/eval\/broken\.json:2:36: invalid JSON/);
+  assert.doesNotMatch(bad.err, /\n\s+at /);
 });
 
 Deno.test("toolscore eval --json stays one JSON document past its 32 MB buffer", async () => {
@@ -259,32 +252,21 @@ Deno.test("the bundled CLI loads parsers and validators when eval's inputs need 
     await Deno.writeTextFile(`${dir}/broken.json`, '[{"tool": "search",}]');
     await Deno.writeTextFile(`${dir}/trace.yaml`, "- tool: search\n  args: {q: x}\n");
     const cli = `${dir}/toolscore.js`;
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform=deno", "-o", cli, `${root}cli.ts`],
-      cwd: root,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
-    const run = async (...args: string[]) => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--no-config",
-          "--no-prompt",
-          `--allow-read=${dir}`,
-          `--allow-write=${dir}`,
-          cli,
-          ...args,
-        ],
-        cwd: dir,
-        env: { NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-      return { code: output.code, out: text(output.stdout), err: text(output.stderr) };
-    };
+    const bundled = await runDeno(
+      ["bundle", "--quiet", "--platform=deno", "-o", cli, `${root}cli.ts`],
+      { cwd: root },
+    );
+    assert.equal(bundled.code, 0, bundled.err);
+    const run = (...args: string[]) =>
+      runDeno([
+        "run",
+        "--no-config",
+        "--no-prompt",
+        `--allow-read=${dir}`,
+        `--allow-write=${dir}`,
+        cli,
+        ...args,
+      ], { cwd: dir });
     for (const contract of ["flights.yaml", "flights.jsonc"]) {
       const result = await run("eval", contract, "good_run.json");
       assert.equal(result.code, 0, result.err);

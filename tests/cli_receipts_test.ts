@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadReceipt, receiptSha256 } from "../mod.ts";
-import { runCollect } from "./_cli.ts";
+import { runCollect, runDeno } from "./_cli.ts";
 
 // Temp folders inside the repository (the tests may read only there); removed after each test.
 const TEMP = {
@@ -344,24 +344,19 @@ inTemp(
   "eval --receipt without write permission exits 2 naming --allow-write, writing nothing",
   async (dir) => {
     const root = new URL("..", import.meta.url).pathname;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        `--allow-read=${root}`,
-        `${root}cli.ts`,
-        "eval",
-        `${dir}/gold.json`,
-        `${dir}/good.json`,
-        "--receipt-dir",
-        `${dir}/receipts`,
-      ],
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const output = await runDeno([
+      "run",
+      "--no-prompt",
+      `--allow-read=${root}`,
+      `${root}cli.ts`,
+      "eval",
+      `${dir}/gold.json`,
+      `${dir}/good.json`,
+      "--receipt-dir",
+      `${dir}/receipts`,
+    ]);
     assert.equal(output.code, 2);
-    assert.match(new TextDecoder().decode(output.stderr), /--allow-write/);
+    assert.match(output.err, /--allow-write/);
     assert.ok(!(await exists(`${dir}/receipts`)));
   },
 );

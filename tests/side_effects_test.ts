@@ -1,5 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { type SideEffectPair, type ToolCall, validateSideEffects } from "../mod.ts";
+import { runDeno } from "./_cli.ts";
 
 // Temporary folders inside the repository (ignored as *.tmp), so `--allow-read=.` covers them.
 const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".", suffix: ".tmp" };
@@ -183,14 +184,15 @@ Deno.test("validateSideEffects() file_exists without read permission fails with 
         `console.log(JSON.stringify(m));\n`,
     );
     const repo = new URL("..", import.meta.url).pathname;
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", "--no-check", `--config=${repo}deno.json`, script],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(output.stderr);
-    equal(output.code, 0, stderr);
-    const metrics = JSON.parse(new TextDecoder().decode(output.stdout));
+    const output = await runDeno([
+      "run",
+      "--no-prompt",
+      "--no-check",
+      `--config=${repo}deno.json`,
+      script,
+    ]);
+    equal(output.code, 0, output.err);
+    const metrics = JSON.parse(output.out);
     equal(metrics.passed, 0);
     match(
       metrics.checks[0].detail,
