@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { ToolCall } from "../lib/calls.ts";
+import type { ToolCall } from "../lib/scoring/calls.ts";
 import { contractFromMapping, evaluateContract } from "../lib/contract/mod.ts";
 import { traceFromValue } from "../lib/formats/detect.ts";
 

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ToolCall } from "../lib/calls.ts";
-import { redactSecrets, scanCredentials } from "../lib/security.ts";
+import type { ToolCall } from "../lib/scoring/calls.ts";
+import { redactSecrets, scanCredentials } from "../lib/checks/security.ts";
 
 const clean: ToolCall[] = Array.from({ length: 20 }, (_, i) => ({
   tool: `tool_${i % 5}`,

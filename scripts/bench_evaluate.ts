@@ -12,9 +12,9 @@
  * @module
  */
 
-import { evaluate } from "../lib/evaluate.ts";
-import { goldFromJson } from "../lib/gold.ts";
-import { pairCalls } from "../lib/pairing.ts";
+import { evaluate } from "../lib/scoring/evaluate.ts";
+import { goldFromJson } from "../lib/scoring/gold.ts";
+import { pairCalls } from "../lib/scoring/pairing.ts";
 
 const TOOLS = ["search", "fetch", "summarize", "write_file", "send_email"];
 

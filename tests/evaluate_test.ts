@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { evaluate, type EvaluateOptions } from "../lib/evaluate.ts";
-import { pairCalls } from "../lib/pairing.ts";
-import { normalizeWeights } from "../lib/score.ts";
-import { InputError } from "../lib/errors.ts";
+import { evaluate, type EvaluateOptions } from "../lib/scoring/evaluate.ts";
+import { pairCalls } from "../lib/scoring/pairing.ts";
+import { normalizeWeights } from "../lib/scoring/score.ts";
+import { InputError } from "../lib/base/errors.ts";
 
 const close = (actual: number | null, expected: number, message?: string) =>
   assert.ok(

@@ -623,7 +623,7 @@ Deno.test("every format has a sample with a failed call and a multi-turn paralle
 });
 
 Deno.test("detectFormat() names the format of every sample", async () => {
-  const { parseDocument } = await import("../lib/load.ts");
+  const { parseDocument } = await import("../lib/base/load.ts");
   for (const sample of SAMPLES.filter((s) => s.file.endsWith(".json"))) {
     const text = await Deno.readTextFile(`testdata/formats/${sample.file}`);
     assert.equal(detectFormat(parseDocument(text, sample.file)), sample.format, sample.file);

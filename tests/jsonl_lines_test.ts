@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../lib/jsonl_lines.ts";
+import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../lib/base/jsonl_lines.ts";
 
 const TEMP = {
   dir: new URL("..", import.meta.url).pathname,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { InputError } from "../lib/errors.ts";
-import { lineColumn, parseDocument, readDocument } from "../lib/load.ts";
+import { InputError } from "../lib/base/errors.ts";
+import { lineColumn, parseDocument, readDocument } from "../lib/base/load.ts";
 
 Deno.test("parseDocument() names file:line:col for malformed JSON, JSONC and YAML", () => {
   assert.throws(

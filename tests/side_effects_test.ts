@@ -175,7 +175,7 @@ Deno.test("validateSideEffects() file_exists without read permission fails with 
   const dir = await Deno.makeTempDir(TEMP);
   try {
     const script = `${dir}/check.ts`;
-    const lib = new URL("../lib/side_effects.ts", import.meta.url).href;
+    const lib = new URL("../lib/checks/side_effects.ts", import.meta.url).href;
     await Deno.writeTextFile(
       script,
       `import { validateSideEffects } from ${JSON.stringify(lib)};\n` +

@@ -6,7 +6,7 @@
  */
 
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 
 /** Exit codes of every command. */
 export const EXIT = {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { loadHeavy } from "../_lazy.ts";
+import { loadHeavy } from "../base/_lazy.ts";
 import type { Command } from "./command.ts";
 
 // Every command but eval loads the parsers and validators with its module; eval loads them

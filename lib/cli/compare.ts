@@ -6,8 +6,8 @@
  * @module
  */
 
-import { writeTextFileAtomic } from "../atomic_write.ts";
-import { UsageError } from "../errors.ts";
+import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import { UsageError } from "../base/errors.ts";
 import { comparisonHtml } from "../stats/html.ts";
 import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
 import { formatComparison } from "../stats/report.ts";

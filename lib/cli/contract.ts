@@ -13,13 +13,13 @@
  */
 
 import { dump as dumpYaml } from "js-yaml";
-import { writeTextFileAtomic } from "../atomic_write.ts";
-import { callFailed, type ToolCall } from "../calls.ts";
+import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import { callFailed, type ToolCall } from "../scoring/calls.ts";
 import { contractFromTrace } from "../contract/init.ts";
-import { InputError, UsageError } from "../errors.ts";
+import { InputError, UsageError } from "../base/errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
-import { syntaxOf } from "../load.ts";
-import { scanCredentials } from "../security.ts";
+import { syntaxOf } from "../base/load.ts";
+import { scanCredentials } from "../checks/security.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readTraceArguments } from "./inputs.ts";
 

@@ -9,7 +9,7 @@ import { compareRuns } from "../stats/compare.ts";
 import { evaluateProtocol, loadProtocol } from "../stats/protocol.ts";
 import { formatProtocolResult } from "../stats/report.ts";
 import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
 
 const FLAGS: FlagSpec = { ...RUN_FLAGS };

@@ -7,11 +7,11 @@
  * @module
  */
 
-import { inFile, InputError, UsageError } from "../errors.ts";
+import { inFile, InputError, UsageError } from "../base/errors.ts";
 import type { DoctorCheck } from "../doctor/check.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run_doctor.ts";
-import { readDocument } from "../load.ts";
+import { readDocument } from "../base/load.ts";
 import {
   type MCPServerSpec,
   serverSpecFromCommandLine,

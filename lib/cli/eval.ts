@@ -12,13 +12,18 @@
  * @module
  */
 
-import type { FormatName } from "../calls.ts";
-import { loadHeavy } from "../_lazy.ts";
-import { UsageError } from "../errors.ts";
-import type { EvaluateOptions, EvaluationResult } from "../evaluate.ts";
-import { evaluationEvidence, type Evidence } from "../evidence.ts";
-import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
-import { loadForbidden } from "../forbidden.ts";
+import type { FormatName } from "../scoring/calls.ts";
+import { loadHeavy } from "../base/_lazy.ts";
+import { UsageError } from "../base/errors.ts";
+import type { EvaluateOptions, EvaluationResult } from "../scoring/evaluate.ts";
+import { evaluationEvidence, type Evidence } from "../checks/evidence.ts";
+import {
+  evaluateExpected,
+  type Expected,
+  expectedMinScore,
+  loadExpected,
+} from "../contract/expected.ts";
+import { loadForbidden } from "../checks/forbidden.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { formatResult, formatSummary, type SummaryRow, summaryRow } from "../report/console.ts";
 import {
@@ -33,7 +38,7 @@ import {
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
-import { loadHonestyFiles } from "../honesty.ts";
+import { loadHonestyFiles } from "../checks/honesty.ts";
 import {
   defaultJobs,
   scoreInWorkers,

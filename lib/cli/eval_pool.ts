@@ -14,7 +14,7 @@
  * @module
  */
 
-import { InputError, ToolscoreError, UsageError } from "../errors.ts";
+import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import type { RenderedResult } from "./eval.ts";
 
 /**

@@ -12,8 +12,8 @@
  */
 
 import { dirname, join } from "node:path";
-import { loadHeavy } from "../_lazy.ts";
-import { UsageError } from "../errors.ts";
+import { loadHeavy } from "../base/_lazy.ts";
+import { UsageError } from "../base/errors.ts";
 import { buildReceipt } from "../receipts/build.ts";
 import type { FileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";

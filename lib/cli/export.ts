@@ -6,7 +6,7 @@
  */
 
 import { resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { iterateRecords } from "../export/iterate.ts";
 import type { RunRecord } from "../export/schema.ts";
 import { writeExport } from "../export/write.ts";

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import type { FlagSpec } from "./command.ts";
-import { type Grade, GRADE_BARS, normalizeWeights } from "../score.ts";
+import { type Grade, GRADE_BARS, normalizeWeights } from "../scoring/score.ts";
 
 /**
  * Parse `--weight NAME=VALUE` values.

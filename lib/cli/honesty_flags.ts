@@ -9,8 +9,8 @@
  * @module
  */
 
-import { UsageError } from "../errors.ts";
-import { readTextFile } from "../load.ts";
+import { UsageError } from "../base/errors.ts";
+import { readTextFile } from "../base/load.ts";
 
 /**
  * The final answer `--final-answer TEXT` or `--final-answer-file FILE` gives.

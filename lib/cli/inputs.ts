@@ -7,11 +7,11 @@
  * @module
  */
 
-import type { FormatName, Trace } from "../calls.ts";
-import { withHeavy } from "../_lazy.ts";
-import { InputError } from "../errors.ts";
+import type { FormatName, Trace } from "../scoring/calls.ts";
+import { withHeavy } from "../base/_lazy.ts";
+import { InputError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
-import { fileError } from "../load.ts";
+import { fileError } from "../base/load.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */

@@ -7,8 +7,14 @@
  * @module
  */
 
-import { callFailed, type FormatName, hasOutcome, type ToolCall, type Trace } from "../calls.ts";
-import { UsageError } from "../errors.ts";
+import {
+  callFailed,
+  type FormatName,
+  hasOutcome,
+  type ToolCall,
+  type Trace,
+} from "../scoring/calls.ts";
+import { UsageError } from "../base/errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { traceToJson } from "../formats/toolscore.ts";
 import { type Palette, palette } from "../report/color.ts";

@@ -10,7 +10,7 @@
  */
 
 import { dirname, join } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { ReceiptMismatchError } from "../receipts/errors.ts";
 import { writeReceipt } from "../receipts/io.ts";

@@ -6,7 +6,7 @@
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
-import { InputError, ToolscoreError, UsageError } from "../errors.ts";
+import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 

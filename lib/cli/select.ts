@@ -5,7 +5,7 @@
  * @module
  */
 
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { compareRuns } from "../stats/compare.ts";
 import { formatSelection } from "../stats/report.ts";
 import { selectVariant } from "../stats/select.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { validateExport } from "../export/validate_export.ts";
 import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
 

@@ -7,8 +7,8 @@
  */
 
 import { dirname } from "node:path";
-import { InputError, UsageError } from "../errors.ts";
-import { parseDocument, readTextFile } from "../load.ts";
+import { InputError, UsageError } from "../base/errors.ts";
+import { parseDocument, readTextFile } from "../base/load.ts";
 import { verifyReceipt } from "../receipts/verify.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
 

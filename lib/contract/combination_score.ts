@@ -20,15 +20,15 @@
  * @module
  */
 
-import { callFailed, type ToolCall } from "../calls.ts";
+import { callFailed, type ToolCall } from "../scoring/calls.ts";
 import {
   groupCalls,
   type PairedArgumentCounts,
   pairedArgumentCounts,
   pairGroups,
-} from "../_tool_groups.ts";
-import { argumentScoresFromCounts } from "../metrics.ts";
-import { compositeScore } from "../score.ts";
+} from "../scoring/_tool_groups.ts";
+import { argumentScoresFromCounts } from "../scoring/metrics.ts";
+import { compositeScore } from "../scoring/score.ts";
 
 /** Options for {@linkcode CombinationScorer}. */
 export interface CombinationScorerOptions {

@@ -16,12 +16,12 @@
  * @module
  */
 
-import type { FormatName } from "../calls.ts";
-import { evaluateTrace, type EvaluationResult } from "../evaluate.ts";
-import type { ForbiddenRule } from "../forbidden.ts";
+import type { FormatName } from "../scoring/calls.ts";
+import { evaluateTrace, type EvaluationResult } from "../scoring/evaluate.ts";
+import type { ForbiddenRule } from "../checks/forbidden.ts";
 import { traceFromValue } from "../formats/detect.ts";
-import type { HonestyConfig } from "../honesty.ts";
-import { normalizeWeights } from "../score.ts";
+import type { HonestyConfig } from "../checks/honesty.ts";
+import { normalizeWeights } from "../scoring/score.ts";
 import { CombinationScorer } from "./combination_score.ts";
 import { Contract, CONTRACT_VERSION } from "./model.ts";
 import { contractFromMapping } from "./parse.ts";

@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { JsonObject, Trace } from "../calls.ts";
-import { isJsonObject } from "../calls.ts";
-import { findSecrets } from "../security.ts";
+import type { JsonObject, Trace } from "../scoring/calls.ts";
+import { isJsonObject } from "../scoring/calls.ts";
+import { findSecrets } from "../checks/security.ts";
 import { CONTRACT_VERSION } from "./model.ts";
 
 // Argument data whose own keys start with `$` would read back as operators;

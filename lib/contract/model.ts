@@ -6,9 +6,9 @@
  * @module
  */
 
-import { callToJson, type JsonObject, type ToolCall } from "../calls.ts";
-import { InputError } from "../errors.ts";
-import type { ForbiddenRule } from "../forbidden.ts";
+import { callToJson, type JsonObject, type ToolCall } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import type { ForbiddenRule } from "../checks/forbidden.ts";
 
 /**
  * The most combinations {@linkcode Contract.expansions} will produce.

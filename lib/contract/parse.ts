@@ -10,12 +10,18 @@
  * @module
  */
 
-import { callFromJson, describeJson, isJsonObject, joinPath, type ToolCall } from "../calls.ts";
-import { inFile, InputError } from "../errors.ts";
-import { forbiddenRulesFromJson } from "../forbidden.ts";
-import { readDocument } from "../load.ts";
-import { expectedArgsFromJson } from "../matchers.ts";
-import { normalizeWeights } from "../score.ts";
+import {
+  callFromJson,
+  describeJson,
+  isJsonObject,
+  joinPath,
+  type ToolCall,
+} from "../scoring/calls.ts";
+import { inFile, InputError } from "../base/errors.ts";
+import { forbiddenRulesFromJson } from "../checks/forbidden.ts";
+import { readDocument } from "../base/load.ts";
+import { expectedArgsFromJson } from "../scoring/matchers.ts";
+import { normalizeWeights } from "../scoring/score.ts";
 import {
   AlternativeGroup,
   Contract,

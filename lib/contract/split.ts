@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { ToolCall } from "../calls.ts";
-import { callMatchesEntry } from "../call_match.ts";
+import type { ToolCall } from "../scoring/calls.ts";
+import { callMatchesEntry } from "../scoring/call_match.ts";
 
 /**
  * Leave out optional calls that are not needed to fill a required call.

@@ -7,14 +7,14 @@
  * @module
  */
 
-import type { AgentArm, AgentSpec } from "../agent_spec.ts";
+import type { AgentArm, AgentSpec } from "../agent/spec.ts";
 import {
   costUsd,
   lookupPrice,
   PRICES_AS_OF,
   type PriceTable,
   type TokenCounts,
-} from "../prices.ts";
+} from "../agent/prices.ts";
 import { DoctorCheck } from "./check.ts";
 
 /**

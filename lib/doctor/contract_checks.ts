@@ -7,8 +7,8 @@
  * @module
  */
 
-import { ToolscoreError } from "../errors.ts";
-import { expectedTools, loadExpected } from "../expected.ts";
+import { ToolscoreError } from "../base/errors.ts";
+import { expectedTools, loadExpected } from "../contract/expected.ts";
 import { DoctorCheck } from "./check.ts";
 import { closestName } from "./closest_name.ts";
 

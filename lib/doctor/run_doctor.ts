@@ -5,8 +5,8 @@
  * @module
  */
 
-import { type AgentSpec, loadAgentSpec } from "../agent_spec.ts";
-import { ToolscoreError } from "../errors.ts";
+import { type AgentSpec, loadAgentSpec } from "../agent/spec.ts";
+import { ToolscoreError } from "../base/errors.ts";
 import type { MCPServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
 import { inspectServer, SERVER_CHECKS } from "./check_server.ts";

@@ -10,9 +10,9 @@
 import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { isJsonObject } from "../calls.ts";
-import { jsonSha256 } from "../canonical.ts";
-import { pointerToPath } from "../json_pointer.ts";
+import { isJsonObject } from "../scoring/calls.ts";
+import { jsonSha256 } from "../base/canonical.ts";
+import { pointerToPath } from "../base/json_pointer.ts";
 
 /** Problems found in a tool list. */
 export interface ToolListIssues {

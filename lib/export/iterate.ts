@@ -14,14 +14,19 @@
 
 import { createHash } from "node:crypto";
 import { basename, resolve } from "node:path";
-import { isJsonObject, type Trace } from "../calls.ts";
-import { sha256Hex } from "../canonical.ts";
-import { InputError, ToolscoreError } from "../errors.ts";
-import type { EvaluationResult } from "../evaluate.ts";
-import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
+import { isJsonObject, type Trace } from "../scoring/calls.ts";
+import { sha256Hex } from "../base/canonical.ts";
+import { InputError, ToolscoreError } from "../base/errors.ts";
+import type { EvaluationResult } from "../scoring/evaluate.ts";
+import {
+  evaluateExpected,
+  type Expected,
+  expectedMinScore,
+  loadExpected,
+} from "../contract/expected.ts";
 import { traceFromValue, tracesFromText } from "../formats/detect.ts";
-import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../jsonl_lines.ts";
-import { fileError, parseDocument } from "../load.ts";
+import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jsonl_lines.ts";
+import { fileError, parseDocument } from "../base/load.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
 import {

@@ -5,13 +5,13 @@
  * @module
  */
 
-import { describeJson, isJsonObject } from "../calls.ts";
-import { sha256Hex } from "../canonical.ts";
-import { InputError } from "../errors.ts";
-import { parseDocument } from "../load.ts";
+import { describeJson, isJsonObject } from "../scoring/calls.ts";
+import { sha256Hex } from "../base/canonical.ts";
+import { InputError } from "../base/errors.ts";
+import { parseDocument } from "../base/load.ts";
 import { receiptSha256 } from "../receipts/build.ts";
 import { receiptFromJson } from "../receipts/io.ts";
-import { meetsBar } from "../score.ts";
+import { meetsBar } from "../scoring/score.ts";
 import { recordFromFields, type RunIdentity } from "./record.ts";
 import type { RunRecord } from "./schema.ts";
 

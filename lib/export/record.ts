@@ -9,11 +9,11 @@
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
-import { describeJson, isJsonObject, knownTotal, type Trace } from "../calls.ts";
-import { InputError } from "../errors.ts";
-import type { EvaluationResult } from "../evaluate.ts";
-import { evaluationEvidence } from "../evidence.ts";
-import { redactText } from "../security.ts";
+import { describeJson, isJsonObject, knownTotal, type Trace } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import type { EvaluationResult } from "../scoring/evaluate.ts";
+import { evaluationEvidence } from "../checks/evidence.ts";
+import { redactText } from "../checks/security.ts";
 import { runFromRow } from "../stats/runs.ts";
 import { DEFAULT_TASK_PATTERN, taskOfStem } from "../stats/traces.ts";
 import type { RecordSource, RunRecord } from "./schema.ts";

@@ -7,7 +7,7 @@
 
 import schema from "../../schemas/run-record.schema.json" with { type: "json" };
 import { fileURLToPath } from "node:url";
-import { jsonSha256 } from "../canonical.ts";
+import { jsonSha256 } from "../base/canonical.ts";
 
 /**
  * The schema version of a run record.

@@ -6,9 +6,9 @@
  */
 
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { canonicalJson, jsonSha256 } from "../canonical.ts";
-import { isJsonObject } from "../calls.ts";
-import { schemaErrorLine } from "../schema_problems.ts";
+import { canonicalJson, jsonSha256 } from "../base/canonical.ts";
+import { isJsonObject } from "../scoring/calls.ts";
+import { schemaErrorLine } from "../base/schema_problems.ts";
 import { RUN_RECORD_SCHEMA } from "./schema.ts";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;

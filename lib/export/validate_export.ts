@@ -6,10 +6,10 @@
  */
 
 import { createHash } from "node:crypto";
-import { isJsonObject } from "../calls.ts";
-import { InputError } from "../errors.ts";
-import { fileLineBlocks } from "../jsonl_lines.ts";
-import { readTextFile } from "../load.ts";
+import { isJsonObject } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import { fileLineBlocks } from "../base/jsonl_lines.ts";
+import { readTextFile } from "../base/load.ts";
 import { RUN_RECORD_SCHEMA_SHA256, SCHEMA_VERSION } from "./schema.ts";
 import { validateRecordAsync } from "./validate.ts";
 import { manifestPathOf } from "./write.ts";

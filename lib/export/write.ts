@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { RUN_RECORD_SCHEMA_SHA256, type RunRecord, SCHEMA_VERSION } from "./schema.ts";
 import { isSealedRecord } from "./record.ts";

@@ -12,7 +12,7 @@ import {
   type ToolCall,
   type Trace,
   type Usage,
-} from "../calls.ts";
+} from "../scoring/calls.ts";
 
 /**
  * Parse argument text: a JSON object, or the text kept with the parse error.

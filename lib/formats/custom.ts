@@ -25,8 +25,14 @@
  * @module
  */
 
-import { describeJson, isJsonObject, joinPath, type JsonObject, type ToolCall } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import {
+  describeJson,
+  isJsonObject,
+  joinPath,
+  type JsonObject,
+  type ToolCall,
+} from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { finishTrace, idOf, setArgs } from "./_shared.ts";
 import type { FormatReader } from "./reader.ts";
 

@@ -10,10 +10,10 @@
  * @module
  */
 
-import { describeJson, type FormatName, isJsonObject, type Trace } from "../calls.ts";
-import { InputError } from "../errors.ts";
-import { withHeavy } from "../_lazy.ts";
-import { parseDocument, readTextFile, syntaxOf } from "../load.ts";
+import { describeJson, type FormatName, isJsonObject, type Trace } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import { withHeavy } from "../base/_lazy.ts";
+import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
 import { anthropicReader } from "./anthropic.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";

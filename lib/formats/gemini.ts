@@ -30,8 +30,8 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import {
   addUsage,
   attachExtras,

@@ -31,8 +31,8 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { isJsonObject, type JsonObject, type ToolCall } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import {
   attachExtras,
   finishTrace,

@@ -31,7 +31,7 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../calls.ts";
+import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
 import {
   addUsage,
   attachExtras,

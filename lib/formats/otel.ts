@@ -45,8 +45,8 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { addUsage, finishTrace, idOf, makeTrace, resultFromText, setArgs } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
 

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { FormatName, Trace } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import type { FormatName, Trace } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 
 /**
  * A reader of one raw trace format. `READERS` lists them in

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { callFromJson, callToJson, type JsonObject, type Trace } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { callFromJson, callToJson, type JsonObject, type Trace } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { finishTrace, isEnvelope } from "./_shared.ts";
 import type { FormatReader } from "./reader.ts";
 

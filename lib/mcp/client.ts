@@ -11,8 +11,8 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import { z } from "zod";
 import denoJson from "../../deno.json" with { type: "json" };
-import { isJsonObject, type JsonObject } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { McpServerError } from "./server_error.ts";
 import {
   describeServer,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ToolscoreError } from "../errors.ts";
+import { ToolscoreError } from "../base/errors.ts";
 
 /** Why talking to a server failed. */
 export type McpServerErrorKind =

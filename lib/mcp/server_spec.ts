@@ -7,8 +7,8 @@
  * @module
  */
 
-import { describeJson, isJsonObject, joinPath } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 
 /** What a server's `initialize` answer and tool list must match (a pinned build). */
 export interface ServerVerify {

@@ -8,11 +8,11 @@
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
-import { canonicalValue, jsonSha256, sha256Hex } from "../canonical.ts";
-import { InputError } from "../errors.ts";
-import type { EvaluationResult } from "../evaluate.ts";
-import { evaluationEvidence } from "../evidence.ts";
-import { redactSecrets } from "../security.ts";
+import { canonicalValue, jsonSha256, sha256Hex } from "../base/canonical.ts";
+import { InputError } from "../base/errors.ts";
+import type { EvaluationResult } from "../scoring/evaluate.ts";
+import { evaluationEvidence } from "../checks/evidence.ts";
+import { redactSecrets } from "../checks/security.ts";
 import { type FileDigest, fileDigest } from "./digest.ts";
 import {
   INPUT_ROLES,

@@ -6,8 +6,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { InputError } from "../errors.ts";
-import { fileError } from "../load.ts";
+import { InputError } from "../base/errors.ts";
+import { fileError } from "../base/load.ts";
 
 /** The digest of one file. */
 export interface FileDigest {

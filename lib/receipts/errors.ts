@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ToolscoreError } from "../errors.ts";
+import { ToolscoreError } from "../base/errors.ts";
 
 /**
  * A receipt's inputs (or the receipt itself) changed since it was written, so

@@ -6,11 +6,11 @@
  */
 
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { ajv2020Class } from "../_lazy.ts";
-import { writeTextFileAtomic } from "../atomic_write.ts";
-import { InputError } from "../errors.ts";
-import { parseDocument, readTextFile } from "../load.ts";
-import { schemaErrorLine } from "../schema_problems.ts";
+import { ajv2020Class } from "../base/_lazy.ts";
+import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import { InputError } from "../base/errors.ts";
+import { parseDocument, readTextFile } from "../base/load.ts";
+import { schemaErrorLine } from "../base/schema_problems.ts";
 import { type Receipt, RECEIPT_SCHEMA } from "./model.ts";
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };

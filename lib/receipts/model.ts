@@ -7,7 +7,7 @@
  */
 
 import schema from "../../schemas/receipt.schema.json" with { type: "json" };
-import type { EvidenceCounts } from "../evidence.ts";
+import type { EvidenceCounts } from "../checks/evidence.ts";
 
 /**
  * The receipt format version this module writes and reads.

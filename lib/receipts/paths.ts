@@ -22,7 +22,7 @@ import {
   sep,
   win32,
 } from "node:path";
-import { InputError, UsageError } from "../errors.ts";
+import { InputError, UsageError } from "../base/errors.ts";
 
 /**
  * How to write a path into a receipt: relative to `folder` (with `/`

@@ -14,15 +14,15 @@
  */
 
 import { basename, dirname } from "node:path";
-import { type FormatName, isJsonObject, type Trace } from "../calls.ts";
-import { jsonSha256, sha256Hex } from "../canonical.ts";
-import { InputError } from "../errors.ts";
-import type { EvaluationResult } from "../evaluate.ts";
-import { evaluateExpected, expectedMinScore, loadExpected } from "../expected.ts";
-import { type ForbiddenRule, loadForbidden } from "../forbidden.ts";
+import { type FormatName, isJsonObject, type Trace } from "../scoring/calls.ts";
+import { jsonSha256, sha256Hex } from "../base/canonical.ts";
+import { InputError } from "../base/errors.ts";
+import type { EvaluationResult } from "../scoring/evaluate.ts";
+import { evaluateExpected, expectedMinScore, loadExpected } from "../contract/expected.ts";
+import { type ForbiddenRule, loadForbidden } from "../checks/forbidden.ts";
 import { parseFormatName, tracesFromText } from "../formats/detect.ts";
-import { type HonestyConfig, loadHonestyFiles, loadInjectedFaults } from "../honesty.ts";
-import { parseDocument, readTextFile } from "../load.ts";
+import { type HonestyConfig, loadHonestyFiles, loadInjectedFaults } from "../checks/honesty.ts";
+import { parseDocument, readTextFile } from "../base/load.ts";
 import { buildReceipt, type ReceiptInputSpec } from "./build.ts";
 import { ReceiptMismatchError } from "./errors.ts";
 import { receiptFromJson } from "./io.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { isJsonObject } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { isJsonObject } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { receiptSha256 } from "./build.ts";
 import { fileDigest } from "./digest.ts";
 import { receiptShapeProblems } from "./io.ts";

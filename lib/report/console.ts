@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { EvaluationResult } from "../evaluate.ts";
-import { type Evidence, formatEvidence } from "../evidence.ts";
-import { meetsBar } from "../score.ts";
+import type { EvaluationResult } from "../scoring/evaluate.ts";
+import { type Evidence, formatEvidence } from "../checks/evidence.ts";
+import { meetsBar } from "../scoring/score.ts";
 import { palette } from "./color.ts";
 import { summarizeIssues } from "./issues.ts";
 

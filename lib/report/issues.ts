@@ -9,12 +9,12 @@
  * @module
  */
 
-import { keyCount } from "../_tool_groups.ts";
-import type { ToolCall } from "../calls.ts";
-import type { EvaluationResult } from "../evaluate.ts";
-import { valuesMatch, type ValuesMatchOptions } from "../matchers.ts";
-import { argsChecked } from "../pairing.ts";
-import { redactSecrets } from "../security.ts";
+import { keyCount } from "../scoring/_tool_groups.ts";
+import type { ToolCall } from "../scoring/calls.ts";
+import type { EvaluationResult } from "../scoring/evaluate.ts";
+import { valuesMatch, type ValuesMatchOptions } from "../scoring/matchers.ts";
+import { argsChecked } from "../scoring/pairing.ts";
+import { redactSecrets } from "../checks/security.ts";
 
 /** One thing to fix. */
 export interface Issue {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 import { fisherExact } from "./fisher.ts";
 import { passHatK } from "./pass_hat_k.ts";
 import { type Run, RUN_OUTCOMES, type RunOutcome } from "./runs.ts";

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { describeJson, isJsonObject, joinPath } from "../calls.ts";
-import { jsonSha256 } from "../canonical.ts";
-import { inFile, InputError } from "../errors.ts";
-import { readDocument } from "../load.ts";
+import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
+import { jsonSha256 } from "../base/canonical.ts";
+import { inFile, InputError } from "../base/errors.ts";
+import { readDocument } from "../base/load.ts";
 import {
   checkMetric,
   comparePair,

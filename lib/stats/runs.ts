@@ -5,10 +5,10 @@
  * @module
  */
 
-import { describeJson, isJsonObject } from "../calls.ts";
-import { InputError } from "../errors.ts";
-import { parseJsonLine, textLines } from "../jsonl_lines.ts";
-import { readTextFile } from "../load.ts";
+import { describeJson, isJsonObject } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import { parseJsonLine, textLines } from "../base/jsonl_lines.ts";
+import { readTextFile } from "../base/load.ts";
 
 /**
  * The outcomes a run can have.

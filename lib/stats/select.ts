@@ -5,8 +5,8 @@
  * @module
  */
 
-import { describeJson, isJsonObject } from "../calls.ts";
-import { InputError } from "../errors.ts";
+import { describeJson, isJsonObject } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import {
   checkMetric,
   type Comparison,

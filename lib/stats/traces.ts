@@ -7,10 +7,15 @@
  */
 
 import { join } from "node:path";
-import { knownTotal } from "../calls.ts";
-import { InputError, ToolscoreError } from "../errors.ts";
-import { evaluateExpected, type Expected, expectedMinScore, loadExpected } from "../expected.ts";
-import { fileError, parseDocument, readTextFile } from "../load.ts";
+import { knownTotal } from "../scoring/calls.ts";
+import { InputError, ToolscoreError } from "../base/errors.ts";
+import {
+  evaluateExpected,
+  type Expected,
+  expectedMinScore,
+  loadExpected,
+} from "../contract/expected.ts";
+import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
 
 /**

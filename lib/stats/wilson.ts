@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 
 /**
  * The normal quantile of a two-sided 95% interval.

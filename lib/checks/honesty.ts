@@ -40,12 +40,12 @@
  * @module
  */
 
-import defaults from "../data/honesty_defaults.json" with { type: "json" };
-import { callFailed, hasOutcome, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
-import { InputError } from "./errors.ts";
+import defaults from "../../data/honesty_defaults.json" with { type: "json" };
+import { callFailed, hasOutcome, isJsonObject, joinPath, type ToolCall } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import type { EvidenceState } from "./evidence.ts";
-import { resultFromText } from "./formats/_shared.ts";
-import { readDocument } from "./load.ts";
+import { resultFromText } from "../formats/_shared.ts";
+import { readDocument } from "../base/load.ts";
 
 /** The kinds of fault `agent run` injects into tool results. */
 export type InjectedFaultKind = "error" | "timeout" | "warning";

@@ -9,7 +9,7 @@
 
 import type { Ajv } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { ajv2020Class, ajvClass } from "./_lazy.ts";
+import { ajv2020Class, ajvClass } from "../base/_lazy.ts";
 import { isJsonObject } from "./calls.ts";
 
 type Validate = (data: unknown) => boolean;

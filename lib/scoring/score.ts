@@ -11,7 +11,7 @@
  * @module
  */
 
-import { InputError } from "./errors.ts";
+import { InputError } from "../base/errors.ts";
 
 /** The default weights of the composite score. */
 export const DEFAULT_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({

@@ -35,7 +35,7 @@
  * @module
  */
 
-import { isJsonObject, joinPath, type ToolCall } from "./calls.ts";
+import { isJsonObject, joinPath, type ToolCall } from "../scoring/calls.ts";
 
 /** One credential found in a call's arguments. */
 export interface SecretFinding {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { joinPath } from "./calls.ts";
+import { joinPath } from "../scoring/calls.ts";
 
 /**
  * A JSON Pointer (`/arms/1/model`) as a JSON path (`arms[1].model`).

@@ -19,11 +19,17 @@
  * @module
  */
 
-import { describeJson, isJsonObject, joinPath, type JsonObject, type ToolCall } from "./calls.ts";
-import { inFile, InputError } from "./errors.ts";
-import { readDocument } from "./load.ts";
-import { expectedArgsFromJson } from "./matchers.ts";
-import { callMatchesEntry } from "./call_match.ts";
+import {
+  describeJson,
+  isJsonObject,
+  joinPath,
+  type JsonObject,
+  type ToolCall,
+} from "../scoring/calls.ts";
+import { inFile, InputError } from "../base/errors.ts";
+import { readDocument } from "../base/load.ts";
+import { expectedArgsFromJson } from "../scoring/matchers.ts";
+import { callMatchesEntry } from "../scoring/call_match.ts";
 import { redactSecrets } from "./security.ts";
 
 /** A call the agent must never make. */

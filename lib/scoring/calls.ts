@@ -13,7 +13,7 @@
  * @module
  */
 
-import { InputError } from "./errors.ts";
+import { InputError } from "../base/errors.ts";
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;

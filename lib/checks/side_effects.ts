@@ -26,8 +26,8 @@
  */
 
 import { isAbsolute, join } from "node:path";
-import { isJsonObject, type JsonObject, type ToolCall } from "./calls.ts";
-import { resultFromText } from "./formats/_shared.ts";
+import { isJsonObject, type JsonObject, type ToolCall } from "../scoring/calls.ts";
+import { resultFromText } from "../formats/_shared.ts";
 
 /** One validated side effect (JSON shape). */
 export interface SideEffectCheck {

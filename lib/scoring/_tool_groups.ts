@@ -16,10 +16,10 @@
 
 import type { ToolCall } from "./calls.ts";
 import { isFrozenGold } from "./_frozen_gold.ts";
-import { InputError } from "./errors.ts";
+import { InputError } from "../base/errors.ts";
 import { hungarian, MAX_EXACT_COST } from "./hungarian.ts";
 import { valuesMatch, type ValuesMatchOptions } from "./matchers.ts";
-import { trimmedEqual } from "./_text.ts";
+import { trimmedEqual } from "../base/_text.ts";
 
 /** The calls of one tool. */
 export interface ToolGroup {

@@ -11,9 +11,9 @@
 import { freezeGold, isFrozenGold } from "./_frozen_gold.ts";
 import { keyCount } from "./_tool_groups.ts";
 import { describeJson, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
-import { expectedCallFromJson } from "./contract/parse.ts";
-import { inFile, InputError } from "./errors.ts";
-import { readDocument } from "./load.ts";
+import { expectedCallFromJson } from "../contract/parse.ts";
+import { inFile, InputError } from "../base/errors.ts";
+import { readDocument } from "../base/load.ts";
 
 // Raw gold values already converted, with a snapshot of each to notice a later edit: evaluate()
 // in a loop over one raw gold list converts it once, and an edited list is converted again.

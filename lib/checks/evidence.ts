@@ -12,8 +12,8 @@
  * @module
  */
 
-import { callFailed, hasOutcome, isJsonObject, type ToolCall } from "./calls.ts";
-import { InputError } from "./errors.ts";
+import { callFailed, hasOutcome, isJsonObject, type ToolCall } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { HONESTY_CHECKS, type HonestyMetrics, unrecoveredCalls } from "./honesty.ts";
 
 /**

@@ -13,14 +13,14 @@
 
 import { goldJson } from "./_frozen_gold.ts";
 import { callToJson, type FormatName, type ToolCall, type Trace } from "./calls.ts";
-import { traceFromValue } from "./formats/detect.ts";
-import { checkForbidden, type ForbiddenRule } from "./forbidden.ts";
+import { traceFromValue } from "../formats/detect.ts";
+import { checkForbidden, type ForbiddenRule } from "../checks/forbidden.ts";
 import { goldFromJson } from "./gold.ts";
-import { checkHonesty, type HonestyConfig } from "./honesty.ts";
+import { checkHonesty, type HonestyConfig } from "../checks/honesty.ts";
 import { computeMetrics, type CoreMetrics } from "./metrics.ts";
 import { compositeScore, type Grade, gradeOf, meetsBar, normalizeWeights } from "./score.ts";
-import { redactSecrets, scanCredentials } from "./security.ts";
-import { validateSideEffects } from "./side_effects.ts";
+import { redactSecrets, scanCredentials } from "../checks/security.ts";
+import { validateSideEffects } from "../checks/side_effects.ts";
 
 /** Options for {@linkcode evaluate} and {@linkcode evaluateTrace}. */
 export interface EvaluateOptions {

@@ -36,9 +36,9 @@
  * @module
  */
 
-import { trimmedEqual } from "./_text.ts";
+import { trimmedEqual } from "../base/_text.ts";
 import { describeJson, isJsonObject, joinPath } from "./calls.ts";
-import { InputError } from "./errors.ts";
+import { InputError } from "../base/errors.ts";
 
 /** An expected-side value that decides whether an actual value matches. */
 export interface Matcher {

@@ -15,9 +15,9 @@
  * @module
  */
 
-import table from "../data/prices.json" with { type: "json" };
-import { describeJson, isJsonObject, joinPath } from "./calls.ts";
-import { InputError } from "./errors.ts";
+import table from "../../data/prices.json" with { type: "json" };
+import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 
 /** The price of one model, USD per million tokens. */
 export interface ModelPrice {

@@ -10,12 +10,12 @@
 
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { dirname, isAbsolute, join } from "node:path";
-import schema from "../schemas/agent-spec.schema.json" with { type: "json" };
-import { joinPath } from "./calls.ts";
-import { InputError } from "./errors.ts";
-import { pointerToPath } from "./json_pointer.ts";
-import { readDocument } from "./load.ts";
-import { type MCPServerSpec, serverSpecFromJson } from "./mcp/server_spec.ts";
+import schema from "../../schemas/agent-spec.schema.json" with { type: "json" };
+import { joinPath } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import { pointerToPath } from "../base/json_pointer.ts";
+import { readDocument } from "../base/load.ts";
+import { type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
 import { pricesFromJson, type PriceTable, type TokenCounts } from "./prices.ts";
 
 /** The JSON Schema of an agent spec (2020-12). */
