@@ -31,7 +31,7 @@ export type Expected =
  *
  * @example Usage
  * ```ts
- * import { expectedFromJson } from "@toolscore/cli";
+ * import { expectedFromJson } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(expectedFromJson([{ tool: "a" }]).kind, "gold");
@@ -58,7 +58,7 @@ export function expectedFromJson(value: unknown, source?: string): Expected {
  *
  * @example Usage
  * ```ts ignore
- * import { loadExpected } from "@toolscore/cli";
+ * import { loadExpected } from "./expected.ts";
  *
  * const expected = await loadExpected("contract.yaml");
  * ```
@@ -84,7 +84,7 @@ function folderOf(path: string | undefined): string | undefined {
  *
  * @example Usage
  * ```ts
- * import { evaluateExpected, expectedFromJson } from "@toolscore/cli";
+ * import { evaluateExpected, expectedFromJson } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * const expected = expectedFromJson({ required: [{ tool: "a" }], optional: [{ tool: "b" }] });
@@ -110,7 +110,7 @@ export function evaluateExpected(
  *
  * @example Usage
  * ```ts
- * import { expectedFromJson, expectedMinScore } from "@toolscore/cli";
+ * import { expectedFromJson, expectedMinScore } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(expectedMinScore(expectedFromJson({ required: [], min_score: 0.8 })), 0.8);
@@ -130,7 +130,7 @@ export function expectedMinScore(expected: Expected): number | undefined {
  *
  * @example Usage
  * ```ts
- * import { expectedFromJson, expectedTools } from "@toolscore/cli";
+ * import { expectedFromJson, expectedTools } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * const expected = expectedFromJson({

@@ -11,5 +11,6 @@ export * from "./parse.ts";
 export * from "./split.ts";
 export * from "./combination_score.ts";
 export * from "./evaluate.ts";
+export * from "./expected.ts";
 export * from "./init.ts";
 export * from "./schema.ts";

@@ -33,7 +33,7 @@ export type EnvReader = (name: string) => string | undefined;
  *
  * @example Usage
  * ```ts ignore
- * import { permittedEnv } from "@toolscore/cli";
+ * import { permittedEnv } from "./checks.ts";
  *
  * const path = permittedEnv("PATH");
  * ```
@@ -58,7 +58,7 @@ function plural(n: number, word: string): string {
  *
  * @example Usage
  * ```ts
- * import { checkKeys } from "@toolscore/cli";
+ * import { checkKeys } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const env: Record<string, string> = { A_KEY: "secret-value" };
@@ -136,7 +136,7 @@ function statExecutable(path: string): boolean {
  *
  * @example Usage
  * ```ts
- * import { checkPackages } from "@toolscore/cli";
+ * import { checkPackages } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const check = checkPackages(["npx", "nope"], () => "/usr/bin", {
@@ -238,7 +238,7 @@ function usd(value: number): string {
  *
  * @example Usage
  * ```ts
- * import { checkPrices } from "@toolscore/cli";
+ * import { checkPrices } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const arms = [{ id: "local", provider: "openai" as const, model: "llama3.1" }];
@@ -294,7 +294,8 @@ export const DEFAULT_RUN_ESTIMATE: Readonly<TokenCounts> = Object.freeze({
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson, checkBudget } from "@toolscore/cli";
+ * import { agentSpecFromJson } from "../agent/spec.ts";
+ * import { checkBudget } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const spec = agentSpecFromJson({

@@ -381,7 +381,9 @@ export interface TraceRecordContext {
  * @example Usage
  * ```ts
  * import { identityOfStem, recordFromTrace } from "./record.ts";
- * import { evaluate, sha256Hex, traceFromValue } from "@toolscore/cli";
+ * import { evaluate } from "@toolscore/cli";
+ * import { sha256Hex } from "../base/canonical.ts";
+ * import { traceFromValue } from "../formats/detect.ts";
  * import assert from "node:assert/strict";
  *
  * const text = '[{"tool": "search", "args": {"q": "x"}, "result": "ok", "cost_usd": 0.002}]';

@@ -89,7 +89,8 @@ export interface BuildReceiptOptions {
  *
  * @example Usage
  * ```ts
- * import { jsonSha256, receiptSha256 } from "@toolscore/cli";
+ * import { jsonSha256 } from "@toolscore/cli";
+ * import { receiptSha256 } from "./build.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(receiptSha256({ a: 1, receipt_sha256: "x" }), jsonSha256({ a: 1 }));
@@ -161,7 +162,8 @@ function resultBlock(result: EvaluationResult, minScore: number): ReceiptResult 
  *
  * @example Usage
  * ```ts
- * import { buildReceipt, evaluate, receiptSha256 } from "@toolscore/cli";
+ * import { buildReceipt, evaluate } from "@toolscore/cli";
+ * import { receiptSha256 } from "./build.ts";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate([{ tool: "search" }], [{ tool: "search", args: { key: "AKIAIOSFODNN7EXAMPLE" } }]);

@@ -94,7 +94,7 @@ export interface Trace {
  *
  * @example Usage
  * ```ts
- * import { callFailed } from "@toolscore/cli";
+ * import { callFailed } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(callFailed({ tool: "a", error: "boom" }), true);
@@ -113,7 +113,7 @@ export function callFailed(call: ToolCall): boolean {
  *
  * @example Usage
  * ```ts
- * import { hasOutcome } from "@toolscore/cli";
+ * import { hasOutcome } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(hasOutcome({ tool: "a" }), false);
@@ -137,7 +137,7 @@ export function hasOutcome(call: ToolCall): boolean {
  *
  * @example Usage
  * ```ts
- * import { knownTotal } from "@toolscore/cli";
+ * import { knownTotal } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(knownTotal([{ tool: "a", costUsd: 0.5 }, { tool: "b", costUsd: 0 }], (c) => c.costUsd), 0.5);
@@ -166,7 +166,7 @@ export function knownTotal(
  *
  * @example Usage
  * ```ts
- * import { isJsonObject } from "@toolscore/cli";
+ * import { isJsonObject } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isJsonObject({}), true);
@@ -234,7 +234,7 @@ export interface CallFromJsonOptions {
  *
  * @example Usage
  * ```ts
- * import { callFromJson } from "@toolscore/cli";
+ * import { callFromJson } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * const call = callFromJson({ tool: "search", args: { q: "x" }, duration_s: 0.5 });
@@ -392,7 +392,7 @@ function fieldValid(field: keyof ToolCall, value: unknown): boolean {
  *
  * @example Usage
  * ```ts
- * import { callToJson } from "@toolscore/cli";
+ * import { callToJson } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(callToJson({ tool: "a", isError: true }), { tool: "a", is_error: true });
@@ -417,7 +417,7 @@ export function callToJson(call: ToolCall): JsonObject {
  *
  * @example Usage
  * ```ts
- * import { joinPath } from "@toolscore/cli";
+ * import { joinPath } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(joinPath(joinPath("required", 1), "tool"), "required[1].tool");
@@ -438,7 +438,7 @@ export function joinPath(path: string, key: string | number): string {
  *
  * @example Usage
  * ```ts
- * import { describeJson } from "@toolscore/cli";
+ * import { describeJson } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(describeJson([1, 2]), "an array of 2");

@@ -219,7 +219,8 @@ export class EvaluationResult {
  *
  * @example Usage
  * ```ts
- * import { evaluateTrace, traceFromValue } from "@toolscore/cli";
+ * import { evaluateTrace } from "@toolscore/cli";
+ * import { traceFromValue } from "../formats/detect.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = traceFromValue([{ tool: "a", args: { x: 1 } }]);
