@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { checkServer, DoctorCheck, doctorReport, runDoctor } from "../mod.ts";
-import { costUsd, DEFAULT_PRICES, lookupPrice, pricesFromJson } from "../lib/agent/prices.ts";
-import { AGENT_SPEC_SCHEMA, agentSpecFromJson, loadAgentSpec } from "../lib/agent/spec.ts";
+import { costUsd, DEFAULT_PRICES, lookupPrice, pricesFromJson } from "../lib/spec/prices.ts";
+import { AGENT_SPEC_SCHEMA, agentSpecFromJson, loadAgentSpec } from "../lib/spec/agent_spec.ts";
 import { inspectServer } from "../lib/doctor/check_server.ts";
 import { checkBudget, checkKeys, checkPackages, checkPrices } from "../lib/doctor/checks.ts";
 import { closestName } from "../lib/doctor/closest_name.ts";

@@ -7,14 +7,14 @@
  * @module
  */
 
-import type { AgentArm, AgentSpec } from "../agent/spec.ts";
+import type { AgentArm, AgentSpec } from "../spec/agent_spec.ts";
 import {
   costUsd,
   lookupPrice,
   PRICES_AS_OF,
   type PriceTable,
   type TokenCounts,
-} from "../agent/prices.ts";
+} from "../spec/prices.ts";
 import { DoctorCheck } from "./check.ts";
 
 /**
@@ -294,7 +294,7 @@ export const DEFAULT_RUN_ESTIMATE: Readonly<TokenCounts> = Object.freeze({
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson } from "../agent/spec.ts";
+ * import { agentSpecFromJson } from "../spec/agent_spec.ts";
  * import { checkBudget } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
