@@ -15,6 +15,11 @@
 
 import { InputError } from "../base/errors.ts";
 
+import { joinPath } from "../base/json_pointer.ts";
+
+// joinPath lives in lib/base (json_pointer needs it too); the readers keep importing it from here.
+export { joinPath };
+
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
 
@@ -406,28 +411,6 @@ export function callToJson(call: ToolCall): JsonObject {
     if (value !== undefined) out[key] = value;
   }
   return out;
-}
-
-/**
- * Append a key or index to a JSON path: `required[1]` + `tool` → `required[1].tool`.
- *
- * @param path The path so far (`""` for the root).
- * @param key An object key or an array index.
- * @returns The longer path.
- *
- * @example Usage
- * ```ts
- * import { joinPath } from "./calls.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(joinPath(joinPath("required", 1), "tool"), "required[1].tool");
- * assert.equal(joinPath("", 0), "[0]");
- * ```
- */
-export function joinPath(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}[${key}]`;
-  const safe = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-  return path === "" ? safe : /^[A-Za-z_$]/.test(safe) ? `${path}.${safe}` : `${path}[${safe}]`;
 }
 
 /**
