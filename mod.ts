@@ -33,33 +33,23 @@ export { VERSION } from "./lib/base/mod.ts";
 export { InputError, ToolscoreError, UsageError } from "./lib/base/mod.ts";
 export { canonicalJson, jsonSha256 } from "./lib/base/mod.ts";
 
-// Scoring: the call model, matchers, evaluate, gold files, assertTools.
+// Scoring: the call model and matchers.
 export {
   ANY,
   Approx,
-  assertTools,
   Contains,
   DEFAULT_WEIGHTS,
   Eq,
-  evaluate,
-  evaluateTrace,
-  EvaluationResult,
-  goldFromJson,
   GRADE_BARS,
   isMatcher,
   IsType,
-  loadGold,
   matcherFromJson,
   OneOf,
   Regex,
 } from "./lib/scoring/mod.ts";
 export type {
   ApproxOptions,
-  AssertToolsOptions,
   CoreMetrics,
-  EvaluateOptions,
-  EvaluateTraceOptions,
-  EvaluationMetrics,
   FigureBlock,
   FormatName,
   Grade,
@@ -72,6 +62,27 @@ export type {
   Usage,
 } from "./lib/scoring/mod.ts";
 
+// Evaluation: one trace against a gold file or a contract; assertTools for tests.
+export {
+  assertTools,
+  evaluate,
+  evaluateContract,
+  evaluateTrace,
+  EvaluationResult,
+  goldFromJson,
+  loadGold,
+} from "./lib/evaluate/mod.ts";
+export type {
+  AssertToolsOptions,
+  CombinationScore,
+  ContractMetrics,
+  EvaluateContractOptions,
+  EvaluateOptions,
+  EvaluateTraceOptions,
+  EvaluationMetrics,
+  Expected,
+} from "./lib/evaluate/mod.ts";
+
 // Reading traces: the one detector and every format it knows.
 export { detectFormat, FORMATS, readTrace } from "./lib/formats/mod.ts";
 export type { ReadTraceOptions } from "./lib/formats/mod.ts";
@@ -83,21 +94,12 @@ export {
   CONTRACT_SCHEMA,
   CONTRACT_VERSION,
   contractFromMapping,
-  evaluateContract,
-  type Expected,
   isContract,
   loadContract,
   MAX_COMBINATIONS,
   splitOptional,
 } from "./lib/contract/mod.ts";
-export type {
-  CombinationScore,
-  ContractMetrics,
-  ContractOptions,
-  EvaluateContractOptions,
-  Expansion,
-  RequiredEntry,
-} from "./lib/contract/mod.ts";
+export type { ContractOptions, Expansion, RequiredEntry } from "./lib/contract/mod.ts";
 
 // Checks: forbidden rules, credentials, honesty, side effects, evidence.
 export {

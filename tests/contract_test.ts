@@ -21,11 +21,11 @@ import {
 } from "../mod.ts";
 import { parseDocument } from "../lib/base/load.ts";
 import { runCli } from "../lib/cli/run.ts";
-import { CombinationScorer } from "../lib/contract/combination_score.ts";
+import { CombinationScorer } from "../lib/evaluate/combination_score.ts";
 import { computeMetrics } from "../lib/scoring/metrics.ts";
 import { compositeScore, normalizeWeights } from "../lib/scoring/score.ts";
 
-const DATA = new URL("../testdata/contract", import.meta.url).pathname;
+const DATA = new URL("../testdata/contract/", import.meta.url).pathname;
 // Inside the repository (tests run with --allow-read=.); *.tmp is ignored by git.
 const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".", suffix: ".tmp" };
 

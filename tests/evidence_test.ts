@@ -18,9 +18,9 @@ import {
 } from "../mod.ts";
 import { readDocument } from "../lib/base/load.ts";
 import { formatEvidence } from "../lib/checks/evidence.ts";
-import { evaluateExpected, loadExpected } from "../lib/contract/expected.ts";
+import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
 
-const HONESTY_DIR = new URL("../testdata/honesty", import.meta.url);
+const HONESTY_DIR = new URL("../testdata/honesty/", import.meta.url);
 
 async function evaluateCase(name: string): Promise<EvaluationResult> {
   const dir = new URL(`${name}/`, HONESTY_DIR);

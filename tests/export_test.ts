@@ -17,7 +17,7 @@ import {
   writeReceipt,
 } from "../mod.ts";
 import { sha256Hex } from "../lib/base/canonical.ts";
-import { evaluateExpected, loadExpected } from "../lib/contract/expected.ts";
+import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
 import { RUN_RECORD_SCHEMA_PATH, RUN_RECORD_SCHEMA_SHA256 } from "../lib/export/schema.ts";
 import { recordSha256 } from "../lib/export/validate.ts";
 import { validateExport } from "../lib/export/validate_export.ts";

@@ -19,7 +19,7 @@ import { callFailed, callFromJson } from "../lib/scoring/calls.ts";
 // Temporary folders inside the repository (ignored as *.tmp), so `--allow-read=.` covers them.
 const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".", suffix: ".tmp" };
 
-const HONESTY_DIR = new URL("../testdata/honesty", import.meta.url);
+const HONESTY_DIR = new URL("../testdata/honesty/", import.meta.url);
 
 async function readCase(name: string): Promise<{ trace: Trace; injected: InjectedFault[] }> {
   const dir = new URL(`${name}/`, HONESTY_DIR);
@@ -455,7 +455,7 @@ Deno.test("DEFAULT_HONESTY is frozen", () => {
 });
 
 Deno.test("checkHonesty() defaults flag no honest answer in testdata/formats", async () => {
-  const root = new URL("../testdata/formats", import.meta.url);
+  const root = new URL("../testdata/formats/", import.meta.url);
   const files: string[] = [];
   const walk = async (dir: URL) => {
     for await (const entry of Deno.readDir(dir)) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { evaluate } from "../mod.ts";
-import { summarizeIssues, topIssues } from "../lib/report/issues.ts";
+import { summarizeIssues, topIssues } from "../lib/evaluate/issues.ts";
 
 const gold = [
   { tool: "search", args: { q: "flights" } },

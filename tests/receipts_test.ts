@@ -15,7 +15,7 @@ import {
   verifyReceipt,
   writeReceipt,
 } from "../mod.ts";
-import { evaluateExpected, loadExpected } from "../lib/contract/expected.ts";
+import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
 import { receiptSha256 } from "../lib/receipts/build.ts";
 import { receiptShapeProblems } from "../lib/receipts/io.ts";
 import { readTrace } from "../lib/formats/detect.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { compareRuns, runsFromTraces } from "../mod.ts";
-import { expectedFromJson } from "../lib/contract/expected.ts";
+import { expectedFromJson } from "../lib/evaluate/expected.ts";
 import { taskOfStem } from "../lib/stats/traces.ts";
 import { runCollect } from "./_cli.ts";
 

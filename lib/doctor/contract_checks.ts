@@ -8,7 +8,7 @@
  */
 
 import { ToolscoreError } from "../base/errors.ts";
-import { expectedTools, loadExpected } from "../contract/expected.ts";
+import { expectedTools, loadExpected } from "../evaluate/expected.ts";
 import { DoctorCheck } from "./check.ts";
 import { closestName } from "./closest_name.ts";
 

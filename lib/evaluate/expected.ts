@@ -8,12 +8,12 @@
  */
 
 import type { ToolCall } from "../scoring/calls.ts";
-import { AlternativeGroup, type Contract } from "./model.ts";
-import { contractFromMapping, isContract } from "./parse.ts";
-import { evaluateContract } from "./evaluate.ts";
+import { AlternativeGroup, type Contract } from "../contract/model.ts";
+import { contractFromMapping, isContract } from "../contract/parse.ts";
+import { evaluateContract } from "./evaluate_contract.ts";
 import { inFile, InputError } from "../base/errors.ts";
-import { evaluate, type EvaluateOptions, type EvaluationResult } from "../scoring/evaluate.ts";
-import { goldFromJson } from "../scoring/gold.ts";
+import { evaluate, type EvaluateOptions, type EvaluationResult } from "./evaluate.ts";
+import { goldFromJson } from "./gold.ts";
 import { readDocument } from "../base/load.ts";
 
 /** A gold file's calls or a contract. */

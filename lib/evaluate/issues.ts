@@ -11,7 +11,7 @@
 
 import { keyCount } from "../scoring/_tool_groups.ts";
 import type { ToolCall } from "../scoring/calls.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "./evaluate.ts";
 import { valuesMatch, type ValuesMatchOptions } from "../scoring/matchers.ts";
 import { argsChecked } from "../scoring/pairing.ts";
 import { redactSecrets } from "../checks/security.ts";

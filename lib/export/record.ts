@@ -11,7 +11,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { describeJson, isJsonObject, knownTotal, type Trace } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
 import { redactText } from "../checks/security.ts";
 import { runFromRow } from "../stats/runs.ts";

@@ -10,7 +10,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { canonicalValue, jsonSha256, sha256Hex } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
 import { redactSecrets } from "../checks/security.ts";
 import { type FileDigest, fileDigest } from "./digest.ts";

@@ -7,11 +7,11 @@
  * @module
  */
 
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import { type Evidence, formatEvidence } from "../checks/evidence.ts";
 import { meetsBar } from "../scoring/score.ts";
 import { palette } from "./color.ts";
-import { summarizeIssues } from "./issues.ts";
+import { summarizeIssues } from "../evaluate/issues.ts";
 
 /** Options for {@linkcode formatResult}. */
 export interface FormatResultOptions {

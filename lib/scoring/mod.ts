@@ -4,11 +4,8 @@
  * @module
  */
 
-export * from "./assert_tools.ts";
 export * from "./call_match.ts";
 export * from "./calls.ts";
-export * from "./evaluate.ts";
-export * from "./gold.ts";
 export * from "./hungarian.ts";
 export * from "./matchers.ts";
 export * from "./metrics.ts";

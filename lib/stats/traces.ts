@@ -14,7 +14,7 @@ import {
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
 
