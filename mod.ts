@@ -212,6 +212,7 @@ export type {
   SelectionPolicy,
   SelectVariantOptions,
   VariantStatsFields,
+  WilsonIntervalOptions,
   WilsonOptions,
 } from "./lib/stats/mod.ts";
 
@@ -225,7 +226,14 @@ export {
   validateRecord,
   writeExport,
 } from "./lib/export/mod.ts";
-export type { ExportManifest, ExportOptions, RecordSource, RunRecord } from "./lib/export/mod.ts";
+export type {
+  ExportManifest,
+  ExportOptions,
+  ExportRecordsOptions,
+  IterateRecordsOptions,
+  RecordSource,
+  RunRecord,
+} from "./lib/export/mod.ts";
 
 // Doctor: MCP server specs and the preflight checks.
 export { McpServerError } from "./lib/mcp/mod.ts";
