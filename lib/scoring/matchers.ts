@@ -1,2 +1,53 @@
-// Moved to matcher_classes.ts; split along concerns in the next commit.
-export * from "./matcher_classes.ts";
+/**
+ * Matchers: expected-side values that decide for themselves whether an
+ * actual value matches (`ANY`, `Regex`, `Approx`, `Contains`, `OneOf`,
+ * `IsType`, `Eq`), the `$` operators that spell them in JSON files, and the
+ * value comparison every argument metric uses.
+ *
+ * In a JSON value read by {@linkcode matcherFromJson}, an object is an
+ * operator when any of its keys starts with `$`:
+ *
+ * | JSON | matcher |
+ * |---|---|
+ * | `{"$any": true}` | {@linkcode ANY}: present, any value |
+ * | `{"$regex": "p", "$flags": "i"}` | {@linkcode Regex}: search anywhere (anchor with `^…$`) |
+ * | `{"$contains": v}` | {@linkcode Contains}: substring, list item or object key |
+ * | `{"$one_of": [v, …]}` | {@linkcode OneOf}: any of; items may be operators |
+ * | `{"$approx": n, "$rel": r, "$abs": a}` | {@linkcode Approx}: `|x − n| ≤ max(r·|n|, a)` |
+ * | `{"$type": "string"}` or a list of type names | {@linkcode IsType} |
+ * | `{"$eq": v}` | {@linkcode Eq}: `v` literally, even when its keys start with `$` |
+ *
+ * Decisions the design leaves open:
+ *
+ * - `Regex` matches strings. A list is matched as its items joined by
+ *   spaces (strings as they are, other items as JSON text). Numbers,
+ *   booleans, null and objects never match a pattern.
+ * - `Regex` flags are `i`, `m`, `s`, `u` and `v`; `g` and `y` would make
+ *   matching depend on earlier matches and are refused.
+ * - Python's `(?P<name>…)` is read as `(?<name>…)` and `(?P=name)` as
+ *   `\k<name>`; every other pattern is JavaScript RegExp syntax.
+ * - `$type` names are the JSON ones: `string`, `number`, `integer` (finite,
+ *   no fraction), `boolean`, `null`, `array`, `object`. A boolean is never a
+ *   number.
+ * - In lenient comparison a boolean never equals a number (`true` ≠ `1`):
+ *   only strings are loosened (surrounding whitespace is ignored).
+ * - {@linkcode ANY} matches any value that is present (not `undefined`).
+ *
+ * @module
+ */
+
+export type { Matcher } from "./matcher.ts";
+export { isMatcher } from "./matcher.ts";
+export {
+  ANY,
+  Approx,
+  type ApproxOptions,
+  Contains,
+  Eq,
+  OneOf,
+  Regex,
+  type RegexOptions,
+} from "./matcher_classes.ts";
+export { IsType, type JsonTypeName } from "./type_matcher.ts";
+export { expectedArgsFromJson, matcherFromJson } from "./matcher_json.ts";
+export { valuesMatch, type ValuesMatchOptions } from "./value_compare.ts";
