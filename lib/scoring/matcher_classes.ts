@@ -10,6 +10,7 @@ import { describeJson, isJsonObject } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
 import { type Matcher, plainJson as plain } from "./matcher.ts";
 import { compare } from "./value_compare.ts";
+import { compileUserPattern, type UserPattern } from "../base/user_regex.ts";
 
 class AnyMatcher implements Matcher {
   matches(actual: unknown, _strict?: boolean): boolean {
@@ -40,53 +41,10 @@ export const ANY: Matcher = new AnyMatcher();
 /** Options for {@linkcode Regex}. */
 export interface RegexOptions {
   /**
-   * RegExp flags: any of `i`, `m`, `s`, `u`, `v`.
+   * Flags: any of `i`, `m`, `s`.
    * @default {""}
    */
   flags?: string;
-}
-
-const REGEX_FLAGS = /^[imsuv]*$/;
-
-/**
- * Rewrite Python-only group syntax to JavaScript: `(?P<name>` → `(?<name>`,
- * `(?P=name)` → `\k<name>`. Escapes and character classes are skipped.
- */
-function fromPythonPattern(pattern: string): string {
-  if (!pattern.includes("(?P")) return pattern;
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === "\\") {
-      out += pattern.slice(i, i + 2);
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (ch === "]") inClass = false;
-      out += ch;
-      continue;
-    }
-    if (ch === "[") {
-      inClass = true;
-      out += ch;
-      continue;
-    }
-    if (pattern.startsWith("(?P<", i)) {
-      out += "(?<";
-      i += 3;
-      continue;
-    }
-    const backref = /^\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/.exec(pattern.slice(i));
-    if (backref) {
-      out += `\\k<${backref[1]}>`;
-      i += backref[0].length - 1;
-      continue;
-    }
-    out += ch;
-  }
-  return out;
 }
 
 function listItemText(item: unknown): string {
@@ -98,6 +56,12 @@ function listItemText(item: unknown): string {
  * with `^…$`). A list is matched as its items joined by spaces.
  * `{"$regex": "p", "$flags": "i"}` in JSON.
  *
+ * Patterns run on RE2 (linear time: no pattern can hang a run), in the
+ * dialect `lib/base/user_regex.ts` documents: Python's `(?P<name>…)` and
+ * JavaScript's `(?<name>…)` both work; backreferences, lookaround and flags
+ * other than `i`, `m`, `s` are refused when the matcher is made; `\d`, `\w`,
+ * `\s` and `\b` are ASCII only.
+ *
  * @example Usage
  * ```ts
  * import { Regex, valuesMatch } from "@toolscore/cli";
@@ -108,6 +72,7 @@ function listItemText(item: unknown): string {
  * assert.equal(valuesMatch(flight, "XFL-123"), false);
  * assert.equal(String(flight), '{"$regex":"^FL-\\\\d+$"}');
  * assert.equal(new Regex("(?P<year>\\d{4})-").matches("2026-01", false), true);
+ * assert.throws(() => new Regex("(a)\\1"), /backreference/);
  * ```
  */
 export class Regex implements Matcher {
@@ -115,35 +80,24 @@ export class Regex implements Matcher {
   readonly pattern: string;
   /** The flags as given. */
   readonly flags: string;
-  readonly #regexp: RegExp;
+  readonly #pattern: UserPattern;
 
   /**
    * Compile a pattern; a bad pattern or flag fails here, not while scoring.
    *
-   * @param pattern A JavaScript RegExp pattern; `(?P<name>…)` is accepted.
+   * @param pattern An RE2 pattern; `(?P<name>…)` and `(?<name>…)` are accepted.
    * @param options The flags.
-   * @throws {InputError} On an invalid pattern or flag.
+   * @throws {InputError} On an invalid pattern or flag, or one RE2 cannot run.
    */
   constructor(pattern: string, options: RegexOptions = {}) {
     const flags = options.flags ?? "";
     if (typeof pattern !== "string") {
       throw new InputError(`$regex must be a string, got ${describeJson(pattern)}`);
     }
-    if (typeof flags !== "string" || !REGEX_FLAGS.test(flags)) {
-      throw new InputError(
-        `invalid $flags ${
-          JSON.stringify(flags)
-        }; use any of i, m, s, u, v (g and y are not allowed)`,
-      );
+    if (typeof flags !== "string") {
+      throw new InputError(`$flags must be a string, got ${describeJson(flags)}`);
     }
-    try {
-      this.#regexp = new RegExp(fromPythonPattern(pattern), flags);
-    } catch (error) {
-      const reason = (error as Error).message.replace(/^Invalid regular expression: /, "");
-      throw new InputError(
-        `invalid $regex ${JSON.stringify(pattern)} (${reason}); fix the pattern`,
-      );
-    }
+    this.#pattern = compileUserPattern(pattern, flags, undefined, "$regex");
     this.pattern = pattern;
     this.flags = flags;
   }
@@ -156,8 +110,8 @@ export class Regex implements Matcher {
    * @returns `true` when the pattern is found.
    */
   matches(actual: unknown, _strict?: boolean): boolean {
-    if (typeof actual === "string") return this.#regexp.test(actual);
-    if (Array.isArray(actual)) return this.#regexp.test(actual.map(listItemText).join(" "));
+    if (typeof actual === "string") return this.#pattern.test(actual);
+    if (Array.isArray(actual)) return this.#pattern.test(actual.map(listItemText).join(" "));
     return false;
   }
 

@@ -22,10 +22,15 @@
  * - `Regex` matches strings. A list is matched as its items joined by
  *   spaces (strings as they are, other items as JSON text). Numbers,
  *   booleans, null and objects never match a pattern.
- * - `Regex` flags are `i`, `m`, `s`, `u` and `v`; `g` and `y` would make
- *   matching depend on earlier matches and are refused.
- * - Python's `(?P<name>…)` is read as `(?<name>…)` and `(?P=name)` as
- *   `\k<name>`; every other pattern is JavaScript RegExp syntax.
+ * - `Regex` patterns run on RE2 (`re2js`), so matching is linear in the
+ *   text and no pattern can hang a run (issue 20; the design page said
+ *   JavaScript RegExp). The dialect (`lib/base/user_regex.ts`): RE2 syntax,
+ *   plus `(?<name>…)`, Python's `(?P<name>…)` and the JavaScript escapes
+ *   `\uXXXX`, `\cX`, `[^]`. Refused with the JSON path: backreferences
+ *   (`\1`, `\k<name>`, `(?P=name)`), lookaround, and every flag but `i`, `m`,
+ *   `s` (`u`/`v` are implied; `g`/`y` would make matching depend on earlier
+ *   matches). Unlike RegExp, `\d \w \s \b` are ASCII only: `\s` does not
+ *   match a no-break space (write `[\s\x{a0}]` or `\p{Z}`).
  * - `$type` names are the JSON ones: `string`, `number`, `integer` (finite,
  *   no fraction), `boolean`, `null`, `array`, `object`. A boolean is never a
  *   number.
