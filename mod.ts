@@ -32,6 +32,7 @@ import "./lib/base/_heavy.ts";
 export { VERSION } from "./lib/base/mod.ts";
 export { InputError, ToolscoreError, UsageError } from "./lib/base/mod.ts";
 export { canonicalJson, jsonSha256 } from "./lib/base/mod.ts";
+export type { TextPattern } from "./lib/base/mod.ts";
 
 // Scoring: the call model and matchers.
 export {

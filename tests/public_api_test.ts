@@ -178,6 +178,7 @@ const PUBLIC_API = [
   "StdioServerSpec: interface",
   "summaryLine: function",
   "tally: function",
+  "TextPattern: interface",
   "ToolCall: interface",
   "ToolscoreError: class",
   "Trace: interface",

@@ -17,6 +17,7 @@ import {
 } from "../evaluate/expected.ts";
 import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
+import { compileUserPattern, UserPattern } from "../base/user_regex.ts";
 
 /**
  * The default task pattern: the file stem without a trailing repeat number (`refund-3`, `refund_r2`).
@@ -39,8 +40,9 @@ export interface RunsFromTracesOptions {
    */
   minScore?: number;
   /**
-   * A regex with a `task` group, applied to each file stem; a stem it does not
-   * match is its own task.
+   * A regex with a `task` group (`(?<task>…)` or Python's `(?P<task>…)`, RE2
+   * syntax: linear time), applied to each file stem; a stem it does not match
+   * is its own task.
    * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
    */
   taskPattern?: string | RegExp;
@@ -56,7 +58,7 @@ export interface RunsFromTracesOptions {
  * The task of a trace file stem under a task pattern.
  *
  * @param stem The file name without `.json`.
- * @param pattern A regex with a `task` group.
+ * @param pattern A regex with a `task` group (RE2 syntax; `(?P<task>…)` works too).
  * @returns The task; the whole stem when the pattern does not match.
  *
  * @example Usage
@@ -67,28 +69,33 @@ export interface RunsFromTracesOptions {
  * assert.equal(taskOfStem("refund-3"), "refund");
  * assert.equal(taskOfStem("refund_r12"), "refund");
  * assert.equal(taskOfStem("refund"), "refund");
+ * assert.equal(taskOfStem("a-b-7", "^(?P<task>[a-z]+)"), "a");
  * ```
  */
-export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK_PATTERN): string {
-  return taskRegex(pattern).exec(stem)?.groups?.task || stem;
+export function taskOfStem(
+  stem: string,
+  pattern: string | RegExp | UserPattern = DEFAULT_TASK_PATTERN,
+): string {
+  return taskRegex(pattern).groups(stem)?.task || stem;
 }
 
-function taskRegex(pattern: string | RegExp): RegExp {
-  let regex: RegExp;
-  try {
-    regex = typeof pattern === "string" ? new RegExp(pattern) : pattern;
-  } catch (error) {
-    throw new InputError(
-      `not a valid regular expression (${(error as Error).message})`,
-      "task_pattern",
-    );
-  }
-  if (!/\(\?<task>/.test(regex.source)) {
+// A task pattern is a user pattern: RE2, linear time (lib/base/user_regex.ts).
+const TASK_PATTERNS = new Map<string, UserPattern>();
+
+function taskRegex(pattern: string | RegExp | UserPattern): UserPattern {
+  if (pattern instanceof UserPattern) return pattern;
+  const cached = typeof pattern === "string" ? TASK_PATTERNS.get(pattern) : undefined;
+  if (cached !== undefined) return cached;
+  const regex = typeof pattern === "string"
+    ? compileUserPattern(pattern, "", "task_pattern", "task pattern")
+    : compileUserPattern(pattern.source, pattern.flags.replace(/[gdy]/g, ""), "task_pattern");
+  if (!regex.groupNames().includes("task")) {
     throw new InputError(
       `${regex.source} has no (?<task>…) group; name the part of the file stem that is the task`,
       "task_pattern",
     );
   }
+  if (typeof pattern === "string" && TASK_PATTERNS.size < 64) TASK_PATTERNS.set(pattern, regex);
   return regex;
 }
 
