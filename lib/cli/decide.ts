@@ -6,7 +6,8 @@
  */
 
 import { compareRuns } from "../stats/compare.ts";
-import { evaluateProtocol, loadProtocol } from "../stats/protocol.ts";
+import { evaluateProtocol } from "../stats/evaluate_protocol.ts";
+import { loadProtocol } from "../stats/protocol.ts";
 import { formatProtocolResult } from "../stats/report.ts";
 import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
 import { UsageError } from "../base/errors.ts";

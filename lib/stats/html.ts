@@ -7,8 +7,10 @@
  * @module
  */
 
-import { type Comparison, formatPassRate, type VariantStats } from "./compare.ts";
-import { formatMetricValue, paretoFront } from "./select.ts";
+import type { Comparison } from "./comparison.ts";
+import { formatMetricValue, formatPassRate } from "./format.ts";
+import type { VariantStats } from "./variant_stats.ts";
+import { paretoFront } from "./select.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",

@@ -5,10 +5,12 @@
  * @module
  */
 
-import type { Comparison, VariantStats } from "./compare.ts";
-import { formatPassRate } from "./compare.ts";
-import type { ProtocolResult, RuleStatus } from "./protocol.ts";
-import { formatMetricValue, type Selection } from "./select.ts";
+import type { Comparison } from "./comparison.ts";
+import type { VariantStats } from "./variant_stats.ts";
+import { formatPassRate } from "./format.ts";
+import type { ProtocolResult, RuleStatus } from "./protocol_result.ts";
+import { formatMetricValue } from "./format.ts";
+import type { Selection } from "./select.ts";
 
 /** Options for the console reports. */
 export interface StatsReportOptions {
