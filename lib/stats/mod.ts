@@ -21,3 +21,7 @@ export * from "./evaluate_protocol.ts";
 export * from "./report.ts";
 export * from "./traces.ts";
 export * from "./html.ts";
+export * from "./mcnemar.ts";
+export * from "./sign_flip.ts";
+export * from "./clustered.ts";
+export * from "./runs_needed.ts";
