@@ -15,6 +15,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.003,
       latency: 1,
       run_id: "refund-1",
+      repeat: 1,
     },
     {
       variant: "old",
@@ -23,6 +24,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.001,
       latency: 0.5,
       run_id: "refund-2",
+      repeat: 2,
     },
     // Unreadable: an error run, kept in the population.
     {
@@ -32,6 +34,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: null,
       latency: null,
       run_id: "refund-3",
+      repeat: 3,
     },
   ]);
 });

@@ -1,16 +1,21 @@
 /**
  * Comparing variants over repeated runs: per-variant pass rates with Wilson
- * intervals, pass^k, mean cost and latency over the runs that have one, and
- * pairwise verdicts that call a difference only when the Fisher test and the
- * intervals both say so and both variants have enough runs.
+ * and task-clustered intervals, pass^k, mean cost and latency over the runs
+ * that have one, and pairwise verdicts (`compare_pair.ts`).
+ *
+ * Changed by issue 22 (which wins over the design page's Fisher-only rule):
+ * the default `test: "auto"` decides a pair with a paired test when both
+ * variants ran the same tasks — McNemar when the runs match by (task,
+ * repeat), else the sign-flip test over tasks — and `test: "fisher"` keeps
+ * the earlier rule (Fisher p < alpha and the Wilson intervals apart).
+ * `p_value` stays the pooled Fisher p-value, as the API reference defines it.
  *
  * @module
  */
 
 import { InputError } from "../base/errors.ts";
-import { Comparison, PairComparison } from "./comparison.ts";
-import { fisherExact } from "./fisher.ts";
-import { formatPassRate, formatPValue } from "./format.ts";
+import { comparePair } from "./compare_pair.ts";
+import { COMPARE_TESTS, type CompareTest, Comparison, type PairComparison } from "./comparison.ts";
 import { passHatK } from "./pass_hat_k.ts";
 import { type Run, RUN_OUTCOMES, type RunOutcome } from "./runs.ts";
 import { VariantStats } from "./variant_stats.ts";
@@ -34,18 +39,25 @@ export interface CompareRunsOptions {
    */
   minN?: number;
   /**
-   * Significance level for the Fisher test.
+   * Significance level of the pair tests.
    * @default {0.05}
    */
   alpha?: number;
+  /**
+   * How each pair is decided: `auto` (a paired test when both variants ran
+   * tasks in common and it can reach alpha, else Fisher), `paired`, or
+   * `fisher` (pooled Fisher with the Wilson intervals).
+   * @default {"auto"}
+   */
+  test?: CompareTest;
 }
 
 interface Tally {
   variant: string;
   counts: Record<RunOutcome, number>;
   n: number;
-  // Per task: [runs, passes].
-  tasks: Map<string, [number, number]>;
+  // Per task: runs, passes, and pass/fail by repeat (null once a repeat is unknown or repeated).
+  tasks: Map<string, { n: number; passes: number; repeats: Map<number, boolean> | null }>;
   cost: CompensatedSum;
   costKnown: number;
   latency: CompensatedSum;
@@ -88,7 +100,7 @@ function newTally(variant: string): Tally {
 function statsOf(tally: Tally, k: number): VariantStats {
   let sum = 0;
   let counted = 0;
-  for (const [runs, passes] of tally.tasks.values()) {
+  for (const { n: runs, passes } of tally.tasks.values()) {
     const value = passHatK(passes, runs, k);
     if (value !== null) {
       sum += value;
@@ -110,18 +122,8 @@ function statsOf(tally: Tally, k: number): VariantStats {
     costKnown: tally.costKnown,
     latency: tally.latencyKnown === 0 ? null : tally.latency.value / tally.latencyKnown,
     latencyKnown: tally.latencyKnown,
+    byTask: tally.tasks,
   });
-}
-
-function countText(stats: VariantStats): string {
-  return `${stats.passes}/${stats.n}`;
-}
-
-function rateText(stats: VariantStats): string {
-  const [low, high] = stats.interval;
-  return `${countText(stats)} = ${formatPassRate(stats.passRate)} [${formatPassRate(low)}, ${
-    formatPassRate(high)
-  }]`;
 }
 
 function shortRuns(stats: VariantStats, minN: number): string {
@@ -130,69 +132,14 @@ function shortRuns(stats: VariantStats, minN: number): string {
   }, fewer than min_n = ${minN}`;
 }
 
-/**
- * Compare two variants' pass rates: Fisher test, Wilson intervals and the
- * verdict sentence (see {@linkcode compareRuns}).
- *
- * @param a The first variant (the baseline, when there is one).
- * @param b The second variant.
- * @param options `minN` and `alpha`.
- * @returns The pair.
- *
- * @example Usage
- * ```ts
- * import { comparePair, compareRuns, Run } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * const runs = [
- *   ...Array.from({ length: 20 }, (_, i) => new Run("a", "t", i < 9 ? "pass" : "fail")),
- *   ...Array.from({ length: 30 }, (_, i) => new Run("b", "t", i < 27 ? "pass" : "fail")),
- * ];
- * const { a, b } = compareRuns(runs).byName();
- * const pair = comparePair(a!, b!, { minN: 10, alpha: 0.05 });
- * assert.equal(pair.verdict, "b beats a: 27/30 = 0.90 [0.74, 0.97] vs 9/20 = 0.45 [0.26, 0.66], p = 0.00094");
- * ```
- */
-export function comparePair(
-  a: VariantStats,
-  b: VariantStats,
-  options: { minN: number; alpha: number },
-): PairComparison {
-  const pValue = fisherExact(a.passes, a.n - a.passes, b.passes, b.n - b.passes);
-  const overlap = a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
-  const short = [a, b].filter((stats) => stats.n < options.minN);
-  const distinguishable = short.length === 0 && pValue < options.alpha && !overlap;
-  const difference = a.passRate === null || b.passRate === null ? null : b.passRate - a.passRate;
-  const p = `p = ${formatPValue(pValue)}`;
-  let verdict: string;
-  if (short.length > 0) {
-    verdict = `${a.variant} and ${b.variant} cannot be compared yet: ${countText(a)} vs ${
-      countText(b)
-    }, ${short.map((stats) => shortRuns(stats, options.minN)).join("; ")}`;
-  } else if (distinguishable) {
-    const [winner, loser] = (difference ?? 0) > 0 ? [b, a] : [a, b];
-    verdict = `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${
-      rateText(loser)
-    }, ${p}`;
-  } else {
-    const reasons = [pValue < options.alpha ? `${p} < alpha = ${options.alpha}` : p];
-    reasons.push(overlap ? "intervals overlap" : "intervals do not overlap");
-    verdict = `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
-      countText(b)
-    }, ${reasons.join(", ")}`;
-  }
-  return new PairComparison({
-    a: a.variant,
-    b: b.variant,
-    difference,
-    pValue,
-    overlap,
-    distinguishable,
-    verdict,
-  });
-}
-
 function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOptions, "baseline">> {
+  const test = options.test ?? "auto";
+  if (!COMPARE_TESTS.includes(test)) {
+    throw new InputError(
+      `unknown test ${JSON.stringify(test)}; use ${COMPARE_TESTS.join(", ")}`,
+      "test",
+    );
+  }
   const k = options.k ?? 1;
   const minN = options.minN ?? 10;
   const alpha = options.alpha ?? 0.05;
@@ -205,25 +152,30 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
   if (!(alpha > 0 && alpha < 1)) {
     throw new InputError(`expected a number between 0 and 1 (exclusive), got ${alpha}`, "alpha");
   }
-  return { k, minN, alpha };
+  return { k, minN, alpha, test };
 }
 
 /**
  * Compare variants over repeated runs.
  *
  * Per variant: n, runs per outcome, pass rate = passes / n over all runs
- * (errors and unknowns stay in n) with its 95% Wilson interval, pass^k
- * averaged over tasks with at least k runs (`tasksShort` counts the others),
- * and mean cost and latency over the runs that have one (`null` when none
- * has one: unknown is not 0).
+ * (errors and unknowns stay in n) with its 95% Wilson interval and, beside
+ * it, the interval with the cluster-robust SE over tasks and the design
+ * effect (`clusteredInterval`), pass^k averaged over tasks with at least k
+ * runs (`tasksShort` counts the others), and mean cost and latency over the
+ * runs that have one (`null` when none has one: unknown is not 0).
  *
  * Pairs are every variant against `baseline`, or all pairs in first-seen
- * order. A pair is **distinguishable** only when both variants have at least
- * `minN` runs, the Fisher p-value is below `alpha`, and the 95% intervals do
- * not overlap. `notes` say what limits the comparison.
+ * order, each decided by {@linkcode comparePair} under `test`: with the
+ * paired test, **distinguishable** when both variants have at least `minN`
+ * runs and the paired p-value is below `alpha`; with Fisher, when both have
+ * `minN` runs, the pooled Fisher p-value is below `alpha` and the 95% Wilson
+ * intervals do not overlap. `notes` say what limits the comparison,
+ * including tasks only one variant of a pair ran (left out of its paired
+ * test).
  *
  * @param runs Every run, of every variant.
- * @param options `k`, `baseline`, `minN`, `alpha`.
+ * @param options `k`, `baseline`, `minN`, `alpha`, `test`.
  * @returns The comparison; variants in first-seen order.
  * @throws {InputError} When `baseline` is not one of the variants, or an option is out of range.
  *
@@ -242,7 +194,7 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
  * ```
  */
 export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {}): Comparison {
-  const { k, minN, alpha } = checkOptions(options);
+  const { k, minN, alpha, test } = checkOptions(options);
   const tallies = new Map<string, Tally>();
   for (const run of runs) {
     let tally = tallies.get(run.variant);
@@ -252,12 +204,17 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     }
     tally.n++;
     tally.counts[run.outcome]++;
-    const task = tally.tasks.get(run.task);
-    const passed = run.outcome === "pass" ? 1 : 0;
-    if (task === undefined) tally.tasks.set(run.task, [1, passed]);
-    else {
-      task[0]++;
-      task[1] += passed;
+    const passed = run.outcome === "pass";
+    let task = tally.tasks.get(run.task);
+    if (task === undefined) {
+      task = { n: 0, passes: 0, repeats: new Map() };
+      tally.tasks.set(run.task, task);
+    }
+    task.n++;
+    if (passed) task.passes++;
+    if (task.repeats !== null) {
+      if (run.repeat === null || task.repeats.has(run.repeat)) task.repeats = null;
+      else task.repeats.set(run.repeat, passed);
     }
     if (run.cost !== null) {
       tally.cost.add(run.cost);
@@ -278,12 +235,12 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
       throw new InputError(`unknown variant ${baseline}; the runs have ${known}`, "baseline");
     }
     for (const stats of variants) {
-      if (stats !== base) pairs.push(comparePair(base, stats, { minN, alpha }));
+      if (stats !== base) pairs.push(comparePair(base, stats, { minN, alpha, test }));
     }
   } else {
     for (let i = 0; i < variants.length; i++) {
       for (let j = i + 1; j < variants.length; j++) {
-        pairs.push(comparePair(variants[i]!, variants[j]!, { minN, alpha }));
+        pairs.push(comparePair(variants[i]!, variants[j]!, { minN, alpha, test }));
       }
     }
   }
@@ -294,8 +251,34 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     minN,
     alpha,
     baseline: baseline ?? null,
-    notes: notesOf(variants, minN, k),
+    notes: [...notesOf(variants, minN, k), ...pairNotes(variants, pairs)],
+    test,
   });
+}
+
+/** Tasks only one variant of a pair ran: left out of that pair's paired test. */
+function pairNotes(variants: VariantStats[], pairs: PairComparison[]): string[] {
+  const byName = new Map(variants.map((stats) => [stats.variant, stats]));
+  const notes: string[] = [];
+  for (const pair of pairs) {
+    if (pair.test === "fisher") continue;
+    const a = byName.get(pair.a)!;
+    const b = byName.get(pair.b)!;
+    const only = (x: VariantStats, y: VariantStats) =>
+      [...x.byTask.keys()].filter((task) => !y.byTask.has(task)).sort();
+    const onlyA = only(a, b);
+    const onlyB = only(b, a);
+    for (const [stats, tasks] of [[a, onlyA], [b, onlyB]] as const) {
+      if (tasks.length === 0) continue;
+      const shown = tasks.slice(0, 5).join(", ") + (tasks.length > 5 ? ", …" : "");
+      notes.push(
+        `${pair.a} vs ${pair.b}: ${tasks.length} task${
+          tasks.length === 1 ? "" : "s"
+        } only ${stats.variant} ran (${shown}) left out of the paired test`,
+      );
+    }
+  }
+  return notes;
 }
 
 function notesOf(variants: VariantStats[], minN: number, k: number): string[] {

@@ -8,6 +8,35 @@
 import { InputError } from "../base/errors.ts";
 import type { VariantStats } from "./variant_stats.ts";
 
+/**
+ * How `compareRuns` picks the test for each pair: `auto` (paired
+ * when both variants ran tasks in common and the paired test can reach
+ * alpha, else Fisher), `paired` (always the paired test), `fisher` (the
+ * pooled Fisher test with the Wilson intervals, the rule before issue 22).
+ */
+export type CompareTest = "auto" | "paired" | "fisher";
+
+/**
+ * The values of {@linkcode CompareTest}.
+ *
+ * @example Usage
+ * ```ts
+ * import { COMPARE_TESTS } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...COMPARE_TESTS], ["auto", "paired", "fisher"]);
+ * ```
+ */
+export const COMPARE_TESTS: readonly CompareTest[] = ["auto", "paired", "fisher"];
+
+/**
+ * The test that decided a pair: `fisher` (Fisher's exact test on the pooled
+ * runs, with the Wilson intervals), `mcnemar` (McNemar's exact test on runs
+ * matched by task and repeat) or `sign-flip` (the paired permutation test
+ * over per-task pass rates).
+ */
+export type PairTest = "fisher" | "mcnemar" | "sign-flip";
+
 /** The fields of a {@linkcode PairComparison}. */
 export interface PairComparisonFields {
   /** The first variant (the baseline, when there is one). */
@@ -24,6 +53,16 @@ export interface PairComparisonFields {
   distinguishable: boolean;
   /** A sentence for reports, with the numbers. */
   verdict: string;
+  /** The test that decided. */
+  test?: PairTest;
+  /** The paired test's p-value, or `null` when Fisher decided. */
+  pairedPValue?: number | null;
+  /** Tasks in the paired analysis (run by both), 0 when Fisher decided. */
+  pairedTasks?: number;
+  /** McNemar only: `[b, c]`, matched runs where only a passed and where only b passed. */
+  discordant?: [number, number] | null;
+  /** Which test decided and why, one sentence. */
+  testReason?: string;
 }
 
 /**
@@ -58,6 +97,16 @@ export class PairComparison implements PairComparisonFields {
   readonly distinguishable: boolean;
   /** A sentence for reports, with the numbers. */
   readonly verdict: string;
+  /** The test that decided. */
+  readonly test: PairTest;
+  /** The paired test's p-value, or `null` when Fisher decided. */
+  readonly pairedPValue: number | null;
+  /** Tasks in the paired analysis (run by both), 0 when Fisher decided. */
+  readonly pairedTasks: number;
+  /** McNemar only: `[b, c]`, matched runs where only a passed and where only b passed. */
+  readonly discordant: [number, number] | null;
+  /** Which test decided and why, one sentence. */
+  readonly testReason: string;
 
   /**
    * Create a pair comparison (usually `compareRuns` does).
@@ -72,12 +121,18 @@ export class PairComparison implements PairComparisonFields {
     this.overlap = fields.overlap;
     this.distinguishable = fields.distinguishable;
     this.verdict = fields.verdict;
+    this.test = fields.test ?? "fisher";
+    this.pairedPValue = fields.pairedPValue ?? null;
+    this.pairedTasks = fields.pairedTasks ?? 0;
+    this.discordant = fields.discordant ?? null;
+    this.testReason = fields.testReason ?? "";
   }
 
   /**
    * The pair in file shape (snake_case).
    *
-   * @returns `{a, b, difference, p_value, overlap, distinguishable, verdict}`.
+   * @returns `{a, b, difference, p_value, overlap, distinguishable, verdict, test,
+   *   paired_p_value, paired_tasks, discordant, test_reason}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -88,6 +143,11 @@ export class PairComparison implements PairComparisonFields {
       overlap: this.overlap,
       distinguishable: this.distinguishable,
       verdict: this.verdict,
+      test: this.test,
+      paired_p_value: this.pairedPValue,
+      paired_tasks: this.pairedTasks,
+      discordant: this.discordant === null ? null : [...this.discordant],
+      test_reason: this.testReason,
     };
   }
 }
@@ -102,12 +162,14 @@ export interface ComparisonFields {
   k: number;
   /** Runs needed per variant before a difference can be called. */
   minN: number;
-  /** Significance level of the Fisher test. */
+  /** Significance level of the pair tests. */
   alpha: number;
   /** The baseline every variant was compared with, or `null` for all pairs. */
   baseline?: string | null;
   /** What limits the comparison. */
   notes?: string[];
+  /** The test option the pairs were compared with. */
+  test?: CompareTest;
 }
 
 /**
@@ -136,12 +198,14 @@ export class Comparison {
   readonly k: number;
   /** Runs needed per variant before a difference can be called. */
   readonly minN: number;
-  /** Significance level of the Fisher test. */
+  /** Significance level of the pair tests. */
   readonly alpha: number;
   /** The baseline every variant was compared with, or `null` for all pairs. */
   readonly baseline: string | null;
   /** What limits the comparison, one sentence each. */
   readonly notes: string[];
+  /** The test option the pairs were compared with (`auto`, `paired` or `fisher`). */
+  readonly test: CompareTest;
 
   /**
    * Create a comparison (usually `compareRuns` does).
@@ -156,6 +220,7 @@ export class Comparison {
     this.alpha = fields.alpha;
     this.baseline = fields.baseline ?? null;
     this.notes = fields.notes ?? [];
+    this.test = fields.test ?? "auto";
   }
 
   /**
@@ -184,13 +249,14 @@ export class Comparison {
   /**
    * A JSON-safe report (snake_case).
    *
-   * @returns `{k, min_n, alpha, baseline, variants, pairs, notes}`.
+   * @returns `{k, min_n, alpha, test, baseline, variants, pairs, notes}`.
    */
   toJSON(): Record<string, unknown> {
     return {
       k: this.k,
       min_n: this.minN,
       alpha: this.alpha,
+      test: this.test,
       baseline: this.baseline,
       variants: this.variants.map((stats) => stats.toJSON()),
       pairs: this.pairs.map((pair) => pair.toJSON()),

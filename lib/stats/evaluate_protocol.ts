@@ -7,8 +7,8 @@
 
 import { jsonSha256 } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
-import { comparePair } from "./compare.ts";
-import type { Comparison } from "./comparison.ts";
+import { comparePair } from "./compare_pair.ts";
+import type { Comparison, PairTest } from "./comparison.ts";
 import { formatMetricValue, formatPValue } from "./format.ts";
 import { protocolFromJson, type ProtocolRule } from "./protocol.ts";
 import {
@@ -42,8 +42,14 @@ function evaluateRule(
   const candidateValue = candidate.metric(metric);
   const baselineValue = comparative ? baseline.metric(metric) : null;
   const show = (value: number | null) => formatMetricValue(metric, value);
-  const outcome = (status: RuleStatus, detail: string, pValue: number | null = null) =>
+  const outcome = (
+    status: RuleStatus,
+    detail: string,
+    pValue: number | null = null,
+    test: PairTest | null = null,
+  ) =>
     new RuleOutcome({
+      test,
       id: rule.id,
       metric,
       status,
@@ -97,19 +103,27 @@ function evaluateRule(
     );
   }
   if (metric === "pass_rate") {
+    // A rule without `test` keeps the meaning it had before paired tests existed.
     const pair = comparePair(baseline, candidate, {
       minN: settings.minRuns,
       alpha: settings.alpha,
+      test: rule.test ?? "fisher",
     });
     const ok = pair.distinguishable && gain > tolerance + EPSILON;
     const why = ok ? "better" : pair.distinguishable && gain <= 0 ? "worse" : "not shown better";
-    const evidence = `p = ${formatPValue(pair.pValue)}, alpha = ${settings.alpha}, intervals ${
-      pair.overlap ? "overlap" : "do not overlap"
-    }`;
+    const paired = pair.test !== "fisher" && pair.pairedPValue !== null;
+    const evidence = paired
+      ? `${pair.test} p = ${formatPValue(pair.pairedPValue!)} over ${pair.pairedTasks} task${
+        pair.pairedTasks === 1 ? "" : "s"
+      }, alpha = ${settings.alpha}; pooled Fisher p = ${formatPValue(pair.pValue)}`
+      : `p = ${formatPValue(pair.pValue)}, alpha = ${settings.alpha}, intervals ${
+        pair.overlap ? "overlap" : "do not overlap"
+      }${rule.test === undefined || rule.test === "fisher" ? "" : ` (${pair.testReason})`}`;
     return outcome(
       ok ? "pass" : "fail",
       `${metric}: ${values}, ${why}${slack}; ${evidence}`,
-      pair.pValue,
+      paired ? pair.pairedPValue : pair.pValue,
+      pair.test,
     );
   }
   const ok = gain > tolerance + EPSILON;
@@ -122,9 +136,11 @@ function evaluateRule(
 /**
  * Evaluate decision rules declared before the runs.
  *
- * Rules: `expect: candidate_better` (for `pass_rate`: distinguishable by the
- * Fisher test at the protocol's `alpha` and the 95% intervals, and better by
- * more than `tolerance`; for other metrics: better by more than `tolerance`,
+ * Rules: `expect: candidate_better` (for `pass_rate`: distinguishable at the
+ * protocol's `alpha` by the rule's `test` — `fisher`, the default: the
+ * pooled Fisher test and the 95% intervals; `paired` or `auto`: as
+ * {@linkcode comparePair} decides — and better by more than `tolerance`;
+ * for other metrics: better by more than `tolerance`,
  * default 0), `expect: not_worse` (not worse by more than `tolerance`), or
  * `min`/`max` bounds on the candidate's value. `tolerance` is absolute, in
  * the metric's own units. A rule is `unknown`, never a pass, when its metric

@@ -151,7 +151,9 @@ export function comparisonHtml(comparison: Comparison, options: { title?: string
     }</td><td>${stats.counts.error}</td></tr>`
   );
   const pairs = comparison.pairs.map((pair) =>
-    `<li class="${pair.distinguishable ? "called" : ""}">${escapeHtml(pair.verdict)}</li>`
+    `<li class="${pair.distinguishable ? "called" : ""}">${escapeHtml(pair.verdict)}${
+      pair.testReason === "" ? "" : `<br><small>${escapeHtml(pair.testReason)}</small>`
+    }</li>`
   );
   const notes = comparison.notes.map((note) => `<li>${escapeHtml(note)}</li>`);
   return `<!doctype html>

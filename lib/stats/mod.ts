@@ -12,6 +12,7 @@ export * from "./runs.ts";
 export * from "./variant_stats.ts";
 export * from "./comparison.ts";
 export * from "./format.ts";
+export * from "./compare_pair.ts";
 export * from "./compare.ts";
 export * from "./objective.ts";
 export * from "./select.ts";

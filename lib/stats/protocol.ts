@@ -8,6 +8,7 @@
 import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
 import { inFile, InputError } from "../base/errors.ts";
 import { readDocument } from "../base/load.ts";
+import { COMPARE_TESTS, type CompareTest } from "./comparison.ts";
 import { checkMetric } from "./variant_stats.ts";
 
 /** What a comparative rule expects of the candidate. */
@@ -27,6 +28,12 @@ export interface ProtocolRule {
   min?: number;
   /** Upper bound on the candidate's value. */
   max?: number;
+  /**
+   * pass_rate `candidate_better` only: the test that decides (`paired`,
+   * `fisher` or `auto`, see `comparePair`); absent means `fisher`, so a
+   * protocol declared before paired tests existed keeps its meaning.
+   */
+  test?: CompareTest;
 }
 
 /** A protocol, as declared (file shape). */
@@ -59,7 +66,7 @@ const PROTOCOL_KEYS = [
   "k",
   "rules",
 ];
-const RULE_KEYS = ["id", "metric", "expect", "tolerance", "min", "max"];
+const RULE_KEYS = ["id", "metric", "expect", "tolerance", "min", "max", "test"];
 const EXPECTATIONS = ["candidate_better", "not_worse"];
 
 function unknownKeys(value: Record<string, unknown>, known: string[], path: string): void {
@@ -185,6 +192,22 @@ export function protocolFromJson(value: unknown, source?: string): Protocol {
       }
       if (rule.tolerance !== undefined && rule.expect === undefined) {
         throw new InputError("tolerance applies to expect rules only", joinPath(path, "tolerance"));
+      }
+      if (rule.test !== undefined) {
+        if (!COMPARE_TESTS.includes(rule.test as CompareTest)) {
+          throw new InputError(
+            `unknown test ${
+              typeof rule.test === "string" ? JSON.stringify(rule.test) : describeJson(rule.test)
+            }; use ${COMPARE_TESTS.join(", ")}`,
+            joinPath(path, "test"),
+          );
+        }
+        if (rule.metric !== "pass_rate" || rule.expect !== "candidate_better") {
+          throw new InputError(
+            "test applies to pass_rate candidate_better rules only",
+            joinPath(path, "test"),
+          );
+        }
       }
       optionalNumber(rule, "tolerance", path, (n) => Number.isFinite(n) && n >= 0, "a number ≥ 0");
       optionalNumber(rule, "min", path, Number.isFinite, "a number");

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { PairTest } from "./comparison.ts";
 import type { ProtocolRule } from "./protocol.ts";
 
 /** A rule's outcome. */
@@ -22,8 +23,10 @@ export interface RuleOutcomeFields {
   baselineValue: number | null;
   /** The candidate's value (`null` when unknown). */
   candidateValue: number | null;
-  /** The Fisher p-value (pass_rate `candidate_better` rules only). */
+  /** The p-value of the test that decided (pass_rate `candidate_better` rules only). */
   pValue: number | null;
+  /** The test that decided (pass_rate `candidate_better` rules only), else `null`. */
+  test?: PairTest | null;
   /** A sentence with the numbers. */
   detail: string;
   /** The rule as declared. */
@@ -56,8 +59,10 @@ export class RuleOutcome implements RuleOutcomeFields {
   readonly baselineValue: number | null;
   /** The candidate's value (`null` when unknown). */
   readonly candidateValue: number | null;
-  /** The Fisher p-value (pass_rate `candidate_better` rules only). */
+  /** The p-value of the test that decided (pass_rate `candidate_better` rules only). */
   readonly pValue: number | null;
+  /** The test that decided (pass_rate `candidate_better` rules only), else `null`. */
+  readonly test: PairTest | null;
   /** A sentence with the numbers. */
   readonly detail: string;
   /** The rule as declared. */
@@ -75,6 +80,7 @@ export class RuleOutcome implements RuleOutcomeFields {
     this.baselineValue = fields.baselineValue;
     this.candidateValue = fields.candidateValue;
     this.pValue = fields.pValue;
+    this.test = fields.test ?? null;
     this.detail = fields.detail;
     this.rule = fields.rule;
   }
@@ -82,7 +88,7 @@ export class RuleOutcome implements RuleOutcomeFields {
   /**
    * The outcome in file shape (snake_case).
    *
-   * @returns `{id, metric, status, baseline_value, candidate_value, p_value, detail, rule}`.
+   * @returns `{id, metric, status, baseline_value, candidate_value, p_value, test, detail, rule}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -92,6 +98,7 @@ export class RuleOutcome implements RuleOutcomeFields {
       baseline_value: this.baselineValue,
       candidate_value: this.candidateValue,
       p_value: this.pValue,
+      test: this.test,
       detail: this.detail,
       rule: structuredClone(this.rule),
     };

@@ -6,6 +6,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import { clusteredInterval } from "./clustered.ts";
 import type { RunOutcome } from "./runs.ts";
 
 /** Whether a metric is better high (`max`) or low (`min`). */
@@ -60,6 +61,19 @@ export function checkMetric(name: string, where?: string): string {
   return name;
 }
 
+/** One task's runs under one variant, as the paired tests read them. */
+export interface TaskRuns {
+  /** Runs of the task. */
+  n: number;
+  /** Passing runs (errors and unknowns do not pass). */
+  passes: number;
+  /**
+   * Whether each repeat passed, by repeat number; `null` when a run's repeat
+   * is unknown or a repeat number occurs twice (the runs cannot be matched).
+   */
+  repeats: ReadonlyMap<number, boolean> | null;
+}
+
 /** The fields of a {@linkcode VariantStats}. */
 export interface VariantStatsFields {
   /** The variant. */
@@ -88,6 +102,8 @@ export interface VariantStatsFields {
   latency: number | null;
   /** Runs with a latency. */
   latencyKnown: number;
+  /** Per task, its runs (the clustered interval and the paired tests read them). */
+  byTask?: ReadonlyMap<string, TaskRuns>;
 }
 
 /**
@@ -105,6 +121,7 @@ export interface VariantStatsFields {
  * assert.equal(stats.costKnown, 1);
  * assert.equal(stats.latency, null);
  * assert.equal(stats.metric("interval_low"), stats.interval[0]);
+ * assert.equal(stats.clusteredInterval, null); // one task: no cluster-robust SE
  * ```
  */
 export class VariantStats implements VariantStatsFields {
@@ -134,6 +151,20 @@ export class VariantStats implements VariantStatsFields {
   readonly latency: number | null;
   /** Runs with a latency. */
   readonly latencyKnown: number;
+  /** Per task, its runs. */
+  readonly byTask: ReadonlyMap<string, TaskRuns>;
+  /**
+   * 95% interval of the pass rate with the cluster-robust (CR1) SE over tasks
+   * (see `clusteredInterval`); `null` with fewer than two tasks.
+   */
+  readonly clusteredInterval: [number, number] | null;
+  /** The cluster-robust SE of the pass rate, or `null` with fewer than two tasks. */
+  readonly clusteredSe: number | null;
+  /**
+   * (clustered SE / binomial SE)²: how many times more runs clustering costs;
+   * `null` when unknown (fewer than two tasks, or a pass rate of 0 or 1).
+   */
+  readonly designEffect: number | null;
 
   /**
    * Create a variant summary (usually {@linkcode compareRuns} does).
@@ -154,6 +185,11 @@ export class VariantStats implements VariantStatsFields {
     this.costKnown = fields.costKnown;
     this.latency = fields.latency;
     this.latencyKnown = fields.latencyKnown;
+    this.byTask = fields.byTask ?? new Map();
+    const clustered = clusteredInterval([...this.byTask.values()]);
+    this.clusteredInterval = clustered.interval;
+    this.clusteredSe = clustered.se;
+    this.designEffect = clustered.designEffect;
   }
 
   /** Passing runs. */
@@ -203,6 +239,9 @@ export class VariantStats implements VariantStatsFields {
       cost_known: this.costKnown,
       latency: this.latency,
       latency_known: this.latencyKnown,
+      clustered_interval: this.clusteredInterval === null ? null : [...this.clusteredInterval],
+      clustered_se: this.clusteredSe,
+      design_effect: this.designEffect,
     };
   }
 }
