@@ -85,7 +85,8 @@ export const planCommand: Command = {
 How many runs per variant are needed to tell a pass rate of P from P + D
 with a two-sided test at level A with probability W (Cohen's h and the
 normal power equation solved exactly, both tails; statsmodels'
-NormalIndPower gives the same numbers). This assumes independent runs.
+NormalIndPower gives the same numbers). This assumes independent runs and
+an unpaired comparison; runs paired by task and repeat usually need fewer.
 
 Given runs already made, it also prints each variant's design effect (deff:
 how much clustering by task inflates the variance; runs of one task are
@@ -96,7 +97,7 @@ rate of 0 or 1).
 
 Options:
   --rate P                 the pass rate now, 0 to 1
-  --difference D           the change to detect (P + D must be within 0 and 1; may be negative)
+  --difference D           the change to detect (P + D within 0 and 1; negative: --difference=-0.05)
   --alpha A                two-sided significance level (default 0.05)
   --power W                chance of detecting a real difference (default 0.8)
   --json                   print the plan as one JSON document

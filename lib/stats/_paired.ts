@@ -31,6 +31,8 @@ export interface PairedAnalysis {
   direction: number;
   /** The smallest p-value this design could ever give (2 · 2^−pairs, or 2 · 2^−tasks). */
   smallestP: number;
+  /** The sign-flip p-value over the same tasks (computed for McNemar too, as a check). */
+  signFlipP: number;
 }
 
 /** Whether two tasks' runs match one to one by repeat number. */
@@ -59,6 +61,8 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
   for (const task of b.byTask.keys()) if (!a.byTask.has(task)) leftOut.push(task);
   leftOut.sort();
   if (shared.length === 0) return null;
+  const differences = shared.map(([x, y]) => y.passes / y.n - x.passes / x.n);
+  const flip = signFlipTest(differences);
   if (shared.every(([x, y]) => matched(x, y))) {
     let onlyA = 0;
     let onlyB = 0;
@@ -81,20 +85,20 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
       method: null,
       direction: Math.sign(onlyB - onlyA),
       smallestP: Math.min(1, 2 * 2 ** -pairs),
+      signFlipP: flip.pValue,
     };
   }
-  const differences = shared.map(([x, y]) => y.passes / y.n - x.passes / x.n);
-  const result = signFlipTest(differences);
   const mean = differences.reduce((sum, d) => sum + d, 0) / differences.length;
   return {
     test: "sign-flip",
-    pValue: result.pValue,
+    pValue: flip.pValue,
     tasks: shared.length,
     leftOut,
     discordant: null,
     pairs: null,
-    method: result.method,
+    method: flip.method,
     direction: Math.abs(mean) < 1e-12 ? 0 : Math.sign(mean),
     smallestP: Math.min(1, 2 * 2 ** -shared.length),
+    signFlipP: flip.pValue,
   };
 }

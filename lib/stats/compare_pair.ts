@@ -69,14 +69,21 @@ function pairedText(
   return `sign-flip p = ${p} over ${plural(paired.tasks, "task")}`;
 }
 
-function pairedReason(paired: PairedAnalysis): string {
+function pairedReason(paired: PairedAnalysis, alpha: number): string {
   const leftOut = paired.leftOut.length === 0
     ? ""
     : `; ${plural(paired.leftOut.length, "task")} run by only one variant left out`;
   if (paired.test === "mcnemar") {
+    // McNemar counts matched runs as independent; when runs of a task are alike, only the
+    // tasks are independent, and the sign-flip test over them is the honest check.
+    const caution = paired.pValue < alpha && paired.signFlipP >= alpha
+      ? `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
+        formatPValue(paired.signFlipP)
+      } — McNemar counts matched runs as independent, and runs of one task may be alike`
+      : "";
     return `McNemar's exact test decided: the runs match one to one by (task, repeat), ${
       plural(paired.pairs!, "pair")
-    } on ${plural(paired.tasks, "task")}${leftOut}`;
+    } on ${plural(paired.tasks, "task")}${leftOut}${caution}`;
   }
   const how = paired.method === "exact"
     ? "exact"
@@ -164,7 +171,7 @@ export function comparePair(
       })`;
     } else {
       test = paired.test;
-      testReason = pairedReason(paired);
+      testReason = pairedReason(paired, alpha);
     }
   }
   const usePaired = test !== "fisher";
