@@ -75,8 +75,10 @@ function pairedReason(paired: PairedAnalysis, alpha: number): string {
     : `; ${plural(paired.leftOut.length, "task")} run by only one variant left out`;
   if (paired.test === "mcnemar") {
     // McNemar counts matched runs as independent; when runs of a task are alike, only the
-    // tasks are independent, and the sign-flip test over them is the honest check.
-    const caution = paired.pValue < alpha && paired.signFlipP >= alpha
+    // tasks are independent, and the sign-flip test over them is the honest check — when
+    // there are enough tasks for it to reach alpha at all (2 · 2^−tasks < alpha).
+    const canCheck = 2 * 2 ** -paired.tasks < alpha;
+    const caution = canCheck && paired.pValue < alpha && paired.signFlipP >= alpha
       ? `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
         formatPValue(paired.signFlipP)
       } — McNemar counts matched runs as independent, and runs of one task may be alike`
