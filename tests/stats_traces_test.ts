@@ -17,6 +17,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.003,
       latency: 1,
       run_id: "refund-1",
+      repeat: 1,
     },
     {
       variant: "old",
@@ -25,6 +26,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.001,
       latency: 0.5,
       run_id: "refund-2",
+      repeat: 2,
     },
     // Unreadable: an error run, kept in the population.
     {
@@ -34,6 +36,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: null,
       latency: null,
       run_id: "refund-3",
+      repeat: 3,
     },
   ]);
 });

@@ -7,8 +7,10 @@
  * @module
  */
 
-import { type Comparison, formatPassRate, type VariantStats } from "./compare.ts";
-import { formatMetricValue, paretoFront } from "./select.ts";
+import type { Comparison } from "./comparison.ts";
+import { formatMetricValue, formatPassRate } from "./format.ts";
+import type { VariantStats } from "./variant_stats.ts";
+import { paretoFront } from "./select.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -150,7 +152,9 @@ export function comparisonHtml(comparison: Comparison, options: { title?: string
     }</td><td>${stats.counts.error}</td></tr>`
   );
   const pairs = comparison.pairs.map((pair) =>
-    `<li class="${pair.distinguishable ? "called" : ""}">${escapeHtml(pair.verdict)}</li>`
+    `<li class="${pair.distinguishable ? "called" : ""}">${escapeHtml(pair.verdict)}${
+      pair.testReason === "" ? "" : `<br><small>${escapeHtml(pair.testReason)}</small>`
+    }</li>`
   );
   const notes = comparison.notes.map((note) => `<li>${escapeHtml(note)}</li>`);
   return `<!doctype html>
