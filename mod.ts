@@ -62,3 +62,11 @@ export * from "./lib/cli/run.ts";
 export * from "./lib/cli/gate_flags.ts";
 export * from "./lib/cli/inputs.ts";
 export * from "./lib/cli/progress.ts";
+
+// `deno run jsr:@toolscore/cli eval …`: run as the main module, the package's default export is
+// the CLI. Imported dynamically, so `import { evaluate } from "@toolscore/cli"` neither starts
+// the CLI nor loads its command table.
+if (import.meta.main) {
+  const { main } = await import("./cli.ts");
+  await main(Deno.args);
+}

@@ -176,7 +176,7 @@ for (const [what, args, pattern] of BAD) {
 
 Deno.test("toolscore --version, --help and COMMAND --help", async () => {
   const version = await run(["--version"]);
-  assert.match(version.out, /^toolscore \d+\.\d+\.\d+\n$/);
+  assert.match(version.out, /^toolscore \d+\.\d+\.\d+\ndeno \d/);
   const help = await run(["--help"]);
   assert.match(help.out, /Commands:/);
   assert.match(help.out, /eval +score traces/);
