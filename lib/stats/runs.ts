@@ -29,7 +29,7 @@ export const RUN_OUTCOMES = ["pass", "fail", "error", "unknown"] as const;
  *
  * @example Usage
  * ```ts
- * import { AGENT_RUN_SCHEMA, runFromRow } from "@toolscore/cli";
+ * import { AGENT_RUN_SCHEMA, runFromRow } from "./runs.ts";
  * import assert from "node:assert/strict";
  *
  * const row = { schema: AGENT_RUN_SCHEMA, arm_id: "mini", task_id: "refund", passed: true };
@@ -264,7 +264,7 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
  *
  * @example Usage
  * ```ts
- * import { runsFromJsonl } from "@toolscore/cli";
+ * import { runsFromJsonl } from "./runs.ts";
  * import assert from "node:assert/strict";
  *
  * const text = '{"arm_id": "a", "task_id": "t", "passed": true}\n\n{"arm_id": "b", "passed": false}\n';
