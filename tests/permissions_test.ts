@@ -143,7 +143,7 @@ Deno.test("eval's module graph holds no code that spawns a process", async () =>
     npmPackages: Record<string, { name: string }>;
   };
   const local = graph.modules.filter((m) => m.specifier.startsWith("file:"));
-  assert.ok(local.some((m) => m.specifier.endsWith("/lib/scoring/evaluate.ts")));
+  assert.ok(local.some((m) => m.specifier.endsWith("/lib/evaluate/evaluate.ts")));
   for (const module of local) {
     assert.doesNotMatch(module.specifier, /\/lib\/(mcp|doctor|agent)\//);
     const text = await Deno.readTextFile(fromFileUrl(module.specifier));
