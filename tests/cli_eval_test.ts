@@ -246,7 +246,8 @@ async function filesUnder(dir: string, prefix = ""): Promise<string[]> {
 /**
  * The bundle prints byte for byte what `deno run cli.ts` prints (stdout, stderr, exit code) for
  * demo, eval, compare and export, and writes the same files; only the `created_at` of the
- * export manifest and of receipts differ, as they would between two runs of either.
+ * export manifest and of receipts (and so a receipt's own hash) differ, as they would between
+ * two runs of either.
  */
 async function assertBundleRunsAsSource(bundle: string, root: string): Promise<void> {
   const base = await Deno.makeTempDir({ prefix: "toolscore-bundle-same-" });
@@ -274,6 +275,14 @@ async function assertBundleRunsAsSource(bundle: string, root: string): Promise<v
       [["eval", "demo/gold.json", "demo/wrong_argument.json", "--fail-under", "A"], 1],
       [["eval", "demo/gold.json", "broken.json"], 2],
       [["eval", "demo/gold.json", ...demoRuns, "--receipt-dir", "receipts"], 0],
+      // Each side's receipts check out (their receipt_sha256 covers created_at).
+      [[
+        "verify",
+        "--root",
+        ".",
+        "receipts/good.receipt.json",
+        "receipts/missing_call.receipt.json",
+      ], 0],
       [["compare", "runs/agent_runs.jsonl"], 0],
       [["compare", "runs/agent_runs.jsonl", "--json", "--html", "compare.html"], 0],
       [["export", "runs/agent_runs.jsonl", "-o", "out/runs.jsonl"], 0],
@@ -304,8 +313,10 @@ async function assertBundleRunsAsSource(bundle: string, root: string): Promise<v
       if (name.endsWith("manifest.json") || name.endsWith(".receipt.json")) {
         const [left, right] = [a, b].map((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
         assert.match(left.created_at, /^\d{4}-\d\d-\d\dT/);
-        delete left.created_at;
-        delete right.created_at;
+        for (const doc of [left, right]) {
+          delete doc.created_at;
+          delete doc.receipt_sha256; // a receipt's hash covers its created_at
+        }
         assert.deepEqual(right, left, name);
       } else {
         assert.deepEqual(b, a, name);
