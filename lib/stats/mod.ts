@@ -12,6 +12,4 @@ export * from "./runs.ts";
 export * from "./compare.ts";
 export * from "./select.ts";
 export * from "./protocol.ts";
-export * from "./report.ts";
 export * from "./traces.ts";
-export * from "./html.ts";

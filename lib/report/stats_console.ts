@@ -1,14 +1,15 @@
 /**
  * Console reports for comparisons, selections and protocol results: plain
- * text tables, colour only when asked.
+ * text tables, colour only when asked. (Moved here from `lib/stats/report.ts`:
+ * the statistics compute, the reports format.)
  *
  * @module
  */
 
-import type { Comparison, VariantStats } from "./compare.ts";
-import { formatPassRate } from "./compare.ts";
-import type { ProtocolResult, RuleStatus } from "./protocol.ts";
-import { formatMetricValue, type Selection } from "./select.ts";
+import type { Comparison, VariantStats } from "../stats/compare.ts";
+import { formatPassRate } from "../stats/compare.ts";
+import type { ProtocolResult, RuleStatus } from "../stats/protocol.ts";
+import { formatMetricValue, type Selection } from "../stats/select.ts";
 
 /** Options for the console reports. */
 export interface StatsReportOptions {
@@ -36,7 +37,7 @@ function paint(text: string, style: keyof typeof STYLES, color: boolean): string
  *
  * @example Usage
  * ```ts
- * import { formatStatsTable } from "@toolscore/cli";
+ * import { formatStatsTable } from "./stats_console.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(formatStatsTable(["a", "n"], [["xy", "3"]], [1]), ["a   n", "xy  3"]);
@@ -74,7 +75,8 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
  *
  * @example Usage
  * ```ts
- * import { compareRuns, formatComparison, Run } from "@toolscore/cli";
+ * import { formatComparison } from "./stats_console.ts";
+ * import { compareRuns, Run } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const text = formatComparison(compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "fail")]));
@@ -134,7 +136,8 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
  *
  * @example Usage
  * ```ts
- * import { compareRuns, formatSelection, Run, selectVariant } from "@toolscore/cli";
+ * import { formatSelection } from "./stats_console.ts";
+ * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const comparison = compareRuns([new Run("a", "t", "pass", { cost: 1 }), new Run("b", "t", "pass", { cost: 2 })]);
@@ -202,7 +205,8 @@ const STATUS_STYLE: Record<RuleStatus, keyof typeof STYLES> = {
  *
  * @example Usage
  * ```ts
- * import { compareRuns, evaluateProtocol, formatProtocolResult, Run } from "@toolscore/cli";
+ * import { formatProtocolResult } from "./stats_console.ts";
+ * import { compareRuns, evaluateProtocol, Run } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const runs = [new Run("a", "t", "pass"), new Run("b", "t", "pass")];
