@@ -21,11 +21,11 @@
 // C0 controls, DEL, C1 controls, the bidi embeddings/overrides (U+202A–U+202E), the bidi
 // isolates (U+2066–U+2069), the implicit marks (U+200E, U+200F, U+061C), and the line and
 // paragraph separators (which end lines in some renderers).
-// deno-lint-ignore no-control-regex
 const CONTROLS =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// deno-lint-ignore no-control-regex
 const CONTROLS_BUT_LINES =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const visible = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -120,8 +120,8 @@ export function escapeHtml(text: string): string {
 
 // What XML 1.0 cannot hold even as a character reference: C0 controls other than tab, line
 // feed and carriage return, lone surrogates, U+FFFE and U+FFFF.
-// deno-lint-ignore no-control-regex
 const XML_ILLEGAL =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
