@@ -232,7 +232,7 @@ function detailOf(result: EvaluationResult): CallDetail {
   }
   const expected = gold.slice(0, MAX_CALLS).map((call, i): CallView => ({
     tool: call.tool,
-    args: argViews(call, expectedStates[i]!, argsChecked(call) ? "missing" : "unchecked"),
+    args: argViews(call, expectedStates[i]!, "unchecked"),
     moreArgs: Math.max(0, Object.keys(call.args ?? {}).length - MAX_ARGS),
   }));
   const actual = scored.slice(0, MAX_CALLS).map((call, i): CallView => {

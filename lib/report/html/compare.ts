@@ -43,7 +43,7 @@ function rateAxis(x: (rate: number) => number, top: number, bottom: number, titl
  * whisker, the figures written beside.
  */
 function intervalChart(variants: VariantStats[]): string {
-  const right = 130;
+  const right = 200;
   const x = (rate: number) => LABEL + rate * (WIDTH - LABEL - right);
   const bottom = 10 + variants.length * ROW;
   const rows = variants.map((stats, i) => {
@@ -76,7 +76,7 @@ ${rows.join("\n")}
 }
 
 function passHatKChart(variants: VariantStats[], k: number): string {
-  const right = 130;
+  const right = 200;
   const x = (rate: number) => LABEL + rate * (WIDTH - LABEL - right);
   const bottom = 10 + variants.length * ROW;
   const rows = variants.map((stats, i) => {
@@ -186,7 +186,7 @@ function scatter(variants: VariantStats[]): string {
   }" class="frontier"/><text x="${left + 206}" y="${ly}">the front, joined</text>
 <rect x="${left + 340}" y="${ly - 9}" width="10" height="10" class="dominated"/><text x="${
     left + 356
-  }" y="${ly}">dominated (another is as good on both, better on one)</text>
+  }" y="${ly}">dominated</text>
 </g>`;
   const note = missing.length > 0
     ? `<p class="muted">Not plotted (${metric} unknown, counted as worst): ${

@@ -19,6 +19,9 @@ import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "../trace_r
 import { traceSection } from "./eval_trace.ts";
 import { htmlPage, PAGE_SCRIPT } from "./page.ts";
 
+// Runs this short show every trace's section open.
+const OPEN_ALL = 10;
+
 /** The most trace sections one page holds. */
 export const HTML_SECTIONS = 2_000;
 
@@ -96,7 +99,8 @@ export function evalHtml(records: readonly TraceRecord[], info: EvalRunInfo): st
     `<th scope="col"${numeric ? ' class="num"' : ""}><button type="button">${title}</button></th>`
   );
   const sections = [...sectioned].sort((a, b) => a - b).map((i) =>
-    traceSection(records[i]!, i, gated)
+    // A short run opens every section; a long one only the failing ones.
+    traceSection(records[i]!, i, gated, !records[i]!.passed || records.length <= OPEN_ALL)
   );
   const left = records.length - sectioned.size;
   const body = `<h1>toolscore eval <span class="badge ${status}">${verdict}</span></h1>

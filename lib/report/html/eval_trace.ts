@@ -105,6 +105,7 @@ function callsGrid(detail: CallDetail): string {
  * @param record The trace's record.
  * @param index Its position (for the anchor `trace-N`).
  * @param gated Whether the bar gates.
+ * @param open Whether the section starts open (default: when the trace failed).
  * @returns The HTML.
  *
  * @example Usage
@@ -121,7 +122,12 @@ function callsGrid(detail: CallDetail): string {
  * assert.match(html, /class="pair partial"/);
  * ```
  */
-export function traceSection(record: TraceRecord, index: number, gated: boolean): string {
+export function traceSection(
+  record: TraceRecord,
+  index: number,
+  gated: boolean,
+  open = !record.passed,
+): string {
   const status = record.passed ? "pass" : "fail";
   const verdict = record.passed
     ? "PASS"
@@ -175,7 +181,7 @@ export function traceSection(record: TraceRecord, index: number, gated: boolean)
   }
   if (record.detail !== undefined) parts.push(callsGrid(record.detail));
   return `<details class="trace is-${status}" id="trace-${index}"${
-    record.passed ? "" : " open"
+    open ? " open" : ""
   }><summary><h3>${escapeHtml(record.name)}</h3> score ${
     record.score.toFixed(2)
   } ${record.grade} <span class="badge ${status}">${verdict}</span></summary>\n${
