@@ -82,7 +82,7 @@ Deno.test("eval, compare and decide --html open from disk in Chromium with no er
           );
         }
         assert.ok(!evalHtml.includes(TOKEN));
-        assert.match(evalHtml, /token: &quot;ghp_…K2&quot;/);
+        assert.match(evalHtml, /token: "ghp_…K2"/);
         assert.ok(!evalHtml.includes("<img src=x"));
         assert.ok(!evalHtml.includes("</script><script>alert"));
       },

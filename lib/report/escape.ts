@@ -118,6 +118,25 @@ export function escapeHtml(text: string): string {
   return showControls(text, { keepNewlines: true }).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]!);
 }
 
+/**
+ * Text as HTML element content (not an attribute value): only `&`, `<` and
+ * `>` become entities, so JSON values keep their quotes and stay short.
+ *
+ * @param text Any text.
+ * @returns The escaped text.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeHtmlText } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeHtmlText('{"a":"<b>"}'), '{"a":"&lt;b&gt;"}');
+ * ```
+ */
+export function escapeHtmlText(text: string): string {
+  return showControls(text, { keepNewlines: true }).replace(/[&<>]/g, (c) => HTML_ENTITIES[c]!);
+}
+
 // What XML 1.0 cannot hold even as a character reference: C0 controls other than tab, line
 // feed and carriage return, lone surrogates, U+FFFE and U+FFFF.
 const XML_ILLEGAL =

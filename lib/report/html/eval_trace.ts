@@ -10,7 +10,7 @@
  */
 
 import { summaryLine } from "../../checks/evidence.ts";
-import { escapeHtml } from "../escape.ts";
+import { escapeHtml, escapeHtmlText as text } from "../escape.ts";
 import type { ArgView, CallDetail, CallView, TraceRecord } from "../trace_record.ts";
 
 // Fixed box heights let the pairing lines be drawn without measuring the page.
@@ -39,23 +39,22 @@ function callBox(
     ? `expected call ${index + 1}`
     : `call ${call.number ?? index + 1}`;
   const args = call.args.map((arg) =>
-    `<li class="a-${arg.state}"><span class="mark">${MARK[arg.state]}</span>${
-      escapeHtml(arg.key)
-    }: ${escapeHtml(arg.value)}</li>`
+    `<li class="a-${arg.state}"><i>${MARK[arg.state]}</i>${text(arg.key)}: ${text(arg.value)}</li>`
   );
   if (call.moreArgs > 0) args.push(`<li class="muted">… ${call.moreArgs} more arguments</li>`);
   if (call.argsError !== undefined) {
-    args.push(`<li class="a-mismatch">arguments did not parse: ${escapeHtml(call.argsError)}</li>`);
+    args.push(`<li class="a-mismatch">arguments did not parse: ${text(call.argsError)}</li>`);
   }
   if (args.length === 0) args.push(`<li class="muted">no arguments</li>`);
   const note = paired ? "" : side === "expected" ? " — not called" : " — extra call";
+  // Long names are cut with an ellipsis; the title attribute holds the whole name.
   return `<div class="call${paired ? "" : " unpaired"}"><div class="tool" title="${
     escapeHtml(call.tool)
   }">${
-    escapeHtml(call.tool)
-  } <span class="muted">${label}${note}</span></div><ul tabindex="0" aria-label="arguments of ${
-    escapeHtml(label)
-  }">${args.join("")}</ul></div>`;
+    text(call.tool)
+  } <span class="muted">${label}${note}</span></div><ul tabindex="0" aria-label="arguments of ${label}">${
+    args.join("")
+  }</ul></div>`;
 }
 
 function pairingSvg(detail: CallDetail): string {
@@ -65,14 +64,12 @@ function pairingSvg(detail: CallDetail): string {
   const lines = detail.pairs.map((pair) =>
     `<path class="pair${pair.exact ? "" : " partial"}" d="M0 ${y(pair.expected)} C${LANE / 2} ${
       y(pair.expected)
-    } ${LANE / 2} ${y(pair.actual)} ${LANE} ${y(pair.actual)}"><title>expected call ${
-      pair.expected + 1
-    } paired with actual call ${pair.actual + 1}${
-      pair.exact ? "" : " (arguments differ)"
-    }</title></path>`
+    } ${LANE / 2} ${y(pair.actual)} ${LANE} ${y(pair.actual)}"/>`
   );
   return `<svg viewBox="0 0 ${LANE} ${height}" width="${LANE}" height="${height}" role="img" aria-label="pairing: ${
-    detail.pairs.map((p) => `expected ${p.expected + 1} to actual ${p.actual + 1}`).join(", ") ||
+    detail.pairs.map((p) =>
+      `expected ${p.expected + 1} to actual ${p.actual + 1}${p.exact ? "" : " (arguments differ)"}`
+    ).join(", ") ||
     "none"
   }">${lines.join("")}</svg>`;
 }
@@ -136,8 +133,8 @@ export function traceSection(
     : `${record.verdict} (report only)`;
   const m = record.metrics;
   const checks = record.evidence.checks.map((check) =>
-    `<li><span class="badge ${check.status}">${check.status}</span> ${escapeHtml(check.check)}: ${
-      escapeHtml(check.detail)
+    `<li><span class="badge ${check.status}">${check.status}</span> ${text(check.check)}: ${
+      text(check.detail)
     }</li>`
   );
   const parts = [
@@ -157,7 +154,7 @@ export function traceSection(
       : "";
     parts.push(
       `<p><strong>Top issues to fix</strong></p><ul>${
-        record.issues.map((issue) => `<li>${escapeHtml(issue)}</li>`).join("")
+        record.issues.map((issue) => `<li>${text(issue)}</li>`).join("")
       }${more}</ul>`,
     );
   }
@@ -167,7 +164,7 @@ export function traceSection(
         record.findings.map((f) =>
           `<li><span class="badge ${
             f.severity === "error" ? "fail" : "unknown"
-          }">${f.severity}</span> ${escapeHtml(f.kind)}: ${escapeHtml(f.message)}</li>`
+          }">${f.severity}</span> ${text(f.kind)}: ${text(f.message)}</li>`
         ).join("")
       }</ul>`,
     );
@@ -175,14 +172,14 @@ export function traceSection(
   if (record.choices.length > 0) {
     parts.push(
       `<p><strong>Contract</strong></p><ul>${
-        record.choices.map((c) => `<li>${escapeHtml(c)}</li>`).join("")
+        record.choices.map((c) => `<li>${text(c)}</li>`).join("")
       }</ul>`,
     );
   }
   if (record.detail !== undefined) parts.push(callsGrid(record.detail));
   return `<details class="trace is-${status}" id="trace-${index}"${
     open ? " open" : ""
-  }><summary><h3>${escapeHtml(record.name)}</h3> score ${
+  }><summary><h3>${text(record.name)}</h3> score ${
     record.score.toFixed(2)
   } ${record.grade} <span class="badge ${status}">${verdict}</span></summary>\n${
     parts.join("\n")

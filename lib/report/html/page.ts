@@ -43,7 +43,8 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 .controls { display: flex; gap: 1.5em; align-items: center; margin: .8em 0; flex-wrap: wrap; }
 .summary { font-size: 1.05em; }
 body.only-failing .is-pass { display: none; }
-details.trace { border: 1px solid var(--line); border-radius: 6px; margin: .7em 0; padding: .4em .8em; }
+details.trace { border: 1px solid var(--line); border-radius: 6px; margin: .7em 0; padding: .4em .8em;
+  content-visibility: auto; contain-intrinsic-size: auto 40em; }
 details.trace > summary { cursor: pointer; }
 .calls { display: grid; grid-template-columns: minmax(0, 1fr) 64px minmax(0, 1fr); margin: .6em 0; }
 .calls .side { display: flex; flex-direction: column; gap: 8px; }
@@ -55,7 +56,7 @@ details.trace > summary { cursor: pointer; }
   white-space: nowrap; }
 .call ul { list-style: none; margin: 0; padding: 0; overflow: auto; font: 12.5px/1.35 ui-monospace, monospace; }
 .call li { white-space: nowrap; }
-.call li .mark { display: inline-block; min-width: 5.2em; font-family: system-ui, sans-serif; font-size: 11.5px; }
+.call li i { font-style: normal; display: inline-block; min-width: 5.2em; font-family: system-ui, sans-serif; font-size: 11.5px; }
 .a-match { background: var(--match-bg); } .a-mismatch, .a-missing { background: var(--miss-bg); }
 .a-unexpected { background: var(--extra-bg); }
 svg { max-width: 100%; height: auto; }
