@@ -43,8 +43,7 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 .controls { display: flex; gap: 1.5em; align-items: center; margin: .8em 0; flex-wrap: wrap; }
 .summary { font-size: 1.05em; }
 body.only-failing .is-pass { display: none; }
-details.trace { border: 1px solid var(--line); border-radius: 6px; margin: .7em 0; padding: .4em .8em;
-  content-visibility: auto; contain-intrinsic-size: auto 40em; }
+details.trace { border: 1px solid var(--line); border-radius: 6px; margin: .7em 0; padding: .4em .8em; }
 details.trace > summary { cursor: pointer; }
 .calls { display: grid; grid-template-columns: minmax(0, 1fr) 64px minmax(0, 1fr); margin: .6em 0; }
 .calls .side { display: flex; flex-direction: column; gap: 8px; }
