@@ -165,3 +165,50 @@ Deno.test("xmllint rejects a JUnit file the schema does not allow (the check can
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("eval --junit and --markdown are the same on worker threads as on one thread", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  try {
+    await Deno.mkdir(`${dir}/traces`);
+    for (let i = 0; i < 250; i++) {
+      const calls = [{ tool: "search", args: { q: `q${i}` } }];
+      if (i % 5 !== 0) calls.push({ tool: "book", args: { q: `b${i}` } });
+      await Deno.writeTextFile(
+        `${dir}/traces/t${String(i).padStart(3, "0")}.json`,
+        JSON.stringify(calls),
+      );
+    }
+    await Deno.writeTextFile(
+      `${dir}/gold.json`,
+      JSON.stringify([{ tool: "search" }, { tool: "book" }]),
+    );
+    const reports: string[][] = [];
+    for (const jobs of ["1", "2"]) {
+      const run = await runCollect([
+        "eval",
+        `${dir}/gold.json`,
+        `${dir}/traces`,
+        "--min-score",
+        "0.95",
+        "--jobs",
+        jobs,
+        "--junit",
+        `${dir}/j${jobs}.xml`,
+        "--markdown",
+        `${dir}/m${jobs}.md`,
+        "--json",
+      ]);
+      assert.equal(run.code, 1, run.err);
+      reports.push([
+        await Deno.readTextFile(`${dir}/j${jobs}.xml`),
+        await Deno.readTextFile(`${dir}/m${jobs}.md`),
+      ]);
+    }
+    assert.equal(count(reports[0]![0]!, /<testcase /g), 250);
+    assert.equal(count(reports[0]![0]!, /<failure /g), 50);
+    assert.equal(reports[1]![0], reports[0]![0]);
+    assert.equal(reports[1]![1], reports[0]![1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
