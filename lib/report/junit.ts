@@ -86,7 +86,7 @@ function seconds(value: number): string {
  * ```ts
  * import { evalJunit } from "./junit.ts";
  * import { traceRecord } from "./trace_record.ts";
- * import { evaluate } from "../scoring/evaluate.ts";
+ * import { evaluate } from "../evaluate/evaluate.ts";
  * import { evaluationEvidence } from "../checks/evidence.ts";
  * import assert from "node:assert/strict";
  *

@@ -105,7 +105,7 @@ function failingBlock(record: TraceRecord, gated: boolean): string {
  * ```ts
  * import { evalMarkdown } from "./markdown.ts";
  * import { traceRecord } from "./trace_record.ts";
- * import { evaluate } from "../scoring/evaluate.ts";
+ * import { evaluate } from "../evaluate/evaluate.ts";
  * import { evaluationEvidence } from "../checks/evidence.ts";
  * import assert from "node:assert/strict";
  *

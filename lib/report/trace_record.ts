@@ -12,14 +12,14 @@
  * @module
  */
 
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { CheckJson, Evidence, EvidenceCounts, EvidenceCoverage } from "../checks/evidence.ts";
 import { redactText } from "../checks/security.ts";
 import { valuesMatch } from "../scoring/matchers.ts";
 import { argsChecked } from "../scoring/pairing.ts";
 import type { ToolCall } from "../scoring/calls.ts";
 import { meetsBar } from "../scoring/score.ts";
-import { preview, summarizeIssues } from "./issues.ts";
+import { preview, summarizeIssues } from "../evaluate/issues.ts";
 
 /** How one argument of a call compares with its partner. */
 export type ArgState = "match" | "mismatch" | "missing" | "unexpected" | "unchecked";
@@ -267,7 +267,7 @@ function detailOf(result: EvaluationResult): CallDetail {
  * @example Usage
  * ```ts
  * import { traceRecord } from "./trace_record.ts";
- * import { evaluate } from "../scoring/evaluate.ts";
+ * import { evaluate } from "../evaluate/evaluate.ts";
  * import { evaluationEvidence } from "../checks/evidence.ts";
  * import assert from "node:assert/strict";
  *

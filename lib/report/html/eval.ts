@@ -73,7 +73,7 @@ const COLUMNS: [string, boolean][] = [
  * ```ts
  * import { evalHtml } from "./eval.ts";
  * import { traceRecord } from "../trace_record.ts";
- * import { evaluate } from "../../scoring/evaluate.ts";
+ * import { evaluate } from "../../evaluate/evaluate.ts";
  * import { evaluationEvidence } from "../../checks/evidence.ts";
  * import assert from "node:assert/strict";
  *

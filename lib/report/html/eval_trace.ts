@@ -109,7 +109,7 @@ function callsGrid(detail: CallDetail): string {
  * ```ts
  * import { traceSection } from "./eval_trace.ts";
  * import { traceRecord } from "../trace_record.ts";
- * import { evaluate } from "../../scoring/evaluate.ts";
+ * import { evaluate } from "../../evaluate/evaluate.ts";
  * import { evaluationEvidence } from "../../checks/evidence.ts";
  * import assert from "node:assert/strict";
  *
