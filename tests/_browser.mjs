@@ -2,7 +2,8 @@
 // prints what it saw as one JSON document. Run by tests/report_html_test.ts and
 // scripts/bench_html_report.ts as a Node subprocess:
 //   node tests/_browser.mjs PLAYWRIGHT_CORE_DIR '{"pages": [...], "outDir": "..."}'
-// Each page: {file, filter?: true, keyboard?: true, screenshot?: "name.png"}.
+// Each page: {file, filter?, sort?, keyboard?, contrast?, screenshot?: "name.png", fullPage?,
+// colorScheme?: "light" | "dark" (for the screenshot)}.
 // For each page: console errors and page errors, every request other than the page's own
 // file:// URL, the load time (navigation start to the load event, from the page's own
 // Performance timeline), the page's text, the visible table rows before and after the
@@ -149,6 +150,7 @@ try {
       await page.emulateMedia({ colorScheme: "light" });
     }
     if (item.screenshot) {
+      if (item.colorScheme) await page.emulateMedia({ colorScheme: item.colorScheme });
       const path = join(outDir, item.screenshot);
       await page.screenshot({ path, fullPage: item.fullPage ?? false });
       result.screenshot = path;

@@ -13,6 +13,7 @@ export interface BrowserPage {
   contrast?: boolean;
   screenshot?: string;
   fullPage?: boolean;
+  colorScheme?: "light" | "dark";
 }
 
 /** What the browser saw on one page. */

@@ -102,6 +102,7 @@ Deno.test("eval, compare and decide --html open from disk in Chromium with no er
       { file: `${dir}/contract.html`, contrast: true, screenshot: "contract.png" },
       { file: `${dir}/compare.html`, contrast: true, screenshot: "compare.png", fullPage: true },
       { file: `${dir}/decide.html`, contrast: true, screenshot: "decide.png" },
+      { file: `${dir}/compare.html`, screenshot: "compare-dark.png", colorScheme: "dark" },
     ], dir);
     for (const result of results) {
       assert.deepEqual(result.consoleErrors, [], result.file);
@@ -114,6 +115,7 @@ Deno.test("eval, compare and decide --html open from disk in Chromium with no er
       }
     }
     const [evalPage, keyboard, contractPage, comparePage, decidePage] = results;
+    assert.equal(results.length, 6);
 
     await t.step("eval: key numbers, the failing filter, sorting, keyboard", () => {
       assert.match(evalPage!.text, /5 traces: 1 passed, 4 failed/);

@@ -29,6 +29,7 @@ async function markdownIt(): Promise<MarkdownIt | undefined> {
   return new module.default({ html: true });
 }
 
+const TOKEN = "ghp_" + "aB3dE6gH9jK2".repeat(3);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ALLOWED_HTML = /^(?:<details>|<\/details>|<summary>[^<]*<\/summary>)$/;
 
@@ -89,6 +90,10 @@ async function traceFolder(dir: string): Promise<string> {
   for (const name of ["good.json", "missing_call.json", "wrong_argument.json"]) {
     await Deno.copyFile(`${ROOT}data/demo/${name}`, `${traces}/${name}`);
   }
+  await Deno.writeTextFile(
+    `${traces}/credential.json`,
+    JSON.stringify([{ tool: "search_flights", args: { origin: "SFO", token: TOKEN } }]),
+  );
   // A trace whose names try to ping, link, inject HTML, break the table and rewrite the line.
   await Deno.writeTextFile(
     `${traces}/@octocat #123 | x.json`,
@@ -117,7 +122,9 @@ Deno.test("eval --markdown: summary, table, evidence, issues; trace text is iner
     ]);
     assert.equal(run.code, 1, run.err);
     const text = await Deno.readTextFile(path);
-    assert.match(text, /^### toolscore eval: FAIL\n\n4 traces: 1 passed, 3 failed; mean score /);
+    assert.match(text, /^### toolscore eval: FAIL\n\n5 traces: 1 passed, 4 failed; mean score /);
+    assert.ok(!text.includes(TOKEN));
+    assert.match(text, /unexpected argument token = "ghp\\_…K2"/);
     assert.match(text, /^Evidence: \d+ pass, \d+ fail, \d+ unknown/m);
     assert.match(
       text,
@@ -138,7 +145,7 @@ Deno.test("eval --markdown: summary, table, evidence, issues; trace text is iner
       [],
     );
     const html = md.render(text);
-    assert.equal((html.match(/<tr>/g) ?? []).length, 1 + 4); // header + one row per trace
+    assert.equal((html.match(/<tr>/g) ?? []).length, 1 + 5); // header + one row per trace
     assert.doesNotMatch(html, /<script|<a |href=/);
     assert.ok(!/@[A-Za-z]/.test(html.replace(/<[^>]+>/g, ""))); // no live @mention
     assert.ok(!/#\d/.test(html.replace(/<[^>]+>/g, ""))); // no issue reference

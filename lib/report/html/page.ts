@@ -182,6 +182,10 @@ export const PAGE_SCRIPT: string = `
       });
     });
   }
+  // Printing shows every trace's section open.
+  addEventListener("beforeprint", () => {
+    for (const details of document.querySelectorAll("details")) details.open = true;
+  });
   const filter = document.getElementById("only-failing");
   if (filter) {
     const apply = () => {
