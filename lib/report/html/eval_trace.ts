@@ -115,7 +115,7 @@ function callsGrid(detail: CallDetail): string {
  *
  * const result = evaluate([{ tool: "a", args: { x: 1 } }], [{ tool: "a", args: { x: 2 } }]);
  * const html = traceSection(traceRecord("t.json", result, evaluationEvidence(result), 0.9, { detail: true }), 0, true);
- * assert.match(html, /≠ differs<\/span>x: 1/);
+ * assert.match(html, /≠ differs<\/i>x: 1/);
  * assert.match(html, /class="pair partial"/);
  * ```
  */
