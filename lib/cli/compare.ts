@@ -6,12 +6,13 @@
  * @module
  */
 
-import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { UsageError } from "../base/errors.ts";
-import { comparisonHtml } from "../stats/html.ts";
+import { comparisonHtml } from "../report/html/compare.ts";
+import { compareMarkdown } from "../report/markdown_stats.ts";
+import { REPORT_FLAGS, reportFlagsHelp, reportTargets, writeReports } from "./report_flags.ts";
 import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
 import { COMPARE_TESTS, type CompareTest } from "../stats/comparison.ts";
-import { formatComparison } from "../stats/report.ts";
+import { formatComparison } from "../report/stats_console.ts";
 import { loadRuns, type Run } from "../stats/runs.ts";
 import {
   type CliIO,
@@ -139,7 +140,7 @@ export async function readRuns(
   return runs;
 }
 
-const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, html: { type: "string" } };
+const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, ...REPORT_FLAGS };
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {
@@ -167,14 +168,14 @@ Options:
   --alpha A                significance level of the pair tests (default 0.05)
   --test T                 auto, paired or fisher: how pairs are decided (default auto)
   --json                   print the comparison as one JSON document
-  --html FILE              also write a self-contained HTML report (interval bars, Pareto scatter)
+${reportFlagsHelp(false, "interval bars, pass^k, Pareto scatter, verdicts")}
 
 Exit codes: 0 ok, 2 usage or input error.
 
 Examples:
   toolscore compare runs.jsonl
   toolscore compare runs.jsonl --baseline mini -k 3 --json
-  toolscore compare runs.jsonl --html compare.html
+  toolscore compare runs.jsonl --html compare.html --markdown compare.md
   toolscore compare --traces old=traces/old --traces new=traces/new --gold contract.yaml
 `,
   async run(args: string[], io: CliIO): Promise<number> {
@@ -182,8 +183,10 @@ Examples:
     const options = comparisonOptions(flags);
     const runs = await readRuns("compare", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
-    const html = stringFlag(flags, "html");
-    if (html !== undefined) await writeTextFileAtomic(html, comparisonHtml(comparison));
+    await writeReports(reportTargets(flags.values), {
+      markdown: () => compareMarkdown(comparison),
+      html: () => comparisonHtml(comparison),
+    }, io);
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
     } else {

@@ -10,7 +10,7 @@
 import { UsageError } from "../base/errors.ts";
 import { compareRuns } from "../stats/compare.ts";
 import { formatMetricValue, formatPassRate } from "../stats/format.ts";
-import { formatStatsTable } from "../stats/report.ts";
+import { formatStatsTable } from "../report/stats_console.ts";
 import { cohensH, runsNeeded } from "../stats/runs_needed.ts";
 import type { VariantStats } from "../stats/variant_stats.ts";
 import {

@@ -1,16 +1,17 @@
 /**
  * Console reports for comparisons, selections and protocol results: plain
- * text tables, colour only when asked.
+ * text tables, colour only when asked. (Moved here from `lib/stats/report.ts`:
+ * the statistics compute, the reports format.)
  *
  * @module
  */
 
-import type { Comparison } from "./comparison.ts";
-import type { VariantStats } from "./variant_stats.ts";
-import { formatPassRate } from "./format.ts";
-import type { ProtocolResult, RuleStatus } from "./protocol_result.ts";
-import { formatMetricValue } from "./format.ts";
-import type { Selection } from "./select.ts";
+import type { Comparison } from "../stats/comparison.ts";
+import type { VariantStats } from "../stats/variant_stats.ts";
+import { formatPassRate } from "../stats/format.ts";
+import type { ProtocolResult, RuleStatus } from "../stats/protocol_result.ts";
+import { formatMetricValue } from "../stats/format.ts";
+import type { Selection } from "../stats/select.ts";
 
 /** Options for the console reports. */
 export interface StatsReportOptions {
@@ -38,7 +39,7 @@ function paint(text: string, style: keyof typeof STYLES, color: boolean): string
  *
  * @example Usage
  * ```ts
- * import { formatStatsTable } from "./report.ts";
+ * import { formatStatsTable } from "./stats_console.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(formatStatsTable(["a", "n"], [["xy", "3"]], [1]), ["a   n", "xy  3"]);
@@ -77,8 +78,8 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
  *
  * @example Usage
  * ```ts
+ * import { formatComparison } from "./stats_console.ts";
  * import { compareRuns, Run } from "@toolscore/cli";
- * import { formatComparison } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const text = formatComparison(compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "fail")]));
@@ -158,8 +159,8 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
  *
  * @example Usage
  * ```ts
+ * import { formatSelection } from "./stats_console.ts";
  * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
- * import { formatSelection } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const comparison = compareRuns([new Run("a", "t", "pass", { cost: 1 }), new Run("b", "t", "pass", { cost: 2 })]);
@@ -227,8 +228,8 @@ const STATUS_STYLE: Record<RuleStatus, keyof typeof STYLES> = {
  *
  * @example Usage
  * ```ts
+ * import { formatProtocolResult } from "./stats_console.ts";
  * import { compareRuns, evaluateProtocol, Run } from "@toolscore/cli";
- * import { formatProtocolResult } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const runs = [new Run("a", "t", "pass"), new Run("b", "t", "pass")];
