@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { compareRuns, expectedFromJson, runsFromTraces, taskOfStem } from "../mod.ts";
+import { compareRuns, runsFromTraces } from "../mod.ts";
+import { expectedFromJson } from "../lib/evaluate/expected.ts";
+import { taskOfStem } from "../lib/stats/traces.ts";
 import { runCollect } from "./_cli.ts";
 
 const TRACES = "testdata/runs/traces";
@@ -86,7 +88,17 @@ Deno.test("runsFromTraces() reads the task from the file stem", async () => {
   );
   await assert.rejects(
     () => runsFromTraces("old", `${TRACES}/old`, GOLD, { taskPattern: "(?<task>" }),
-    /task_pattern: not a valid regular expression/,
+    /task_pattern: invalid task pattern "\(\?<task>"/,
+  );
+  // Python's named group, as in $regex; a backtracking pattern runs in linear time.
+  const python = await runsFromTraces("old", `${TRACES}/old`, GOLD, {
+    taskPattern: "^(?P<task>r)",
+  });
+  assert.equal(python[0]!.task, "r");
+  assert.equal(taskOfStem("a".repeat(50_000) + "!", "^(?P<task>(a+)+)$"), "a".repeat(50_000) + "!");
+  await assert.rejects(
+    () => runsFromTraces("old", `${TRACES}/old`, GOLD, { taskPattern: "^(?<task>r)(?=e)" }),
+    /task_pattern: task pattern .* uses lookahead/,
   );
 });
 

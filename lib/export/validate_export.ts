@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkJsonLimits } from "../base/json_limits.ts";
 import { createHash } from "node:crypto";
 import { isJsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
@@ -57,7 +58,7 @@ export interface ValidateExportOptions {
  *
  * @example Usage
  * ```ts ignore
- * import { validateExport } from "@toolscore/cli";
+ * import { validateExport } from "./validate_export.ts";
  *
  * const { problems } = await validateExport("export.jsonl");
  * for (const p of problems) console.log(`${p.file}:${p.line ?? ""}: ${p.message}`);
@@ -84,6 +85,7 @@ export async function validateExport(
     let record: unknown;
     try {
       record = JSON.parse(text);
+      checkJsonLimits(record);
     } catch (error) {
       return Promise.resolve([`not valid JSON (${(error as Error).message})`]);
     }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkJsonLimits } from "../base/json_limits.ts";
 import {
   describeJson,
   isJsonObject,
@@ -23,7 +24,7 @@ import {
  *
  * @example Usage
  * ```ts
- * import { parseArgumentText } from "@toolscore/cli";
+ * import { parseArgumentText } from "./_shared.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseArgumentText('{"a":1}'), { args: { a: 1 } });
@@ -36,6 +37,7 @@ export function parseArgumentText(
   if (raw.trim() === "") return { args: {} };
   try {
     const parsed = JSON.parse(raw);
+    checkJsonLimits(parsed); // too deep or 1e400: kept as arguments that did not parse
     if (isJsonObject(parsed)) return { args: parsed };
     return {
       args: {},
@@ -78,7 +80,9 @@ export function resultFromText(text: string): unknown {
   const head = text.trimStart()[0];
   if (head !== "{" && head !== "[") return text;
   try {
-    return JSON.parse(text);
+    const value = JSON.parse(text);
+    checkJsonLimits(value); // past the limits it stays text
+    return value;
   } catch {
     return text;
   }
@@ -146,7 +150,7 @@ export function idOf(value: unknown): string | undefined {
  *
  * @example Usage
  * ```ts
- * import { usageFromJson } from "@toolscore/cli";
+ * import { usageFromJson } from "./_shared.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(usageFromJson({ prompt_tokens: 5 }), { inputTokens: 5, outputTokens: null });

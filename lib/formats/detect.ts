@@ -14,6 +14,7 @@ import { describeJson, type FormatName, isJsonObject, type Trace } from "../scor
 import { InputError } from "../base/errors.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
+import { checkJsonLimits } from "../base/json_limits.ts";
 import { anthropicReader } from "./anthropic.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";
@@ -30,7 +31,7 @@ import { toolscoreReader } from "./toolscore.ts";
  *
  * @example Usage
  * ```ts
- * import { READERS } from "@toolscore/cli";
+ * import { READERS } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(READERS[0]?.name, "toolscore");
@@ -83,7 +84,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
  *
  * @example Usage
  * ```ts
- * import { parseFormatName } from "@toolscore/cli";
+ * import { parseFormatName } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(parseFormatName("openai"), "openai");
@@ -163,7 +164,7 @@ function describeDocument(value: unknown): string {
  *
  * @example Usage
  * ```ts
- * import { traceFromValue } from "@toolscore/cli";
+ * import { traceFromValue } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = traceFromValue({ format: "toolscore", calls: [{ tool: "a" }], final_answer: "ok" });
@@ -212,11 +213,14 @@ function parseJsonl(text: string, source: string): JsonlRow[] {
     const row = text.slice(start, end);
     start = end + 1;
     if (row.trim() === "") continue;
+    let value: unknown;
     try {
-      rows.push({ value: JSON.parse(row), line });
+      value = JSON.parse(row);
     } catch {
       throw lineError(row, source, line);
     }
+    checkJsonLimits(value, `${source}:${line}`);
+    rows.push({ value, line });
   }
   return rows;
 }
@@ -272,7 +276,7 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
  *
  * @example Usage
  * ```ts
- * import { tracesFromText } from "@toolscore/cli";
+ * import { tracesFromText } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const traces = tracesFromText('[{"tool":"a"}]\n[{"tool":"b"}]\n', "runs.jsonl");

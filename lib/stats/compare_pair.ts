@@ -124,7 +124,8 @@ const FISHER_DECIDED = "Fisher's exact test on the pooled runs and the Wilson in
  *
  * @example Usage
  * ```ts
- * import { comparePair, compareRuns, Run } from "@toolscore/cli";
+ * import { compareRuns, Run } from "@toolscore/cli";
+ * import { comparePair } from "./compare_pair.ts";
  * import assert from "node:assert/strict";
  *
  * const runs = [

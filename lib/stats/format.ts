@@ -12,7 +12,7 @@
  *
  * @example Usage
  * ```ts
- * import { formatPassRate } from "@toolscore/cli";
+ * import { formatPassRate } from "./format.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(formatPassRate(0.9), "0.90");
@@ -31,7 +31,7 @@ export function formatPassRate(value: number | null): string {
  *
  * @example Usage
  * ```ts
- * import { formatPValue } from "@toolscore/cli";
+ * import { formatPValue } from "./format.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(formatPValue(0.0009431206287072294), "0.00094");
@@ -54,7 +54,7 @@ export function formatPValue(p: number): string {
  *
  * @example Usage
  * ```ts
- * import { formatMetricValue } from "@toolscore/cli";
+ * import { formatMetricValue } from "./format.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(formatMetricValue("cost", 0.0031), "$0.0031");

@@ -104,7 +104,8 @@ export type SelectionPolicy = typeof SELECTION_POLICIES[number];
  *
  * @example Usage
  * ```ts
- * import { compareRuns, DEFAULT_OBJECTIVES, Run, selectVariant } from "@toolscore/cli";
+ * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
+ * import { DEFAULT_OBJECTIVES } from "./objective.ts";
  * import assert from "node:assert/strict";
  *
  * const selection = selectVariant(compareRuns([new Run("a", "t", "pass")]));

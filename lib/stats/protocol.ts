@@ -115,7 +115,7 @@ function optionalNumber(
  *
  * @example Usage
  * ```ts
- * import { protocolFromJson } from "@toolscore/cli";
+ * import { protocolFromJson } from "./protocol.ts";
  * import assert from "node:assert/strict";
  *
  * const protocol = protocolFromJson({

@@ -18,9 +18,10 @@ import {
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
+import { compileUserPattern, UserPattern } from "../base/user_regex.ts";
 
 /**
  * The default task pattern: the file stem without a trailing repeat number
@@ -28,7 +29,7 @@ import { Run } from "./runs.ts";
  *
  * @example Usage
  * ```ts
- * import { DEFAULT_TASK_PATTERN } from "@toolscore/cli";
+ * import { DEFAULT_TASK_PATTERN } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
  * const groups = new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups;
@@ -46,8 +47,9 @@ export interface RunsFromTracesOptions {
    */
   minScore?: number;
   /**
-   * A regex with a `task` group, applied to each file stem; a stem it does not
-   * match is its own task. An optional `repeat` group (digits) gives the run's
+   * A regex with a `task` group (`(?<task>…)` or Python's `(?P<task>…)`, RE2
+   * syntax: linear time), applied to each file stem; a stem it does not match
+   * is its own task. An optional `repeat` group (digits) gives the run's
    * repeat.
    * @default {"^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$"}
    */
@@ -64,46 +66,51 @@ export interface RunsFromTracesOptions {
  * The task of a trace file stem under a task pattern.
  *
  * @param stem The file name without `.json`.
- * @param pattern A regex with a `task` group.
+ * @param pattern A regex with a `task` group (RE2 syntax; `(?P<task>…)` works too).
  * @returns The task; the whole stem when the pattern does not match.
  *
  * @example Usage
  * ```ts
- * import { taskOfStem } from "@toolscore/cli";
+ * import { taskOfStem } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(taskOfStem("refund-3"), "refund");
  * assert.equal(taskOfStem("refund_r12"), "refund");
  * assert.equal(taskOfStem("refund"), "refund");
+ * assert.equal(taskOfStem("a-b-7", "^(?P<task>[a-z]+)"), "a");
  * ```
  */
-export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK_PATTERN): string {
-  return taskRegex(pattern).exec(stem)?.groups?.task || stem;
+export function taskOfStem(
+  stem: string,
+  pattern: string | RegExp | UserPattern = DEFAULT_TASK_PATTERN,
+): string {
+  return taskRegex(pattern).groups(stem)?.task || stem;
 }
 
 /** The `repeat` group of a stem as a number, or `null` when absent or not a safe integer. */
-function repeatOfStem(stem: string, pattern: RegExp): number | null {
-  const digits = pattern.exec(stem)?.groups?.repeat;
+function repeatOfStem(stem: string, pattern: UserPattern): number | null {
+  const digits = pattern.groups(stem)?.repeat;
   if (digits === undefined || !/^\d{1,15}$/.test(digits)) return null;
   return Number(digits);
 }
 
-function taskRegex(pattern: string | RegExp): RegExp {
-  let regex: RegExp;
-  try {
-    regex = typeof pattern === "string" ? new RegExp(pattern) : pattern;
-  } catch (error) {
-    throw new InputError(
-      `not a valid regular expression (${(error as Error).message})`,
-      "task_pattern",
-    );
-  }
-  if (!/\(\?<task>/.test(regex.source)) {
+// A task pattern is a user pattern: RE2, linear time (lib/base/user_regex.ts).
+const TASK_PATTERNS = new Map<string, UserPattern>();
+
+function taskRegex(pattern: string | RegExp | UserPattern): UserPattern {
+  if (pattern instanceof UserPattern) return pattern;
+  const cached = typeof pattern === "string" ? TASK_PATTERNS.get(pattern) : undefined;
+  if (cached !== undefined) return cached;
+  const regex = typeof pattern === "string"
+    ? compileUserPattern(pattern, "", "task_pattern", "task pattern")
+    : compileUserPattern(pattern.source, pattern.flags.replace(/[gdy]/g, ""), "task_pattern");
+  if (!regex.groupNames().includes("task")) {
     throw new InputError(
       `${regex.source} has no (?<task>…) group; name the part of the file stem that is the task`,
       "task_pattern",
     );
   }
+  if (typeof pattern === "string" && TASK_PATTERNS.size < 64) TASK_PATTERNS.set(pattern, regex);
   return regex;
 }
 

@@ -44,7 +44,7 @@ export const OBJECTIVE_METRICS: Readonly<Record<string, ObjectiveGoal>> = Object
  *
  * @example Usage
  * ```ts
- * import { checkMetric } from "@toolscore/cli";
+ * import { checkMetric } from "./variant_stats.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(checkMetric("cost"), "cost");
