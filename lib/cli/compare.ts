@@ -41,7 +41,6 @@ export const COMPARISON_FLAGS: FlagSpec = {
   baseline: { type: "string" },
   "min-n": { type: "string" },
   alpha: { type: "string" },
-  test: { type: "string" },
 };
 
 /** The help text of the run-reading flags. */
@@ -139,7 +138,12 @@ export async function readRuns(
   return runs;
 }
 
-const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, html: { type: "string" } };
+const FLAGS: FlagSpec = {
+  ...RUN_FLAGS,
+  ...COMPARISON_FLAGS,
+  html: { type: "string" },
+  test: { type: "string" },
+};
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {
