@@ -115,7 +115,7 @@ function mulberry32(seed: number): () => number {
  * assignments drawn from a generator seeded with `seed`, so the same input
  * always gives the same p-value.
  *
- * Source: Fisher (1935), The Design of Experiments, §21 (the randomization
+ * Source: Fisher (1935), The Design of Experiments, ch. III (the randomization
  * test on paired differences); the Monte Carlo estimate with the observed
  * assignment counted is Phipson & Smyth (2010), "Permutation p-values should
  * never be zero", Stat. Appl. Genet. Mol. Biol. 9(1). The exact value is
