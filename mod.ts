@@ -171,7 +171,7 @@ export type {
 // Statistics and selection.
 export {
   clusteredInterval,
-  cohensH,
+  COMPARE_TESTS,
   compareRuns,
   Comparison,
   evaluateProtocol,
@@ -267,3 +267,11 @@ export type {
   EnvReader,
   RunDoctorOptions,
 } from "./lib/doctor/mod.ts";
+
+// `deno run jsr:@toolscore/cli eval …`: run as the main module, the package's default export is
+// the CLI. Imported dynamically, so `import { evaluate } from "@toolscore/cli"` neither starts
+// the CLI nor loads its command table.
+if (import.meta.main) {
+  const { main } = await import("./cli.ts");
+  await main(Deno.args);
+}

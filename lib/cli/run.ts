@@ -127,7 +127,7 @@ function safeIO(io: CliIO): CliIO {
  *   stdin: () => Promise.resolve(""),
  * };
  * assert.equal(await runCli(["--version"], io), 0);
- * assert.equal(out, `toolscore ${VERSION}\n`);
+ * assert.equal(out.split("\n")[0], `toolscore ${VERSION}`);
  * ```
  */
 export async function runCli(args: string[], terminal: CliIO): Promise<number> {
@@ -135,7 +135,8 @@ export async function runCli(args: string[], terminal: CliIO): Promise<number> {
   try {
     const [first, ...rest] = args;
     if (first === "--version" || first === "-V") {
-      io.stdout(`toolscore ${VERSION}\n`);
+      // The first line stays `toolscore X.Y.Z` for scripts; the rest loads only here.
+      io.stdout((await import("./version.ts")).versionText(VERSION));
       return EXIT.ok;
     }
     if (first === undefined || first === "--help" || first === "-h") {

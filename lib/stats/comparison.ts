@@ -21,7 +21,7 @@ export type CompareTest = "auto" | "paired" | "fisher";
  *
  * @example Usage
  * ```ts
- * import { COMPARE_TESTS } from "./comparison.ts";
+ * import { COMPARE_TESTS } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual([...COMPARE_TESTS], ["auto", "paired", "fisher"]);

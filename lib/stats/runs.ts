@@ -25,6 +25,21 @@ import { readTextFile } from "../base/load.ts";
  */
 export const RUN_OUTCOMES = ["pass", "fail", "error", "unknown"] as const;
 
+/**
+ * The `schema` value of a `toolscore agent run` JSONL row (this version of the row).
+ *
+ * @example Usage
+ * ```ts
+ * import { AGENT_RUN_SCHEMA, runFromRow } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const row = { schema: AGENT_RUN_SCHEMA, arm_id: "mini", task_id: "refund", passed: true };
+ * assert.equal(runFromRow(row).outcome, "pass");
+ * assert.equal(AGENT_RUN_SCHEMA, "toolscore.agent_run/1");
+ * ```
+ */
+export const AGENT_RUN_SCHEMA = "toolscore.agent_run/1";
+
 /** A run's outcome: `error` is an infrastructure failure, `unknown` a run that was not judged. */
 export type RunOutcome = typeof RUN_OUTCOMES[number];
 

@@ -48,7 +48,7 @@ function checkRate(value: number, name: string): number {
  *
  * @example Usage
  * ```ts
- * import { cohensH } from "@toolscore/cli";
+ * import { cohensH } from "./runs_needed.ts";
  * import assert from "node:assert/strict";
  *
  * assert.ok(Math.abs(cohensH(0.5, 0.5) - 0) < 1e-15);
