@@ -50,6 +50,8 @@ export * from "./lib/receipts/mod.ts";
 export * from "./lib/stats/mod.ts";
 export * from "./lib/export/mod.ts";
 export * from "./lib/mcp/server_spec.ts";
+export * from "./lib/mcp/command_line.ts";
+export * from "./lib/mcp/server_env.ts";
 export * from "./lib/mcp/server_error.ts";
 export * from "./lib/agent/prices.ts";
 export * from "./lib/agent/spec.ts";
