@@ -333,7 +333,14 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
     await local.waitForExit(code === REQUEST_TIMEOUT ? 0 : 300);
   if (local) await (code === REQUEST_TIMEOUT || refused ? local.kill() : local.close());
   else await transport.close().catch(() => {});
-  if (refused) return refused;
+  const leftBehind = local?.leftBehind ?? null;
+  if (refused) {
+    return new McpServerError(refused.kind, refused.message, {
+      cause: error,
+      leftBehind,
+      stderr: (local?.stderrTail ?? []).map((line) => redact(line, secrets)),
+    });
+  }
   if (isRemoteSpec(spec) && status !== undefined) {
     return httpFailure(spec, status, error as Error, step, secrets);
   }
@@ -355,7 +362,7 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
           context.terms.deadline ?? "the deadlineS option"
         }) from ${describeServer(spec)}${notes}`
         : `no answer to ${step} within ${timeoutS} s from ${describeServer(spec)}${notes}`,
-      { cause: error, stderr },
+      { cause: error, stderr, leftBehind },
     );
   }
   if (local?.exit !== undefined && (exitedOnItsOwn || code === CONNECTION_CLOSED)) {
@@ -364,12 +371,12 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
     return new McpServerError(
       "exit",
       `the server ${how} during ${step} (${describeServer(spec)})${notes}`,
-      { cause: error, stderr },
+      { cause: error, stderr, leftBehind },
     );
   }
   return new McpServerError(
     "protocol",
     `${step} failed: ${redact(messageOf(error), secrets)} (${describeServer(spec)})${notes}`,
-    { cause: error, stderr },
+    { cause: error, stderr, leftBehind },
   );
 }

@@ -7,6 +7,7 @@
  */
 
 import { ToolscoreError } from "../base/errors.ts";
+import type { LeftBehind } from "./transport.ts";
 
 /** Why talking to a server failed. */
 export type McpServerErrorKind =
@@ -29,6 +30,11 @@ export interface McpServerErrorOptions extends ErrorOptions {
    * @default {[]}
    */
   stderr?: readonly string[];
+  /**
+   * What closing a local server found of the processes it started.
+   * @default {null}
+   */
+  leftBehind?: LeftBehind | null;
 }
 
 // A line that starts an error report: Node's `Error: Cannot find module …`, Python's traceback…
@@ -76,6 +82,8 @@ export function stderrExcerpt(stderr: readonly string[]): string[] {
 export class McpServerError extends ToolscoreError {
   /** What the server wrote to stderr: its first and last lines. */
   readonly stderr: readonly string[];
+  /** What closing a local server found of the processes it started. */
+  readonly leftBehind: LeftBehind | null;
 
   /**
    * Create the error.
@@ -96,5 +104,6 @@ export class McpServerError extends ToolscoreError {
     super(text === "" ? message : `${message}; ${what}: ${text}`, options);
     this.name = "McpServerError";
     this.stderr = stderr;
+    this.leftBehind = options.leftBehind ?? null;
   }
 }
