@@ -46,6 +46,7 @@ const FLAGS = {
 export const CLI_TERMS: Readonly<DoctorTerms> = Object.freeze({
   noServer: "--no-server",
   spec: "--spec",
+  contract: "--contract",
   key: "--key NAME",
   allowUnknownPrice: "--allow-unknown-price",
   updateBaseline: "--update-baseline FILE",

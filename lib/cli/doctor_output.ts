@@ -116,7 +116,7 @@ export function onInterrupt(io: CliIO): () => void {
         if (note !== null) {
           lines.push(`doctor: ${note.detail}`);
           const left = server.leftBehind!;
-          if (note.fix !== null && (left.survivors.length > 0 || (!left.looked && left.pipesHeld))) {
+          if (note.fix !== null && (left.survivors.length > 0 || !left.looked)) {
             lines.push(`doctor: to stop them: ${note.fix}`);
           }
         }

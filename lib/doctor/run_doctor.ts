@@ -178,7 +178,9 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
     ...(spec?.tasks.map((task) => task.contract) ?? []),
     ...(options.contractPath !== undefined ? [options.contractPath] : []),
   ];
-  const { check: contractCheck, contracts } = await checkContracts(contractPaths);
+  const { check: contractCheck, contracts } = await checkContracts(contractPaths, {
+    contractTerm: terms.contract,
+  });
   checks.push(contractCheck);
 
   checks.push(

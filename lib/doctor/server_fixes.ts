@@ -11,6 +11,7 @@ import type { McpServerError } from "../mcp/server_error.ts";
 import { isRemoteSpec, type MCPServerSpec } from "../mcp/server_spec.ts";
 import { BASE_ENV_NAMES, readEnv } from "../mcp/server_env.ts";
 import { shellLine } from "../mcp/command_line.ts";
+import { MARKER_VARIABLE } from "../mcp/process_sweep.ts";
 import type { DoctorTerms } from "./terms.ts";
 
 // Launchers that may download the server on first use.
@@ -91,7 +92,7 @@ export function fixFor(
       if (isRemoteSpec(spec)) return `check the server at ${where}`;
       const names = passedVariableNames(spec, options.lookup ?? readEnv, options.env);
       return `run \`${where}\` yourself to see why it stops; doctor starts it with a cleared ` +
-        `environment where only ${names.join(", ") || "nothing"} pass` +
+        `environment where only ${names.join(", ") || "nothing"} pass (and its marker ${MARKER_VARIABLE})` +
         ` (add one with ${terms.env})`;
     }
     case "config":

@@ -13,6 +13,8 @@ export interface DoctorTerms extends SessionTerms {
   noServer: string;
   /** The agent spec. */
   spec: string;
+  /** A contract file to check. */
+  contract: string;
   /** Naming a key that must be set. */
   key: string;
   /** Allowing unknown prices. */
@@ -33,6 +35,7 @@ export interface DoctorTerms extends SessionTerms {
 export const LIBRARY_TERMS: Readonly<DoctorTerms> = Object.freeze({
   noServer: "startServer: false",
   spec: "the specPath option",
+  contract: "the contractPath option",
   key: "the keys option",
   allowUnknownPrice: "allowUnknownPrice: true",
   updateBaseline: "writeBaseline()",

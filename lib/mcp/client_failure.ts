@@ -91,8 +91,16 @@ export function issueLines(
  */
 export function leftBehindNote(
   left: LeftBehind | null | undefined,
-): { detail: string; fix: string | null; status: "pass" | "warn" } | null {
+): { detail: string; fix: string | null; status: "skip" | "warn" } | null {
   if (!left) return null;
+  if (!left.looked && !left.pipesHeld) {
+    return {
+      status: "skip",
+      detail: "could not look for processes the server started (deno may neither run sh nor " +
+        `read /proc; --allow-run without a list lets it); to look: grep -lzxsF '${left.marker}' /proc/[0-9]*/environ`,
+      fix: stopCommand(left.marker, []),
+    };
+  }
   const list = (processes: LeftBehind["stopped"]) =>
     processes.map(({ pid, command }) => `${pid} (${command || "?"})`).join(", ");
   if (left.survivors.length > 0 || (!left.looked && left.pipesHeld)) {

@@ -386,7 +386,7 @@ export class DenoCommandTransport implements Transport {
       await Promise.all(this.#readers.map((reader) => reader.cancel().catch(() => {})));
       await Promise.all(this.#pumps);
     }
-    if (stopped.length > 0 || survivors.length > 0 || pipesHeld) {
+    if (stopped.length > 0 || survivors.length > 0 || pipesHeld || (unix && !looked)) {
       const alive = new Set(survivors.map((p) => p.pid));
       this.#leftBehind = {
         group: child.pid,
