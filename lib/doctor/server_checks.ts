@@ -18,7 +18,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { issueLines, leftBehindNote } from "../mcp/client_failure.ts";
 import type { LeftBehind } from "../mcp/transport.ts";
-import { isRemoteSpec, type MCPServerSpec, type ServerVerify } from "../mcp/server_spec.ts";
+import {
+  isLegacySse,
+  isRemoteSpec,
+  type MCPServerSpec,
+  type ServerVerify,
+} from "../mcp/server_spec.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { DoctorCheck } from "./check.ts";
 
@@ -89,7 +94,7 @@ export function handshakeCheck(
   if (changing.length > 0) {
     notes.push(`${changing.join(", ")} may change during a session (listChanged)`);
   }
-  if (isRemoteSpec(spec) && spec.transport === "sse") {
+  if (isLegacySse(spec)) {
     warns.push(
       "it speaks the legacy HTTP+SSE transport, deprecated since MCP 2025-03-26",
     );
@@ -97,7 +102,7 @@ export function handshakeCheck(
   const detail = [...warns, ...notes].join("; ");
   return warns.length > 0
     ? new DoctorCheck("handshake", "warn", detail, {
-      fix: isRemoteSpec(spec) && spec.transport === "sse"
+      fix: isLegacySse(spec)
         ? "move the server to Streamable HTTP (one endpoint, usually /mcp)"
         : "update the server (or its MCP SDK): report a name and version, the current protocol, known capabilities",
     })
@@ -257,7 +262,7 @@ export function shutdownCheck(
       "pass",
       sessionEnded
         ? "the session was ended (HTTP DELETE)"
-        : spec.transport === "sse"
+        : isLegacySse(spec)
         ? "the SSE stream was closed"
         : "the server gave no session to end",
     );

@@ -16,7 +16,12 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { McpServerError } from "./server_error.ts";
-import { type HttpServerSpec, isRemoteSpec, type MCPServerSpec } from "./server_spec.ts";
+import {
+  type HttpServerSpec,
+  isLegacySse,
+  isRemoteSpec,
+  type MCPServerSpec,
+} from "./server_spec.ts";
 import {
   expandVariables,
   parseEnvFile,
@@ -489,5 +494,5 @@ async function httpTransport(
     headers[name] = expandVariables(value, lookup, `server.headers.${name}`, context);
   }
   const url = expandVariables(spec.url, lookup, "server.url", context);
-  return await remoteTransport(new URL(url), headers, spec.transport === "sse");
+  return await remoteTransport(new URL(url), headers, isLegacySse(spec));
 }

@@ -331,7 +331,9 @@ export function serverSpecFromJson(
       throw new InputError("expected an http: or https: URL", joinPath(path, "url"));
     }
     const spec: HttpServerSpec = { ...common, url };
-    if (type === "sse" || /\/sse\/?$/.test(parsed.pathname)) spec.transport = "sse";
+    if (type === "sse" || (type === undefined && /\/sse\/?$/.test(parsed.pathname))) {
+      spec.transport = "sse";
+    } else if (type !== undefined && type !== "stdio") spec.transport = "streamable-http";
     if (value.headers !== undefined) {
       spec.headers = stringRecord(value.headers, joinPath(path, "headers"));
     }
@@ -448,6 +450,28 @@ export function serverSpecToJson(spec: MCPServerSpec): Record<string, unknown> {
  */
 export function isRemoteSpec(spec: MCPServerSpec): spec is HttpServerSpec {
   return "url" in spec && typeof spec.url === "string";
+}
+
+/**
+ * Whether a remote spec speaks the legacy HTTP+SSE transport: its
+ * `transport` says so, or (when it does not say) its URL's path ends in `/sse`.
+ *
+ * @param spec The spec.
+ * @returns `true` for legacy SSE.
+ *
+ * @example Usage
+ * ```ts
+ * import { isLegacySse } from "./server_spec.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isLegacySse({ url: "http://127.0.0.1:3001/sse" }), true);
+ * assert.equal(isLegacySse({ url: "http://127.0.0.1:3001/mcp" }), false);
+ * ```
+ */
+export function isLegacySse(spec: MCPServerSpec): boolean {
+  if (!isRemoteSpec(spec)) return false;
+  if (spec.transport !== undefined) return spec.transport === "sse";
+  return /\/sse\/?(\?.*)?$/.test(spec.url);
 }
 
 /**
