@@ -18,6 +18,8 @@
  *   --catalog FILE     serve the tools in FILE (JSON array; needs --allow-read=FILE)
  *   --lint             serve tools with lint problems (names, descriptions, hints, hidden text)
  *   --pid-file FILE    write the pid of each process started, one per line (needs --allow-write)
+ *   --dump FILE        write {args, cwd, env} to FILE as JSON on start (needs --allow-write=FILE,
+ *                      and --allow-env for the variables to show; the others are listed by name)
  *
  * --grandchild and --escape need --allow-run=sleep.
  *
@@ -30,6 +32,23 @@ function flag(name: string): string | undefined {
 }
 const has = (name: string) => Deno.args.includes(name);
 const write = (text: string) => Deno.stdout.writeSync(new TextEncoder().encode(text));
+
+const dump = flag("--dump");
+if (dump) {
+  const env: Record<string, string> = {};
+  try {
+    Object.assign(env, Deno.env.toObject());
+  } catch {
+    // No --allow-env: nothing to show.
+  }
+  let cwd: string | null = null;
+  try {
+    cwd = Deno.cwd();
+  } catch {
+    // No --allow-read.
+  }
+  Deno.writeTextFileSync(dump, JSON.stringify({ args: Deno.args, cwd, env }));
+}
 
 if (has("--node-crash")) {
   const lines = [
