@@ -268,7 +268,7 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
 
 /**
  * `catalog-drift`: breaking changes fail, safety changes warn, compatible
- * ones are listed; each with its JSON pointer.
+ * ones are listed; each with its JSON pointer, the most severe first.
  *
  * @param changes The changes.
  * @param label The baseline file, for the detail.
@@ -292,7 +292,12 @@ export function driftCheck(
   if (changes.length === 0) return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}`);
   const counts = { breaking: 0, safety: 0, compatible: 0 };
   for (const change of changes) counts[change.class]++;
-  const lines = changes.map((change) => `${change.class} ${change.pointer}: ${change.message}`);
+  const order: DriftClass[] = ["breaking", "safety", "compatible"];
+  const lines = order.flatMap((cls) =>
+    changes.filter((change) => change.class === cls).map((change) =>
+      `${change.class} ${change.pointer}: ${change.message}`
+    )
+  );
   const detail = `against ${label}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible; ${
     lines.join("; ")
   }`;
