@@ -81,7 +81,7 @@ Deno.test("serverSpecFromJson() picks an entry of a whole client config", async 
   // VS Code writes `servers` and a `type`.
   assert.deepEqual(
     serverSpecFromJson({ servers: { web: { type: "http", url: "http://127.0.0.1:3000/mcp" } } }),
-    { name: "web", url: "http://127.0.0.1:3000/mcp" },
+    { name: "web", url: "http://127.0.0.1:3000/mcp", transport: "streamable-http" },
   );
 });
 
