@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runCollect } from "./_cli.ts";
-import { FIXTURE, fixture, fixtureWriting, isAlive, readPidFile, tempDir } from "./_mcp.ts";
+import { FIXTURE, fixtureWriting, isAlive, readPidFile, tempDir } from "./_mcp.ts";
 import { badServer, CHECK_ORDER } from "./_doctor.ts";
 
 // --- the CLI -------------------------------------------------------------------------------------
@@ -10,7 +10,10 @@ Deno.test("toolscore doctor prints a checklist and exits 0 when nothing fails", 
   assert.equal(code, 0, out);
   assert.match(out, /^- spec {12}no spec given \(--spec\)$/m);
   assert.match(out, /^✓ tools-list {6}1 tool: echo; /m);
-  assert.match(out, /^✓ tool-schemas {4}the list is valid MCP and every input and output schema compiles$/m);
+  assert.match(
+    out,
+    /^✓ tool-schemas {4}the list is valid MCP and every input and output schema compiles$/m,
+  );
   assert.match(out, /\n7 pass, 0 warn, 0 fail, 10 skip\n$/);
 });
 
@@ -49,7 +52,15 @@ Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value"
         assert.deepEqual(report.checks.map((c: { name: string }) => c.name), CHECK_ORDER);
         assert.deepEqual(Object.keys(report.checks[0]), ["name", "status", "detail", "fix"]);
         assert.equal(report.counts.fail, 2);
-        assert.deepEqual(Object.keys(report), ["checks", "counts", "worst", "name", "server", "timings_s", "output"]);
+        assert.deepEqual(Object.keys(report), [
+          "checks",
+          "counts",
+          "worst",
+          "name",
+          "server",
+          "timings_s",
+          "output",
+        ]);
         assert.equal(report.server, null);
         assert.match(report.output.stderr.join("\n"), /FATAL missing FIXTURE_DB_URL/);
       }
@@ -219,7 +230,13 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
     };
     await Deno.writeTextFile(
       config,
-      JSON.stringify({ mcpServers: { clean: entry([]), noisy: entry(["--banner"]), broken: entry(["--bad-tools"]) } }),
+      JSON.stringify({
+        mcpServers: {
+          clean: entry([]),
+          noisy: entry(["--banner"]),
+          broken: entry(["--bad-tools"]),
+        },
+      }),
     );
     const text = await runCollect(["doctor", "--mcp-config", config, "--all"]);
     assert.equal(text.code, 1);
@@ -229,7 +246,9 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
     assert.doesNotMatch(text.out, /^. (spec|keys|contract-tools) /m);
     assert.match(text.out, /\n3 servers: clean: pass, noisy: warn, broken: fail\n$/);
 
-    const json = JSON.parse((await runCollect(["doctor", "--mcp-config", config, "--all", "--json"])).out);
+    const json = JSON.parse(
+      (await runCollect(["doctor", "--mcp-config", config, "--all", "--json"])).out,
+    );
     assert.deepEqual(Object.keys(json), ["servers", "counts", "worst"]);
     assert.deepEqual(json.counts, { pass: 1, warn: 1, fail: 1, skip: 0 });
     assert.equal(json.worst, "fail");

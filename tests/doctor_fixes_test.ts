@@ -40,7 +40,10 @@ Deno.test("fix 2: an unsupported protocol version is refused by name, with the v
   // An old but supported version is a warning.
   const old = await checkServer(badServer(["--protocol", "2024-11-05"]), { timeout: 20 });
   assert.equal(byName(old, "handshake").status, "warn");
-  assert.match(byName(old, "handshake").detail, /^protocol 2024-11-05 is old \(current: 2025-11-25\)/);
+  assert.match(
+    byName(old, "handshake").detail,
+    /^protocol 2024-11-05 is old \(current: 2025-11-25\)/,
+  );
 });
 
 Deno.test("fix 4: a banner on stdout is a warning that shows the lines", async () => {
@@ -61,7 +64,10 @@ Deno.test("fix 5: Cursor and VS Code configs are read as those clients do, value
   try {
     await Deno.mkdir(`${root}/.vscode`);
     const dump = `${root}/dump.json`;
-    await Deno.writeTextFile(`${root}/.env`, "# from envFile\nFROM_FILE='file value'\nexport OVERRIDDEN=file\n");
+    await Deno.writeTextFile(
+      `${root}/.env`,
+      "# from envFile\nFROM_FILE='file value'\nexport OVERRIDDEN=file\n",
+    );
     const config = `${root}/.vscode/mcp.json`;
     await Deno.writeTextFile(
       config,
@@ -83,7 +89,11 @@ Deno.test("fix 5: Cursor and VS Code configs are read as those clients do, value
               "${userHome}",
             ],
             envFile: "${workspaceFolder}/.env",
-            env: { API_KEY: "${input:api-key}", FROM_ENV: "${env:TOOLSCORE_TEST_FROM_ENV}", OVERRIDDEN: "env" },
+            env: {
+              API_KEY: "${input:api-key}",
+              FROM_ENV: "${env:TOOLSCORE_TEST_FROM_ENV}",
+              OVERRIDDEN: "env",
+            },
           },
         },
       }),
@@ -99,7 +109,10 @@ Deno.test("fix 5: Cursor and VS Code configs are read as those clients do, value
     ]);
     assert.equal(code, 0, err);
     const report = JSON.parse(out);
-    assert.equal(report.checks.find((c: { name: string }) => c.name === "server-start").status, "pass");
+    assert.equal(
+      report.checks.find((c: { name: string }) => c.name === "server-start").status,
+      "pass",
+    );
     assert.ok(!out.includes(secret) && !err.includes(secret), "an input value was printed");
     assert.ok(!out.includes(fromEnv), "an env value was printed");
     const seen = JSON.parse(await Deno.readTextFile(dump));
@@ -124,17 +137,25 @@ Deno.test("fix 5: Cursor and VS Code configs are read as those clients do, value
 
 // A loopback server answering every request with one status and an HTML page.
 function statusServer(status: number) {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
-    new Response(`<!doctype html><html><head><title>${status}</title></head><body><h1>Error ${status}</h1><p>nginx</p></body></html>`, {
-      status,
-      headers: { "content-type": "text/html" },
-    }));
+  return Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response(
+        `<!doctype html><html><head><title>${status}</title></head><body><h1>Error ${status}</h1><p>nginx</p></body></html>`,
+        {
+          status,
+          headers: { "content-type": "text/html" },
+        },
+      ),
+  );
 }
 
 Deno.test("fix 6: HTTP 401, 403 and 404 are one line each, naming the status and what to check", async () => {
   const expected: Record<number, string> = {
-    401: "the server answered initialize with HTTP 401 Unauthorized: it wants credentials; check server.headers.Authorization (the key or token it sends)",
-    403: "the server answered initialize with HTTP 403 Forbidden: the credentials were refused for this server (a wrong key, scope or plan); check server.headers.Authorization (the key or token it sends)",
+    401:
+      "the server answered initialize with HTTP 401 Unauthorized: it wants credentials; check server.headers.Authorization (the key or token it sends)",
+    403:
+      "the server answered initialize with HTTP 403 Forbidden: the credentials were refused for this server (a wrong key, scope or plan); check server.headers.Authorization (the key or token it sends)",
   };
   for (const status of [401, 403, 404]) {
     const server = statusServer(status);
@@ -160,8 +181,13 @@ Deno.test("fix 6: HTTP 401, 403 and 404 are one line each, naming the status and
   // Without credentials, 401 says none were sent.
   const server = statusServer(401);
   try {
-    const checks = await checkServer({ url: `http://127.0.0.1:${server.addr.port}/mcp` }, { timeout: 10 });
-    assert.match(byName(checks, "server-start").detail, /; no credentials were sent; add headers: \{Authorization: "Bearer \$\{TOKEN\}"\}/);
+    const checks = await checkServer({ url: `http://127.0.0.1:${server.addr.port}/mcp` }, {
+      timeout: 10,
+    });
+    assert.match(
+      byName(checks, "server-start").detail,
+      /; no credentials were sent; add headers: \{Authorization: "Bearer \$\{TOKEN\}"\}/,
+    );
   } finally {
     await server.shutdown();
   }
@@ -185,14 +211,21 @@ Deno.test("fix 8: a server without the tools capability is told it has no tools,
     'the server has no tools: it does not declare the tools capability and answers tools/list with "method not found"; it offers resources (2), prompts (1)',
   );
   assert.doesNotMatch(list.fix ?? "", /stderr|stdout/);
-  assert.equal(byName(checks, "resources").detail, "2 resources: file:///docs/a.md, file:///docs/b.md (listed, never read)");
+  assert.equal(
+    byName(checks, "resources").detail,
+    "2 resources: file:///docs/a.md, file:///docs/b.md (listed, never read)",
+  );
   assert.equal(byName(checks, "prompts").detail, "1 prompt: summarize (listed, never called)");
 });
 
 Deno.test("fix 9: the run-it-yourself line is quoted for the shell and says which variables pass; -e adds one", async () => {
   const checks = await checkServer(
     { command: [Deno.execPath(), "run", "--no-prompt", BAD_SERVER, "--node-crash", "$HOME/it's"] },
-    { timeout: 20, lookup: (name) => ({ PATH: "/usr/bin", HOME: "/home/t" } as Record<string, string>)[name], env: { EXTRA: "1" } },
+    {
+      timeout: 20,
+      lookup: (name) => ({ PATH: "/usr/bin", HOME: "/home/t" } as Record<string, string>)[name],
+      env: { EXTRA: "1" },
+    },
   );
   assert.equal(
     byName(checks, "server-start").fix,
@@ -222,17 +255,38 @@ Deno.test("fix 9: the run-it-yourself line is quoted for the shell and says whic
 
 Deno.test("fix 10: --timeout wins over the spec's timeout_s, and a total deadline stops endless paging", async () => {
   const started = performance.now();
-  const checks = await checkServer({ ...badServer(["--hang"]), timeoutS: 60 }, { timeout: 1, killGraceMs: 300 });
+  const checks = await checkServer({ ...badServer(["--hang"]), timeoutS: 60 }, {
+    timeout: 1,
+    killGraceMs: 300,
+  });
   assert.ok((performance.now() - started) / 1000 < 15);
   assert.match(byName(checks, "server-start").detail, /^no answer to initialize within 1 s /);
-  assert.match(byName(checks, "server-start").fix ?? "", /raise the timeout option \(it wins over server\.timeout_s\)$/);
+  assert.match(
+    byName(checks, "server-start").fix ?? "",
+    /raise the timeout option \(it wins over server\.timeout_s\)$/,
+  );
 
-  const paging = await checkServer(badServer(["--slow-pages", "100"]), { timeout: 5, deadline: 1.5 });
+  const paging = await checkServer(badServer(["--slow-pages", "100"]), {
+    timeout: 5,
+    deadline: 1.5,
+  });
   const list = byName(paging, "tools-list");
   assert.equal(list.status, "fail");
-  assert.match(list.detail, /^no answer to tools\/list before the deadline \(the deadline option\) from |^tools\/list was not done within the deadline \(the deadline option\) after \d+ page\(s\) and \d+ item\(s\)$/);
-  assert.equal(list.fix, "raise the deadline option, or make the server's lists end (a cursor that never ends)");
-  const cli = await runCollect(["doctor", "--deadline", "1.5", "--", ...badServer(["--slow-pages", "100"]).command]);
+  assert.match(
+    list.detail,
+    /^no answer to tools\/list before the deadline \(the deadline option\) from |^tools\/list was not done within the deadline \(the deadline option\) after \d+ page\(s\) and \d+ item\(s\)$/,
+  );
+  assert.equal(
+    list.fix,
+    "raise the deadline option, or make the server's lists end (a cursor that never ends)",
+  );
+  const cli = await runCollect([
+    "doctor",
+    "--deadline",
+    "1.5",
+    "--",
+    ...badServer(["--slow-pages", "100"]).command,
+  ]);
   assert.match(cli.out, /\(--deadline\)/);
   assert.match(cli.out, /fix: raise --deadline, or make/);
 });
@@ -241,7 +295,10 @@ Deno.test("fix 11: the library speaks of its options, the CLI of its flags", asy
   const library = await runDoctor({ server: badServer([]), startServer: false });
   assert.equal(byName(library, "server-start").detail, "not started (startServer: false)");
   assert.equal(byName(library, "spec").detail, "no spec given (the specPath option)");
-  assert.equal(byName(library, "keys").detail, "no keys to check (the spec's keys, or the keys option)");
+  assert.equal(
+    byName(library, "keys").detail,
+    "no keys to check (the spec's keys, or the keys option)",
+  );
   assert.match(byName(library, "contract").detail, /\(the contractPath option, /);
   const cli = await runCollect(["doctor", "--no-server", "--", ...badServer([]).command]);
   assert.match(cli.out, /not started \(--no-server\)/);

@@ -5,7 +5,7 @@
 // Every check of "gone" reads the process table (ps).
 import assert from "node:assert/strict";
 import { tempDir } from "./_mcp.ts";
-import { badServer, doctorProcess, readPids, README_PERMISSIONS, running } from "./_doctor.ts";
+import { badServer, doctorProcess, README_PERMISSIONS, readPids, running } from "./_doctor.ts";
 
 const ignore = Deno.build.os !== "linux";
 
@@ -43,7 +43,10 @@ for (
     async fn() {
       await withPidFile(async (pidFile) => {
         const server = badServer([flag, "--pid-file", pidFile], { writable: pidFile });
-        const { code, out } = await doctorProcess([...README_PERMISSIONS], ["--", ...server.command]);
+        const { code, out } = await doctorProcess([...README_PERMISSIONS], [
+          "--",
+          ...server.command,
+        ]);
         const pids = await readPids(pidFile, 1);
         assert.equal(pids.length, 1);
         assert.equal(code, 0, out);
@@ -65,11 +68,23 @@ Deno.test({
       const server = badServer(["--grandchild", "--escape", "--hang", "--pid-file", pidFile], {
         writable: pidFile,
       });
-      const { code, out } = await doctorProcess([...README_PERMISSIONS], ["--timeout", "1", "--", ...server.command]);
+      const { code, out } = await doctorProcess([...README_PERMISSIONS], [
+        "--timeout",
+        "1",
+        "--",
+        ...server.command,
+      ]);
       const pids = await readPids(pidFile, 2);
       assert.equal(code, 1);
       assert.match(out, /✗ server-start +no answer to initialize within 1 s/);
-      assert.match(stoppedLine(out), new RegExp(`^stopped 2 process\\(es\\) the server left running: (${pids.join("|")}) .*, (${pids.join("|")}) `));
+      assert.match(
+        stoppedLine(out),
+        new RegExp(
+          `^stopped 2 process\\(es\\) the server left running: (${pids.join("|")}) .*, (${
+            pids.join("|")
+          }) `,
+        ),
+      );
       await assertGone(pids);
     });
   },
@@ -85,7 +100,17 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
           writable: pidFile,
         });
         const cli = new Deno.Command(Deno.execPath(), {
-          args: ["run", "--no-prompt", ...README_PERMISSIONS, "cli.ts", "doctor", "--timeout", "60", "--", ...server.command],
+          args: [
+            "run",
+            "--no-prompt",
+            ...README_PERMISSIONS,
+            "cli.ts",
+            "doctor",
+            "--timeout",
+            "60",
+            "--",
+            ...server.command,
+          ],
           stdin: "null",
           stdout: "piped",
           stderr: "piped",
@@ -99,9 +124,14 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
           const output = await cli.output();
           const err = new TextDecoder().decode(output.stderr);
           assert.equal(output.code, code, err);
-          assert.match(err, new RegExp(`^doctor: interrupted by ${signal}\\ndoctor: stopped the server \\d+ \\(`));
+          assert.match(
+            err,
+            new RegExp(`^doctor: interrupted by ${signal}\\ndoctor: stopped the server \\d+ \\(`),
+          );
           assert.match(err, /doctor: stopped 2 process\(es\) the server left running: /);
-          for (const pid of pids) assert.match(err, new RegExp(`\\b${pid} \\(/usr/bin/sleep 300\\)`));
+          for (const pid of pids) {
+            assert.match(err, new RegExp(`\\b${pid} \\(/usr/bin/sleep 300\\)`));
+          }
           await assertGone(pids);
         } finally {
           try {
@@ -116,11 +146,14 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
 }
 
 Deno.test({
-  name: "toolscore doctor under a narrowed --allow-run names each survivor with a command that stops it",
+  name:
+    "toolscore doctor under a narrowed --allow-run names each survivor with a command that stops it",
   ignore,
   async fn() {
     await withPidFile(async (pidFile) => {
-      const server = badServer(["--grandchild", "--escape", "--pid-file", pidFile], { writable: pidFile });
+      const server = badServer(["--grandchild", "--escape", "--pid-file", pidFile], {
+        writable: pidFile,
+      });
       const { out } = await doctorProcess(
         ["--allow-read", "--allow-env", `--allow-run=${Deno.execPath()},sh`],
         ["--", ...server.command],
@@ -129,8 +162,9 @@ Deno.test({
       const line = stoppedLine(out);
       assert.match(line, /^2 process\(es\) it started still run: /);
       for (const pid of pids) assert.match(line, new RegExp(`\\b${pid} \\(/usr/bin/sleep 300\\)`));
-      const fix = /^ {4}fix: (kill -9 [\d ]+); with --allow-run for every program, deno stops them itself$/m
-        .exec(out)?.[1];
+      const fix =
+        /^ {4}fix: (kill -9 [\d ]+); with --allow-run for every program, deno stops them itself$/m
+          .exec(out)?.[1];
       assert.ok(fix, out);
       for (const pid of pids) assert.ok(await running(pid), `${pid} should have survived`);
       // The fix works (a plain `kill -- -PGID` does not reach the one that left the group).
@@ -159,7 +193,8 @@ Deno.test({
       );
       assert.ok(await running(pids[0]!));
       const look = /to look: (.*)$/.exec(skip)![1]!;
-      await new Deno.Command("sh", { args: ["-c", `${look} | cut -d/ -f3 | xargs -r kill -9`] }).output();
+      await new Deno.Command("sh", { args: ["-c", `${look} | cut -d/ -f3 | xargs -r kill -9`] })
+        .output();
       await new Promise((resolve) => setTimeout(resolve, 100));
       await assertGone(pids);
     });
@@ -171,7 +206,9 @@ Deno.test({
   ignore,
   async fn() {
     await withPidFile(async (pidFile) => {
-      const server = badServer(["--escape", "--hang", "--pid-file", pidFile], { writable: pidFile });
+      const server = badServer(["--escape", "--hang", "--pid-file", pidFile], {
+        writable: pidFile,
+      });
       const cli = new Deno.Command(Deno.execPath(), {
         args: [
           "run",
@@ -196,7 +233,12 @@ Deno.test({
       const output = await cli.output();
       const err = new TextDecoder().decode(output.stderr);
       assert.equal(output.code, 130);
-      assert.match(err, new RegExp(`doctor: 1 process\\(es\\) it started still run: ${pids[0]} \\(/usr/bin/sleep 300\\)`));
+      assert.match(
+        err,
+        new RegExp(
+          `doctor: 1 process\\(es\\) it started still run: ${pids[0]} \\(/usr/bin/sleep 300\\)`,
+        ),
+      );
       assert.match(err, new RegExp(`doctor: to stop them: kill -9 ${pids[0]}; `));
       assert.ok(await running(pids[0]!));
     });

@@ -141,7 +141,7 @@ Deno.test("checkServer() passes @modelcontextprotocol/server-everything over std
   ]);
 });
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = listener.addr as Deno.NetAddr;
   listener.close();
@@ -152,7 +152,7 @@ async function freePort(): Promise<number> {
 async function everythingOverHttp(mode: "streamableHttp" | "sse") {
   const bin = npmBin("mcp-server-everything");
   if (bin === undefined) return undefined;
-  const port = await freePort();
+  const port = freePort();
   const child = new Deno.Command(bin, {
     args: [mode],
     env: { PORT: String(port) },
@@ -185,7 +185,11 @@ Deno.test("checkServer() passes server-everything over Streamable HTTP and ends 
   if (server === undefined) return;
   try {
     const checks = await checkServer({ url: server.url }, { timeout: 30 });
-    assert.equal(byName(checks, "server-start").status, "pass", byName(checks, "server-start").detail);
+    assert.equal(
+      byName(checks, "server-start").status,
+      "pass",
+      byName(checks, "server-start").detail,
+    );
     assert.equal(byName(checks, "tool-schemas").status, "pass");
     assert.equal(byName(checks, "stdout").detail, "a remote server has no stdout");
     assert.equal(byName(checks, "shutdown").detail, "the session was ended (HTTP DELETE)");
@@ -205,7 +209,11 @@ Deno.test("checkServer() speaks legacy SSE to server-everything's sse mode, with
   if (server === undefined) return;
   try {
     const checks = await checkServer({ url: server.url }, { timeout: 30 });
-    assert.equal(byName(checks, "server-start").status, "pass", byName(checks, "server-start").detail);
+    assert.equal(
+      byName(checks, "server-start").status,
+      "pass",
+      byName(checks, "server-start").detail,
+    );
     const handshake = byName(checks, "handshake");
     assert.equal(handshake.status, "warn");
     assert.match(
@@ -231,13 +239,25 @@ Deno.test("checkServer() passes @modelcontextprotocol/server-memory and server-f
     }, { timeout: 60 });
     assert.equal(byName(fromMemory, "server-start").status, "pass");
     assert.match(byName(fromMemory, "tools-list").detail, /\bcreate_entities\b.*\bread_graph\b/);
-    assert.equal(byName(fromMemory, "tool-schemas").status, "pass", byName(fromMemory, "tool-schemas").detail);
+    assert.equal(
+      byName(fromMemory, "tool-schemas").status,
+      "pass",
+      byName(fromMemory, "tool-schemas").detail,
+    );
 
     const fromFiles = await checkServer({ command: [filesystem, dir] }, { timeout: 60 });
     assert.equal(byName(fromFiles, "server-start").status, "pass");
     assert.match(byName(fromFiles, "tools-list").detail, /\bread_text_file\b|\bread_file\b/);
-    assert.equal(byName(fromFiles, "tool-schemas").status, "pass", byName(fromFiles, "tool-schemas").detail);
-    assert.equal(byName(fromFiles, "shutdown").status, "pass", byName(fromFiles, "shutdown").detail);
+    assert.equal(
+      byName(fromFiles, "tool-schemas").status,
+      "pass",
+      byName(fromFiles, "tool-schemas").detail,
+    );
+    assert.equal(
+      byName(fromFiles, "shutdown").status,
+      "pass",
+      byName(fromFiles, "shutdown").detail,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -273,7 +293,10 @@ Deno.test("toolListIssues() reports the SDK's refusals and invalid schemas with 
     'tools[3].inputSchema.type: Invalid input: expected "object" (the SDK\'s client refuses the list; tool array_schema)',
     "tools[6]: Invalid input: expected object, received string (the SDK's client refuses the list)",
   ]);
-  assert.match(issues.fails[4]!, /^tools\[5\]\.inputSchema: not a usable draft-07 \(the protocol's default\) JSON Schema .*\(tool dangling_ref\)$/);
+  assert.match(
+    issues.fails[4]!,
+    /^tools\[5\]\.inputSchema: not a usable draft-07 \(the protocol's default\) JSON Schema .*\(tool dangling_ref\)$/,
+  );
   assert.deepEqual(issues.warns, [
     "tools[4].inputSchema.$schema: http://json-schema.org/draft-04/schema# is not a dialect we can check (tool old)",
   ]);

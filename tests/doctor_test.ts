@@ -7,20 +7,16 @@ import {
   checkKeys,
   checkPackages,
   checkPrices,
-  checkServer,
   closestName,
   costUsd,
   DEFAULT_PRICES,
   DoctorCheck,
   doctorReport,
   formatDoctorReport,
-  inspectServer,
   loadAgentSpec,
   lookupPrice,
   pricesFromJson,
   runDoctor,
-  toolListIssues,
-  toolsSha256,
 } from "../mod.ts";
 import { fixture, tempDir } from "./_mcp.ts";
 import { byName, CHECK_ORDER } from "./_doctor.ts";
@@ -463,13 +459,6 @@ Deno.test("agentSpecFromJson() names the JSON path of every mistake", () => {
 
 // --- pieces --------------------------------------------------------------------------------------
 
-Deno.test("toolsSha256() ignores the order of the tools but not their content", () => {
-  const a = { name: "a", inputSchema: { type: "object" } };
-  const b = { name: "b", inputSchema: { type: "object" } };
-  assert.equal(toolsSha256([a, b]), toolsSha256([b, a]));
-  assert.notEqual(toolsSha256([a, b]), toolsSha256([a, { ...b, description: "changed" }]));
-});
-
 Deno.test("closestName() and checkContractTools() point at the nearest real tool", () => {
   assert.equal(closestName("Search_Flight", ["book_flight", "search_flights"]), "search_flights");
   const check = checkContractTools(
@@ -513,4 +502,3 @@ Deno.test("doctorReport() counts and formatDoctorReport() prints marks and fixes
   assert.ok(formatDoctorReport(report, { color: true }).includes("\x1b[31m✗\x1b[0m keys"));
   assert.equal(doctorReport([]).worst, "skip");
 });
-

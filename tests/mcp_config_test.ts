@@ -34,11 +34,19 @@ Deno.test("expandVariables() reads ${env:NAME}, ${input:ID}, ${workspaceFolder} 
   const lookup = (name: string) => ours[name];
   const context = { inputs: { "api-key": "sk-1" }, workspaceFolder: "/w/app" };
   assert.equal(
-    expandVariables("${workspaceFolder}|${workspaceFolderBasename}|${userHome}|${env:TOKEN}|${TOKEN}|${input:api-key}", lookup, "x", context),
+    expandVariables(
+      "${workspaceFolder}|${workspaceFolderBasename}|${userHome}|${env:TOKEN}|${TOKEN}|${input:api-key}",
+      lookup,
+      "x",
+      context,
+    ),
     "/w/app|app|/home/me|t0k|t0k|sk-1",
   );
   assert.throws(
-    () => expandVariables("${input:other}", lookup, "server.env.K", { inputPrompts: { other: "Other" } }),
+    () =>
+      expandVariables("${input:other}", lookup, "server.env.K", {
+        inputPrompts: { other: "Other" },
+      }),
     /^InputError: server\.env\.K: refers to \$\{input:other\}, which the client prompts for \("Other"\) asks for when it starts the server; give it in the inputs option \(\{"other": …\}\)$/,
   );
   assert.throws(
@@ -49,9 +57,15 @@ Deno.test("expandVariables() reads ${env:NAME}, ${input:ID}, ${workspaceFolder} 
 });
 
 Deno.test("parseEnvFile() reads dotenv lines and serverEnvironment() puts env over envFile", () => {
-  const file = parseEnvFile("# c\nA=1\nexport B = two words \nC=\"x\\ny\"\nD='$NOT' # note\n\n", ".env");
+  const file = parseEnvFile(
+    "# c\nA=1\nexport B = two words \nC=\"x\\ny\"\nD='$NOT' # note\n\n",
+    ".env",
+  );
   assert.deepEqual(file, { A: "1", B: "two words", C: "x\ny", D: "$NOT" });
-  assert.throws(() => parseEnvFile("A=1\njust words\n", "conf/.env"), /conf\/\.env:2: expected NAME=value/);
+  assert.throws(
+    () => parseEnvFile("A=1\njust words\n", "conf/.env"),
+    /conf\/\.env:2: expected NAME=value/,
+  );
   const env = serverEnvironment({ command: ["s"], env: { A: "spec" } }, () => undefined, {
     envFile: file,
     extra: { E: "cli" },
@@ -60,7 +74,10 @@ Deno.test("parseEnvFile() reads dotenv lines and serverEnvironment() puts env ov
 });
 
 Deno.test("isLegacySse() follows type: sse and a URL ending in /sse", () => {
-  assert.equal(isLegacySse(serverSpecFromJson({ type: "sse", url: "https://x.test/events" })), true);
+  assert.equal(
+    isLegacySse(serverSpecFromJson({ type: "sse", url: "https://x.test/events" })),
+    true,
+  );
   assert.equal(isLegacySse(serverSpecFromJson({ url: "https://x.test/sse" })), true);
   assert.equal(isLegacySse(serverSpecFromJson({ type: "http", url: "https://x.test/sse" })), false);
   assert.equal(isLegacySse(serverSpecFromJson({ url: "https://x.test/mcp" })), false);
@@ -69,8 +86,11 @@ Deno.test("isLegacySse() follows type: sse and a URL ending in /sse", () => {
 Deno.test("shellLine() quotes so that a POSIX shell reads the tokens back unchanged", () => {
   assert.equal(shellQuote("$HOME"), "'$HOME'");
   fc.assert(
-    fc.property(fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 6 }), (tokens) => {
-      assert.deepEqual(splitCommandLine(shellLine(tokens)), tokens);
-    }),
+    fc.property(
+      fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 6 }),
+      (tokens) => {
+        assert.deepEqual(splitCommandLine(shellLine(tokens)), tokens);
+      },
+    ),
   );
 });

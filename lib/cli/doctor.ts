@@ -18,7 +18,15 @@ import { readDocument } from "../base/load.ts";
 import { isRemoteSpec, type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
 import { serverSpecFromCommandLine } from "../mcp/command_line.ts";
 import { isJsonObject } from "../scoring/calls.ts";
-import { type CliIO, type Command, EXIT, listFlag, numberFlag, parseFlags, stringFlag } from "./command.ts";
+import {
+  type CliIO,
+  type Command,
+  EXIT,
+  listFlag,
+  numberFlag,
+  parseFlags,
+  stringFlag,
+} from "./command.ts";
 import { allReportJson, onInterrupt, type ServerRun, serverRunJson } from "./doctor_output.ts";
 
 const FLAGS = {
@@ -161,7 +169,9 @@ async function serversFromFlags(
   if (command.length > 0) return [serverSpecFromCommandLine(command)];
   if (line !== undefined) return [serverSpecFromCommandLine(line)];
   if (url !== undefined) return [serverSpecFromJson({ url }, { path: "--url" })];
-  if (config !== undefined) return await configServers(config, stringFlag(flags, "mcp-server"), all);
+  if (config !== undefined) {
+    return await configServers(config, stringFlag(flags, "mcp-server"), all);
+  }
   return [];
 }
 
@@ -227,8 +237,14 @@ export const doctorCommand: Command = {
           baseline,
           terms: CLI_TERMS,
         });
-        const serverOnly = all ? found.checks.filter((check) => !NON_SERVER.has(check.name)) : found.checks;
-        runs.push({ name: found.server?.name ?? server?.name ?? "", checks: serverOnly, inspection: found.server });
+        const serverOnly = all
+          ? found.checks.filter((check) => !NON_SERVER.has(check.name))
+          : found.checks;
+        runs.push({
+          name: found.server?.name ?? server?.name ?? "",
+          checks: serverOnly,
+          inspection: found.server,
+        });
       }
     } finally {
       stopListening();
@@ -236,7 +252,9 @@ export const doctorCommand: Command = {
 
     if (updatePath !== undefined) {
       const catalogs: Record<string, Catalog> = {};
-      for (const run of runs) if (run.inspection?.catalog) catalogs[run.name] = run.inspection.catalog;
+      for (const run of runs) {
+        if (run.inspection?.catalog) catalogs[run.name] = run.inspection.catalog;
+      }
       const names = Object.keys(catalogs);
       if (names.length === 0) {
         io.stderr(`doctor: did not write ${updatePath}: no server listed its tools\n`);
@@ -270,7 +288,15 @@ export const doctorCommand: Command = {
   },
 };
 
-const NON_SERVER = new Set(["spec", "contract", "keys", "packages", "prices", "budget", "contract-tools"]);
+const NON_SERVER = new Set([
+  "spec",
+  "contract",
+  "keys",
+  "packages",
+  "prices",
+  "budget",
+  "contract-tools",
+]);
 
 function exitCode(worst: string, failOnWarn: boolean): number {
   return worst === "fail" || (failOnWarn && worst === "warn") ? EXIT.gate : EXIT.ok;

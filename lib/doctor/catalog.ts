@@ -33,10 +33,16 @@ function pick(item: JsonObject, keys: readonly string[]): JsonObject {
   return out;
 }
 
-function byKey(items: readonly unknown[], key: string, keep: readonly string[]): Record<string, JsonObject> {
+function byKey(
+  items: readonly unknown[],
+  key: string,
+  keep: readonly string[],
+): Record<string, JsonObject> {
   const out: Record<string, JsonObject> = {};
   for (const item of items) {
-    if (isJsonObject(item) && typeof item[key] === "string") out[item[key] as string] = pick(item, keep);
+    if (isJsonObject(item) && typeof item[key] === "string") {
+      out[item[key] as string] = pick(item, keep);
+    }
   }
   return out;
 }
@@ -133,7 +139,8 @@ export async function readBaseline(path: string): Promise<Record<string, Catalog
     if (!isJsonObject(catalog)) {
       throw new InputError("expected a catalog object", `${path}: servers.${name}`);
     }
-    const part = (key: string) => (isJsonObject(catalog[key]) ? catalog[key] : {}) as Record<string, JsonObject>;
+    const part = (key: string) =>
+      (isJsonObject(catalog[key]) ? catalog[key] : {}) as Record<string, JsonObject>;
     out[name] = {
       tools: part("tools"),
       resources: part("resources"),

@@ -18,7 +18,12 @@
 import { McpSession } from "../mcp/client.ts";
 import { McpServerError } from "../mcp/server_error.ts";
 import { redact } from "../mcp/client_failure.ts";
-import { describeServer, isRemoteSpec, type MCPServerSpec, type ServerVerify } from "../mcp/server_spec.ts";
+import {
+  describeServer,
+  isRemoteSpec,
+  type MCPServerSpec,
+  type ServerVerify,
+} from "../mcp/server_spec.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { DoctorCheck } from "./check.ts";
 import { toolListIssues, toolsSha256 } from "./tool_schemas.ts";
@@ -216,7 +221,9 @@ export async function inspectServer(
       ]),
       ...skipped(["server-build"], "the server did not start"),
     );
-    if (options.baseline) inspection.checks.push(new DoctorCheck("catalog-drift", "skip", "the server did not start"));
+    if (options.baseline) {
+      inspection.checks.push(new DoctorCheck("catalog-drift", "skip", "the server did not start"));
+    }
     return inspection;
   }
   const { name, version, protocolVersion } = session.identity;
@@ -279,8 +286,16 @@ export async function inspectServer(
   };
   checks.push(stdoutCheck(spec, noise));
 
-  const resourcesCheck = listCheck("resources", declared(capabilities, "resources"), lists.filter((l) => l.method.startsWith("resources")));
-  const promptsCheck = listCheck("prompts", declared(capabilities, "prompts"), lists.filter((l) => l.method === "prompts/list"));
+  const resourcesCheck = listCheck(
+    "resources",
+    declared(capabilities, "resources"),
+    lists.filter((l) => l.method.startsWith("resources")),
+  );
+  const promptsCheck = listCheck(
+    "prompts",
+    declared(capabilities, "prompts"),
+    lists.filter((l) => l.method === "prompts/list"),
+  );
   const tail = [
     resourcesCheck,
     promptsCheck,
@@ -292,7 +307,11 @@ export async function inspectServer(
     if (error.kind === "unsupported") {
       const offers = [
         summary.resources.length > 0 || declared(capabilities, "resources")
-          ? `resources (${summary.resources.length}${summary.resource_templates.length > 0 ? ` and ${summary.resource_templates.length} template(s)` : ""})`
+          ? `resources (${summary.resources.length}${
+            summary.resource_templates.length > 0
+              ? ` and ${summary.resource_templates.length} template(s)`
+              : ""
+          })`
           : "",
         declared(capabilities, "prompts") ? `prompts (${summary.prompts.length})` : "",
         ...["logging", "completions"].filter((key) => declared(capabilities, key)),
@@ -302,21 +321,31 @@ export async function inspectServer(
           "tools-list",
           "warn",
           `the server has no tools: ${
-            declared(capabilities, "tools") ? "it declares the tools capability but" : "it does not declare the tools capability and"
+            declared(capabilities, "tools")
+              ? "it declares the tools capability but"
+              : "it does not declare the tools capability and"
           } answers tools/list with "method not found"; it offers ${
             offers.length > 0 ? offers.join(", ") : "nothing else"
           }`,
-          { fix: "an agent needs tools: use a server that has them (its resources and prompts are listed below)" },
+          {
+            fix:
+              "an agent needs tools: use a server that has them (its resources and prompts are listed below)",
+          },
         ),
         ...skipped(["tool-schemas", "tool-lint"], "no tools"),
       );
     } else {
       checks.push(
-        new DoctorCheck("tools-list", "fail", error.message, { fix: fixFor(error, spec, terms, options) }),
+        new DoctorCheck("tools-list", "fail", error.message, {
+          fix: fixFor(error, spec, terms, options),
+        }),
         ...skipped(["tool-schemas", "tool-lint"], "no tool list"),
       );
     }
-    checks.push(...tail, buildCheck(options.verify ?? spec.verify, session.identity, toolsSha256([])));
+    checks.push(
+      ...tail,
+      buildCheck(options.verify ?? spec.verify, session.identity, toolsSha256([])),
+    );
     if (options.baseline) checks.push(new DoctorCheck("catalog-drift", "skip", "no tool list"));
     return inspection;
   }
@@ -337,8 +366,12 @@ export async function inspectServer(
       : new DoctorCheck(
         "tools-list",
         undeclared === "" ? "pass" : "warn",
-        `${tools.length} tool${tools.length === 1 ? "" : "s"}: ${listNames(names)}; tools_sha256 ${hash}${undeclared}`,
-        undeclared === "" ? {} : { fix: 'declare capabilities: {tools: {}} in the initialize answer' },
+        `${tools.length} tool${tools.length === 1 ? "" : "s"}: ${
+          listNames(names)
+        }; tools_sha256 ${hash}${undeclared}`,
+        undeclared === ""
+          ? {}
+          : { fix: "declare capabilities: {tools: {}} in the initialize answer" },
       ),
   );
 
@@ -348,7 +381,8 @@ export async function inspectServer(
       ? new DoctorCheck("tool-schemas", "skip", "no tools to check")
       : fails.length > 0
       ? new DoctorCheck("tool-schemas", "fail", [...fails, ...warns].join("; "), {
-        fix: "fix these tool definitions at the paths named; the SDK's client or a model API refuses them",
+        fix:
+          "fix these tool definitions at the paths named; the SDK's client or a model API refuses them",
       })
       : warns.length > 0
       ? new DoctorCheck("tool-schemas", "warn", warns.join("; "), {
@@ -362,7 +396,9 @@ export async function inspectServer(
   );
 
   const lint = lintTools(tools);
-  const size = `the catalog is ≈ ${lint.estimatedTokens.toLocaleString("en-US")} tokens (an estimate: bytes / 4), paid on every model turn`;
+  const size = `the catalog is ≈ ${
+    lint.estimatedTokens.toLocaleString("en-US")
+  } tokens (an estimate: bytes / 4), paid on every model turn`;
   const unannotated = lint.unannotated > 0
     ? `; ${lint.unannotated} tool(s) without annotations count as destructive and open-world (the MCP defaults)`
     : "";
@@ -371,9 +407,14 @@ export async function inspectServer(
       ? new DoctorCheck("tool-lint", "skip", "no tools to lint")
       : lint.warns.length > 0
       ? new DoctorCheck("tool-lint", "warn", `${lint.warns.join("; ")}; ${size}${unannotated}`, {
-        fix: "rename, describe and annotate these tools in the server (names, descriptions and hints are what a model and a client see)",
+        fix:
+          "rename, describe and annotate these tools in the server (names, descriptions and hints are what a model and a client see)",
       })
-      : new DoctorCheck("tool-lint", "pass", `names, descriptions and hints are fine; ${size}${unannotated}`),
+      : new DoctorCheck(
+        "tool-lint",
+        "pass",
+        `names, descriptions and hints are fine; ${size}${unannotated}`,
+      ),
   );
   checks.push(...tail, buildCheck(options.verify ?? spec.verify, session.identity, hash));
 
@@ -390,9 +431,9 @@ export async function inspectServer(
         ? new DoctorCheck(
           "catalog-drift",
           "fail",
-          `${options.baseline.label} has no server named ${JSON.stringify(inspection.name)} (it has ${
-            Object.keys(options.baseline.servers).join(", ") || "none"
-          })`,
+          `${options.baseline.label} has no server named ${
+            JSON.stringify(inspection.name)
+          } (it has ${Object.keys(options.baseline.servers).join(", ") || "none"})`,
           { fix: `write it with ${terms.updateBaseline}, after reviewing the catalog` },
         )
         : driftCheck(catalogDrift(before, inspection.catalog), options.baseline.label, terms),

@@ -64,7 +64,9 @@ export async function checkContracts(
       check: new DoctorCheck(
         "contract",
         "skip",
-        `no contract given (${options.contractTerm ?? "the contractPath option"}, or tasks[].contract in the spec)`,
+        `no contract given (${
+          options.contractTerm ?? "the contractPath option"
+        }, or tasks[].contract in the spec)`,
       ),
       contracts: [],
     };

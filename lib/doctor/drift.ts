@@ -67,10 +67,12 @@ function types(schema: JsonObject): string[] | null {
 type Push = (cls: DriftClass, pointer: string, message: string) => void;
 
 function compareBounds(a: JsonObject, b: JsonObject, at: string, push: Push): void {
-  for (const [keys, tighter] of [[LOWER, (x: number, y: number) => y > x], [
-    UPPER,
-    (x: number, y: number) => y < x,
-  ]] as const) {
+  for (
+    const [keys, tighter] of [[LOWER, (x: number, y: number) => y > x], [
+      UPPER,
+      (x: number, y: number) => y < x,
+    ]] as const
+  ) {
     for (const key of keys) {
       const [x, y] = [a[key], b[key]];
       if (same(x, y)) continue;
@@ -110,8 +112,9 @@ function compareSchema(a: unknown, b: unknown, at: string, push: Push): void {
   }
   const [ea, eb] = [a.enum, b.enum];
   if (!same(ea, eb)) {
-    if (Array.isArray(eb) && !Array.isArray(ea)) push("breaking", `${at}/enum`, "an enum was added");
-    else if (Array.isArray(ea)) {
+    if (Array.isArray(eb) && !Array.isArray(ea)) {
+      push("breaking", `${at}/enum`, "an enum was added");
+    } else if (Array.isArray(ea)) {
       const now = Array.isArray(eb) ? eb.map((v) => canonicalJson(v)) : null;
       const removed = now === null ? [] : ea.filter((v) => !now.includes(canonicalJson(v)));
       for (const value of removed) {
@@ -130,7 +133,12 @@ function compareSchema(a: unknown, b: unknown, at: string, push: Push): void {
     if (b.additionalProperties === false) {
       push("breaking", `${at}/additionalProperties`, "additionalProperties: false was added");
     } else if (isJsonObject(a.additionalProperties) && isJsonObject(b.additionalProperties)) {
-      compareSchema(a.additionalProperties, b.additionalProperties, `${at}/additionalProperties`, push);
+      compareSchema(
+        a.additionalProperties,
+        b.additionalProperties,
+        `${at}/additionalProperties`,
+        push,
+      );
     } else push("compatible", `${at}/additionalProperties`, "additionalProperties was relaxed");
   }
   const pa = isJsonObject(a.properties) ? a.properties : {};
@@ -142,8 +150,12 @@ function compareSchema(a: unknown, b: unknown, at: string, push: Push): void {
     if (!Object.hasOwn(pb, key)) push("breaking", where, `the parameter ${key} was removed`);
     else {
       compareSchema(pa[key], pb[key], where, push);
-      if (!ra.has(key) && rb.has(key)) push("breaking", where, `the parameter ${key} is now required`);
-      if (ra.has(key) && !rb.has(key)) push("compatible", where, `the parameter ${key} is now optional`);
+      if (!ra.has(key) && rb.has(key)) {
+        push("breaking", where, `the parameter ${key} is now required`);
+      }
+      if (ra.has(key) && !rb.has(key)) {
+        push("compatible", where, `the parameter ${key} is now optional`);
+      }
     }
   }
   for (const key of Object.keys(pb)) {
@@ -156,7 +168,9 @@ function compareSchema(a: unknown, b: unknown, at: string, push: Push): void {
     compareSchema(a.items ?? {}, b.items ?? {}, `${at}/items`, push);
   }
   for (const key of WORDS) {
-    if (key !== "$schema" && !same(a[key], b[key])) push("compatible", `${at}/${escape(key)}`, `${key} changed`);
+    if (key !== "$schema" && !same(a[key], b[key])) {
+      push("compatible", `${at}/${escape(key)}`, `${key} changed`);
+    }
   }
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (HANDLED.has(key) || same(a[key], b[key])) continue;
@@ -166,12 +180,18 @@ function compareSchema(a: unknown, b: unknown, at: string, push: Push): void {
 }
 
 // Toward the risky side: what a client that trusted the baseline's hints did not expect.
-const RISKY: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+const RISKY: Record<string, boolean> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  openWorldHint: true,
+};
 
 function compareTool(name: string, a: JsonObject, b: JsonObject, push: Push): void {
   const at = `/tools/${escape(name)}`;
   compareSchema(a.inputSchema, b.inputSchema, `${at}/inputSchema`, push);
-  if (!same(a.outputSchema, b.outputSchema)) push("compatible", `${at}/outputSchema`, "the output schema changed");
+  if (!same(a.outputSchema, b.outputSchema)) {
+    push("compatible", `${at}/outputSchema`, "the output schema changed");
+  }
   for (const key of ["description", "title"]) {
     if (!same(a[key], b[key])) push("compatible", `${at}/${key}`, `the tool's ${key} changed`);
   }
@@ -188,7 +208,9 @@ function compareTool(name: string, a: JsonObject, b: JsonObject, push: Push): vo
 function compareArguments(at: string, a: unknown, b: unknown, push: Push): void {
   const list = (value: unknown) =>
     new Map(
-      (Array.isArray(value) ? value : []).filter(isJsonObject).map((arg) => [String(arg.name), arg]),
+      (Array.isArray(value) ? value : []).filter(isJsonObject).map((
+        arg,
+      ) => [String(arg.name), arg]),
     );
   const [la, lb] = [list(a), list(b)];
   for (const [name, arg] of la) {
@@ -242,25 +264,37 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
       push(
         "breaking",
         `/tools/${escape(name)}`,
-        `the tool ${name} was removed${closest === null ? "" : ` (renamed? closest new tool: ${closest})`}`,
+        `the tool ${name} was removed${
+          closest === null ? "" : ` (renamed? closest new tool: ${closest})`
+        }`,
       );
     } else compareTool(name, tool, current, push);
   }
-  for (const name of added) push("compatible", `/tools/${escape(name)}`, `the tool ${name} was added`);
+  for (const name of added) {
+    push("compatible", `/tools/${escape(name)}`, `the tool ${name} was added`);
+  }
   for (const key of ["resources", "resource_templates", "prompts"] as const) {
     const [a, b] = [baseline[key], now[key]];
-    const word = key === "prompts" ? "prompt" : key === "resources" ? "resource" : "resource template";
+    const word = key === "prompts"
+      ? "prompt"
+      : key === "resources"
+      ? "resource"
+      : "resource template";
     for (const [id, item] of Object.entries(a)) {
       const at = `/${key}/${escape(id)}`;
       const current = b[id];
       if (current === undefined) push("breaking", at, `the ${word} ${id} was removed`);
       else if (key === "prompts") {
         compareArguments(at, item.arguments, current.arguments, push);
-        if (!same(item.description, current.description)) push("compatible", `${at}/description`, "the prompt's description changed");
+        if (!same(item.description, current.description)) {
+          push("compatible", `${at}/description`, "the prompt's description changed");
+        }
       } else if (!same(item, current)) push("compatible", at, `the ${word} ${id} changed`);
     }
     for (const id of Object.keys(b)) {
-      if (!Object.hasOwn(a, id)) push("compatible", `/${key}/${escape(id)}`, `the ${word} ${id} was added`);
+      if (!Object.hasOwn(a, id)) {
+        push("compatible", `/${key}/${escape(id)}`, `the ${word} ${id} was added`);
+      }
     }
   }
   return changes;
@@ -289,7 +323,9 @@ export function driftCheck(
   label: string,
   terms: Pick<DoctorTerms, "updateBaseline">,
 ): DoctorCheck {
-  if (changes.length === 0) return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}`);
+  if (changes.length === 0) {
+    return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}`);
+  }
   const counts = { breaking: 0, safety: 0, compatible: 0 };
   for (const change of changes) counts[change.class]++;
   const order: DriftClass[] = ["breaking", "safety", "compatible"];
@@ -298,17 +334,20 @@ export function driftCheck(
       `${change.class} ${change.pointer}: ${change.message}`
     )
   );
-  const detail = `against ${label}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible; ${
-    lines.join("; ")
-  }`;
+  const detail =
+    `against ${label}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible; ${
+      lines.join("; ")
+    }`;
   if (counts.breaking > 0) {
     return new DoctorCheck("catalog-drift", "fail", detail, {
-      fix: `agents written against the baseline may break: restore what was removed or tightened, or review and write a new baseline with ${terms.updateBaseline}`,
+      fix:
+        `agents written against the baseline may break: restore what was removed or tightened, or review and write a new baseline with ${terms.updateBaseline}`,
     });
   }
   if (counts.safety > 0) {
     return new DoctorCheck("catalog-drift", "warn", detail, {
-      fix: `a tool now says it may destroy or reach outside: review it, then write a new baseline with ${terms.updateBaseline}`,
+      fix:
+        `a tool now says it may destroy or reach outside: review it, then write a new baseline with ${terms.updateBaseline}`,
     });
   }
   return new DoctorCheck("catalog-drift", "pass", detail);

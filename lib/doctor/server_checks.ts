@@ -17,7 +17,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { issueLines, leftBehindNote } from "../mcp/client_failure.ts";
-import type { LeftBehind } from "../mcp/transport.ts";
+import type { LeftBehind } from "../mcp/server_error.ts";
 import {
   isLegacySse,
   isRemoteSpec,
@@ -70,8 +70,9 @@ export function handshakeCheck(
   const result = isJsonObject(initialize) ? initialize : {};
   const warns: string[] = [];
   const notes: string[] = [];
-  if (protocolVersion === LATEST_PROTOCOL_VERSION) notes.push(`protocol ${protocolVersion} (current)`);
-  else if (protocolVersion !== null && SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
+  if (protocolVersion === LATEST_PROTOCOL_VERSION) {
+    notes.push(`protocol ${protocolVersion} (current)`);
+  } else if (protocolVersion !== null && SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
     warns.push(`protocol ${protocolVersion} is old (current: ${LATEST_PROTOCOL_VERSION})`);
   } else notes.push(`protocol ${protocolVersion ?? "unknown"}`);
   const info = isJsonObject(result.serverInfo) ? result.serverInfo : {};
@@ -84,7 +85,9 @@ export function handshakeCheck(
   const keys = Object.keys(capabilities);
   const unknown = keys.filter((key) => !KNOWN_CAPABILITIES.includes(key));
   if (unknown.length > 0) {
-    warns.push(`unknown capability ${unknown.join(", ")} (MCP defines ${KNOWN_CAPABILITIES.join(", ")})`);
+    warns.push(
+      `unknown capability ${unknown.join(", ")} (MCP defines ${KNOWN_CAPABILITIES.join(", ")})`,
+    );
   }
   const known = keys.filter((key) => KNOWN_CAPABILITIES.includes(key));
   notes.push(`capabilities: ${known.length > 0 ? known.join(", ") : "none"}`);
@@ -138,7 +141,10 @@ export function stdoutCheck(
     `it wrote ${noise.count} line${noise.count === 1 ? "" : "s"} to stdout that ${
       noise.count === 1 ? "is" : "are"
     } not JSON-RPC: ${shown}${noise.count > 5 ? ", …" : ""}`,
-    { fix: "log to stderr: stdout is the protocol channel, and stricter clients drop the connection" },
+    {
+      fix:
+        "log to stderr: stdout is the protocol channel, and stricter clients drop the connection",
+    },
   );
 }
 
@@ -151,7 +157,7 @@ const LIST_SCHEMAS = {
 /** One list as fetched for {@linkcode listCheck}: its items, or why it could not be listed. */
 export interface FetchedList {
   /** The method. */
-  method: keyof typeof LIST_SCHEMAS;
+  method: "resources/list" | "resources/templates/list" | "prompts/list";
   /** The raw items, or `null`. */
   items: unknown[] | null;
   /** Why listing failed (`unsupported` for "method not found"), when it did. */
@@ -162,7 +168,9 @@ function names(items: readonly unknown[], key: string): string {
   const list = items.flatMap((item) =>
     isJsonObject(item) && typeof item[key] === "string" ? [item[key] as string] : []
   );
-  return list.length <= 6 ? list.join(", ") : `${list.slice(0, 6).join(", ")}, … (${list.length - 6} more)`;
+  return list.length <= 6
+    ? list.join(", ")
+    : `${list.slice(0, 6).join(", ")}, … (${list.length - 6} more)`;
 }
 
 /**
@@ -210,13 +218,28 @@ export function listCheck(
     }
     const parsed = LIST_SCHEMAS[list.method].safeParse({ [key]: list.items });
     if (!parsed.success) {
-      fails.push(...issueLines(parsed.error.issues).map((line) => `${line} (the SDK's client refuses the list)`));
+      fails.push(
+        ...issueLines(parsed.error.issues).map((line) =>
+          `${line} (the SDK's client refuses the list)`
+        ),
+      );
     }
-    const word = key === "resourceTemplates" ? "template" : key === "prompts" ? "prompt" : "resource";
+    const word = key === "resourceTemplates"
+      ? "template"
+      : key === "prompts"
+      ? "prompt"
+      : "resource";
     const count = list.items.length;
     parts.push(
       `${count} ${word}${count === 1 ? "" : "s"}${
-        count > 0 ? `: ${names(list.items, key === "resourceTemplates" ? "uriTemplate" : key === "prompts" ? "name" : "uri")}` : ""
+        count > 0
+          ? `: ${
+            names(
+              list.items,
+              key === "resourceTemplates" ? "uriTemplate" : key === "prompts" ? "name" : "uri",
+            )
+          }`
+          : ""
       }`,
     );
   }
@@ -228,7 +251,8 @@ export function listCheck(
   }
   if (warns.length > 0) {
     return new DoctorCheck(name, "warn", [...warns, found].join("; "), {
-      fix: `the server declares the ${name} capability: answer its list methods, or drop the capability`,
+      fix:
+        `the server declares the ${name} capability: answer its list methods, or drop the capability`,
     });
   }
   return new DoctorCheck(name, "pass", found);
@@ -269,7 +293,11 @@ export function shutdownCheck(
   }
   const note = leftBehindNote(left);
   if (note === null) {
-    return new DoctorCheck("shutdown", "pass", "the server was stopped and nothing it started is left");
+    return new DoctorCheck(
+      "shutdown",
+      "pass",
+      "the server was stopped and nothing it started is left",
+    );
   }
   return new DoctorCheck("shutdown", note.status, note.detail, { fix: note.fix });
 }
@@ -296,15 +324,23 @@ export function buildCheck(
   hash: string,
 ): DoctorCheck {
   if (verify === undefined) {
-    return new DoctorCheck("server-build", "skip", "no build pinned (server.verify: {name, version, tools_sha256})");
+    return new DoctorCheck(
+      "server-build",
+      "skip",
+      "no build pinned (server.verify: {name, version, tools_sha256})",
+    );
   }
   const mismatches: string[] = [];
   if (verify.name !== undefined && verify.name !== identity.name) {
-    mismatches.push(`serverInfo.name is ${JSON.stringify(identity.name)}, pinned ${JSON.stringify(verify.name)}`);
+    mismatches.push(
+      `serverInfo.name is ${JSON.stringify(identity.name)}, pinned ${JSON.stringify(verify.name)}`,
+    );
   }
   if (verify.version !== undefined && verify.version !== identity.version) {
     mismatches.push(
-      `serverInfo.version is ${JSON.stringify(identity.version)}, pinned ${JSON.stringify(verify.version)}`,
+      `serverInfo.version is ${JSON.stringify(identity.version)}, pinned ${
+        JSON.stringify(verify.version)
+      }`,
     );
   }
   if (verify.toolsSha256 !== undefined && verify.toolsSha256 !== hash) {

@@ -92,7 +92,9 @@ export function fixFor(
       if (isRemoteSpec(spec)) return `check the server at ${where}`;
       const names = passedVariableNames(spec, options.lookup ?? readEnv, options.env);
       return `run \`${where}\` yourself to see why it stops; doctor starts it with a cleared ` +
-        `environment where only ${names.join(", ") || "nothing"} pass (and its marker ${MARKER_VARIABLE})` +
+        `environment where only ${
+          names.join(", ") || "nothing"
+        } pass (and its marker ${MARKER_VARIABLE})` +
         ` (add one with ${terms.env})`;
     }
     case "config":

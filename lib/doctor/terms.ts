@@ -5,10 +5,8 @@
  * @module
  */
 
-import type { SessionTerms } from "../mcp/client_failure.ts";
-
 /** The names of the settings, as the caller's user knows them. */
-export interface DoctorTerms extends SessionTerms {
+export interface DoctorTerms {
   /** Not starting the server. */
   noServer: string;
   /** The agent spec. */

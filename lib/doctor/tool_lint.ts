@@ -60,6 +60,7 @@ export function effectiveHints(annotations: unknown): Record<string, boolean> {
 
 // Zero-width and bidirectional controls, invisible operators, tag characters, BOM, C0/C1 controls.
 const HIDDEN =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/u;
 
 const INSTRUCTIONS: RegExp[] = [
@@ -105,7 +106,9 @@ function textFindings(text: unknown, where: string, warns: string[]): void {
   if (typeof text !== "string") return;
   const code = hidden(text);
   if (code !== null) {
-    warns.push(`${where}: hidden Unicode (${code}) in the text a model reads (a prompt-injection smell)`);
+    warns.push(
+      `${where}: hidden Unicode (${code}) in the text a model reads (a prompt-injection smell)`,
+    );
   }
   const phrase = instructionLike(text);
   if (phrase !== null) {
@@ -150,7 +153,11 @@ export function lintTools(tools: readonly unknown[]): ToolLint {
       const problems = toolNameProblems(tool.name);
       if (problems.length > 0) {
         const who = problems.map((p) => PROVIDER_NAMES[p.provider]).join(", ");
-        warns.push(`${name}: ${who} refuse${problems.length === 1 ? "s" : ""} this name: ${problems[0]!.problem}`);
+        warns.push(
+          `${name}: ${who} refuse${problems.length === 1 ? "s" : ""} this name: ${
+            problems[0]!.problem
+          }`,
+        );
       }
       textFindings(tool.name, `${name} (name)`, warns);
     }
@@ -178,7 +185,9 @@ export function lintTools(tools: readonly unknown[]): ToolLint {
     if (annotations.readOnlyHint === true && annotations.destructiveHint === true) {
       warns.push(`${name}: readOnlyHint: true with destructiveHint: true is a contradiction`);
     } else if (annotations.readOnlyHint === true && annotations.idempotentHint === false) {
-      warns.push(`${name}: readOnlyHint: true with idempotentHint: false (a read that is not repeatable?)`);
+      warns.push(
+        `${name}: readOnlyHint: true with idempotentHint: false (a read that is not repeatable?)`,
+      );
     }
     if (
       annotations.readOnlyHint !== true && annotations.destructiveHint === undefined &&

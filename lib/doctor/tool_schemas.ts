@@ -132,12 +132,14 @@ function schemaProblems(
   try {
     if (!validator.validateSchema(normalized)) {
       const errors = (validator.errors ?? []).filter((error) => error.keyword !== "$dynamicRef");
-      const lines = [...new Set(errors.map((error) => {
-        const path = pointerToPath(error.instancePath);
-        return `${where}${path === "" ? "" : path.startsWith("[") ? path : `.${path}`}: ${
-          error.message ?? "invalid"
-        } (not a valid ${named} JSON Schema)`;
-      }))];
+      const lines = [
+        ...new Set(errors.map((error) => {
+          const path = pointerToPath(error.instancePath);
+          return `${where}${path === "" ? "" : path.startsWith("[") ? path : `.${path}`}: ${
+            error.message ?? "invalid"
+          } (not a valid ${named} JSON Schema)`;
+        })),
+      ];
       return { fails: lines.slice(0, 5), warns: [] };
     }
     validator.compile(normalized);
@@ -145,9 +147,7 @@ function schemaProblems(
     // One odd tool must never stop the doctor: whatever Ajv throws is this tool's problem.
     return {
       fails: [
-        `${where}: not a usable ${named} JSON Schema (${
-          (error as Error).message.split("\n")[0]
-        })`,
+        `${where}: not a usable ${named} JSON Schema (${(error as Error).message.split("\n")[0]})`,
       ],
       warns: [],
     };
@@ -190,9 +190,13 @@ export function toolListIssues(
     const lines = issueLines(parsed.error.issues, 12);
     for (const line of lines) {
       const index = /^tools\[(\d+)\]/.exec(line)?.[1];
-      const name = index === undefined ? undefined : (tools[Number(index)] as { name?: unknown })?.name;
+      const name = index === undefined
+        ? undefined
+        : (tools[Number(index)] as { name?: unknown })?.name;
       fails.push(
-        `${line} (the SDK's client refuses the list${typeof name === "string" ? `; tool ${name}` : ""})`,
+        `${line} (the SDK's client refuses the list${
+          typeof name === "string" ? `; tool ${name}` : ""
+        })`,
       );
     }
   }

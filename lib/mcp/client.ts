@@ -29,7 +29,8 @@ import {
   serverEnvironment,
   type VariableContext,
 } from "./server_env.ts";
-import { DenoCommandTransport, type LeftBehind } from "./transport.ts";
+import { DenoCommandTransport } from "./transport.ts";
+import type { LeftBehind } from "./server_error.ts";
 import { endSession, RecordingTransport, remoteTransport } from "./recording_transport.ts";
 import { failure, secretValues, type SessionTerms } from "./client_failure.ts";
 
@@ -233,7 +234,8 @@ export class McpSession implements AsyncDisposable {
         ? inner.protocolVersion ?? null
         : (inner as { protocolVersion?: string }).protocolVersion ??
           (recorder.lastAnswer("initialize")?.result as { protocolVersion?: string } | undefined)
-            ?.protocolVersion ?? null,
+            ?.protocolVersion ??
+          null,
       instructions: client.getInstructions() ?? null,
     };
     return new McpSession(spec, client, recorder, identity, {

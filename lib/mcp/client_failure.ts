@@ -16,7 +16,8 @@ import {
 import { McpServerError } from "./server_error.ts";
 import { describeServer, isRemoteSpec, type MCPServerSpec } from "./server_spec.ts";
 import { looksSecret, referencedVariables } from "./server_env.ts";
-import { DenoCommandTransport, type LeftBehind } from "./transport.ts";
+import { DenoCommandTransport } from "./transport.ts";
+import type { LeftBehind } from "./server_error.ts";
 import type { RecordingTransport } from "./recording_transport.ts";
 import { stopCommand } from "./process_sweep.ts";
 
@@ -207,12 +208,16 @@ function errorCode(error: unknown): number | undefined {
 function httpStatus(error: unknown): number | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = errorCode(error);
-  if (/StreamableHTTPError|SseError/.test(error.name) || /StreamableHTTPError|SseError/.test(
-    error.constructor?.name ?? "",
-  )) {
+  if (
+    /StreamableHTTPError|SseError/.test(error.name) || /StreamableHTTPError|SseError/.test(
+      error.constructor?.name ?? "",
+    )
+  ) {
     if (code !== undefined && code >= 400 && code < 600) return code;
   }
-  const match = /\(HTTP (\d{3})\)|HTTP (\d{3})\b|Non-200 status code \((\d{3})\)/.exec(error.message);
+  const match = /\(HTTP (\d{3})\)|HTTP (\d{3})\b|Non-200 status code \((\d{3})\)/.exec(
+    error.message,
+  );
   const status = Number(match?.[1] ?? match?.[2] ?? match?.[3]);
   return status >= 400 && status < 600 ? status : undefined;
 }
@@ -233,12 +238,16 @@ function httpFailure(
 ): McpServerError {
   const headers = Object.keys(spec.headers ?? {});
   const auth = headers.filter((name) => /auth|key|token/i.test(name));
-  const body = oneLine(redact(error.message.replace(/^.*?(?:endpoint|stream)[^:]*:\s*/i, ""), secrets));
+  const body = oneLine(
+    redact(error.message.replace(/^.*?(?:endpoint|stream)[^:]*:\s*/i, ""), secrets),
+  );
   const named = auth.length > 0
     ? `check server.headers.${auth.join(", server.headers.")} (the key or token it sends)`
     : headers.length > 0
-    ? `it sent only ${headers.join(", ")}; add the header the server's docs name (often Authorization: Bearer \${TOKEN})`
-    : "no credentials were sent; add headers: {Authorization: \"Bearer ${TOKEN}\"} (or the header the server's docs name)";
+    ? `it sent only ${
+      headers.join(", ")
+    }; add the header the server's docs name (often Authorization: Bearer \${TOKEN})`
+    : 'no credentials were sent; add headers: {Authorization: "Bearer ${TOKEN}"} (or the header the server\'s docs name)';
   const text = status === 401
     ? `the server answered ${step} with HTTP 401 Unauthorized: it wants credentials; ${named}`
     : status === 403
@@ -358,9 +367,9 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
   const left = leftBehindNote(local?.leftBehind);
   const notes =
     (noise.length > 0
-      ? `; it wrote ${local!.stdoutNoiseCount} non-JSON line(s) to stdout (log to stderr instead), e.g. ${
-        JSON.stringify(noise[0])
-      }`
+      ? `; it wrote ${
+        local!.stdoutNoiseCount
+      } non-JSON line(s) to stdout (log to stderr instead), e.g. ${JSON.stringify(noise[0])}`
       : "") + (left ? `; ${left.detail}${left.fix ? `: ${left.fix}` : ""}` : "");
   if (code === REQUEST_TIMEOUT && !exitedOnItsOwn) {
     return new McpServerError(

@@ -13,13 +13,7 @@
 /** The variable every local server and its children carry. */
 export const MARKER_VARIABLE = "TOOLSCORE_MCP_RUN";
 
-/** A process found by its marker. */
-export interface MarkedProcess {
-  /** Its process id. */
-  pid: number;
-  /** Its command line, as `/proc` shows it (at most 200 characters). */
-  command: string;
-}
+import type { MarkedProcess } from "./server_error.ts";
 
 // Lists `pid<TAB>command line` of every process whose environment holds "$1" as a whole entry.
 const FIND_SCRIPT = `for f in $(grep -lzxsF -- "$1" /proc/[0-9]*/environ); do

@@ -227,7 +227,10 @@ export function parseEnvFile(text: string, file: string): Record<string, string>
     if (line === "" || line.startsWith("#")) continue;
     const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
     if (!match) {
-      throw new InputError(`expected NAME=value (got a line of ${line.length} characters)`, `${file}:${i + 1}`);
+      throw new InputError(
+        `expected NAME=value (got a line of ${line.length} characters)`,
+        `${file}:${i + 1}`,
+      );
     }
     const raw = match[2]!;
     let value: string;

@@ -7,7 +7,38 @@
  */
 
 import { ToolscoreError } from "../base/errors.ts";
-import type { LeftBehind } from "./transport.ts";
+
+/** A process found by its marker. */
+export interface MarkedProcess {
+  /** Its process id. */
+  pid: number;
+  /** Its command line, as `/proc` shows it (at most 200 characters). */
+  command: string;
+}
+
+/**
+ * What closing found of the processes the child started: the ones stopped,
+ * the ones still running, and whether they could be looked for at all.
+ */
+export interface LeftBehind {
+  /** The child's process group, which its children start in. */
+  group: number;
+  /**
+   * `false` when deno did not permit signalling the group or other
+   * processes: that needs `--allow-run` without a list.
+   */
+  signalled: boolean;
+  /** Processes carrying the server's marker that were stopped (besides the server). */
+  stopped: MarkedProcess[];
+  /** Processes carrying the marker that still run (deno may not stop them). */
+  survivors: MarkedProcess[];
+  /** Whether processes could be looked for by their marker (Linux, `/proc` or `sh`). */
+  looked: boolean;
+  /** Whether something still held the server's stdout or stderr open after it exited. */
+  pipesHeld: boolean;
+  /** The marker entry the server's processes carry (`TOOLSCORE_MCP_RUN=<id>`). */
+  marker: string;
+}
 
 /** Why talking to a server failed. */
 export type McpServerErrorKind =

@@ -134,7 +134,9 @@ export function providerToolNames(
       taken.add(name);
     }
   }
-  const invalid = unique.filter((name) => !map.has(name)).sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const invalid = unique.filter((name) => !map.has(name)).sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0
+  );
   for (const name of invalid) {
     const base = sanitize(name, rule);
     let candidate = [...base].length <= MAX_LENGTH ? base : "";

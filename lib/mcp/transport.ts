@@ -15,12 +15,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import {
-  findMarkedProcesses,
-  killProcesses,
-  MARKER_VARIABLE,
-  type MarkedProcess,
-} from "./process_sweep.ts";
+import { findMarkedProcesses, killProcesses, MARKER_VARIABLE } from "./process_sweep.ts";
+import type { LeftBehind, MarkedProcess } from "./server_error.ts";
 
 /** Options for {@linkcode DenoCommandTransport}. */
 export interface DenoCommandTransportOptions {
@@ -49,30 +45,6 @@ export interface DenoCommandTransportOptions {
    * @default {1500}
    */
   killGraceMs?: number;
-}
-
-/**
- * What closing found of the processes the child started: the ones stopped,
- * the ones still running, and whether they could be looked for at all.
- */
-export interface LeftBehind {
-  /** The child's process group, which its children start in. */
-  group: number;
-  /**
-   * `false` when deno did not permit signalling the group or other
-   * processes: that needs `--allow-run` without a list.
-   */
-  signalled: boolean;
-  /** Processes carrying the server's marker that were stopped (besides the server). */
-  stopped: MarkedProcess[];
-  /** Processes carrying the marker that still run (deno may not stop them). */
-  survivors: MarkedProcess[];
-  /** Whether processes could be looked for by their marker (Linux, `/proc` or `sh`). */
-  looked: boolean;
-  /** Whether something still held the server's stdout or stderr open after it exited. */
-  pipesHeld: boolean;
-  /** The marker entry the server's processes carry (`TOOLSCORE_MCP_RUN=<id>`). */
-  marker: string;
 }
 
 /** How the child ended. */
@@ -256,7 +228,10 @@ export class DenoCommandTransport implements Transport {
     const child = new Deno.Command(this.command, {
       args: this.options.args ?? [],
       // The marker lets close() find what the child started, even outside its process group.
-      env: { ...this.options.env, [MARKER_VARIABLE]: this.#marker.slice(MARKER_VARIABLE.length + 1) },
+      env: {
+        ...this.options.env,
+        [MARKER_VARIABLE]: this.#marker.slice(MARKER_VARIABLE.length + 1),
+      },
       clearEnv: true,
       cwd: this.options.cwd,
       stdin: "piped",
@@ -356,7 +331,9 @@ export class DenoCommandTransport implements Transport {
       if (!unix || !looked) return;
       const found = await findMarkedProcesses(this.#marker);
       if (found === null) looked = false;
-      for (const process of found ?? []) if (process.pid !== child.pid) seen.set(process.pid, process);
+      for (const process of found ?? []) {
+        if (process.pid !== child.pid) seen.set(process.pid, process);
+      }
     };
     // Closing stdin waits for pending writes; a child that stopped reading must not block us.
     if (this.#writer) await within(this.#writer.close(), Math.min(grace, 500));
@@ -378,7 +355,9 @@ export class DenoCommandTransport implements Transport {
     let survivors: MarkedProcess[] = [];
     if (looked && stopped.length > 0) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      survivors = (await findMarkedProcesses(this.#marker) ?? []).filter((p) => p.pid !== child.pid);
+      survivors = (await findMarkedProcesses(this.#marker) ?? []).filter((p) =>
+        p.pid !== child.pid
+      );
     }
     // Something that outlived the child (or escaped its group) may still hold the pipes open.
     const pipesHeld = !(await within(Promise.all(this.#pumps), survivors.length > 0 ? 100 : 500));
