@@ -15,4 +15,8 @@ export * from "./server_env.ts";
 export * from "./tool_names.ts";
 export * from "./server_error.ts";
 export * from "./transport.ts";
+export * from "./process_sweep.ts";
+export * from "./process_group.ts";
+export * from "./recording_transport.ts";
+export * from "./client_failure.ts";
 export * from "./client.ts";

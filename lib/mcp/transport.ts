@@ -17,6 +17,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { findMarkedProcesses, killProcesses, MARKER_VARIABLE } from "./process_sweep.ts";
 import type { LeftBehind, MarkedProcess } from "./server_error.ts";
+import { groupKill, signalGroup, within } from "./process_group.ts";
 
 /** Options for {@linkcode DenoCommandTransport}. */
 export interface DenoCommandTransportOptions {
@@ -61,51 +62,6 @@ function clip(line: string): string {
 
 // Every child still running, so that Ctrl-C (closeAllTransports) can kill them.
 const LIVE = new Set<DenoCommandTransport>();
-
-function delay(ms: number): { promise: Promise<void>; cancel(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
-}
-
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  const timer = delay(ms);
-  try {
-    return await Promise.race([
-      promise.then(() => true, () => true),
-      timer.promise.then(() => false),
-    ]);
-  } finally {
-    timer.cancel();
-  }
-}
-
-// Signal the child's process group (none on Windows); `false` when Deno does not permit it
-// (`--allow-run=CMD` instead of `--allow-run`).
-function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): boolean {
-  if (Deno.build.os === "windows") return true;
-  try {
-    Deno.kill(-child.pid, signal);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return false;
-    // ESRCH: the group is gone.
-  }
-  return true;
-}
-
-// Returns whether the group could be signalled.
-function groupKill(child: Deno.ChildProcess, signal: Deno.Signal): boolean {
-  // The child leads its own process group (detached), so grandchildren (npx → node) go too.
-  const signalled = signalGroup(child, signal);
-  try {
-    child.kill(signal);
-  } catch {
-    // Already exited (or gone with its group).
-  }
-  return signalled;
-}
 
 /**
  * The transport. Give it to `Client.connect()`; `close()` always ends the
