@@ -160,7 +160,10 @@ export function secretValues(
   }
   for (const [name, value] of Object.entries((remote ? spec.headers : spec.env) ?? {})) {
     const secretName = remote || looksSecret(name);
-    if (looksSecret(name) || (remote && /auth|key|token|secret/i.test(name))) values.add(value);
+    const literal = referencedVariables(value).length === 0 && !value.includes("${");
+    if (literal && (looksSecret(name) || (remote && /auth|key|token|secret/i.test(name)))) {
+      values.add(value);
+    }
     for (const reference of referencedVariables(value)) {
       const found = lookup(reference);
       if (found !== undefined && (secretName || looksSecret(reference))) values.add(found);

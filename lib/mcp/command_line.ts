@@ -99,7 +99,7 @@ export function serverSpecFromCommandLine(command: string | string[]): StdioServ
  * import assert from "node:assert/strict";
  *
  * assert.equal(shellQuote("--allow-read=."), "--allow-read=.");
- * assert.equal(shellQuote("$HOME/it's"), `'$HOME/it'\''s'`);
+ * assert.equal(shellQuote("$HOME/it's"), String.raw`'$HOME/it'\''s'`);
  * assert.equal(shellQuote(""), "''");
  * ```
  */

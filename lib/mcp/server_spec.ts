@@ -486,7 +486,7 @@ export function isLegacySse(spec: MCPServerSpec): boolean {
  * import { describeServer } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
- * assert.equal(describeServer({ command: ["npx", "-y", "my server"] }), `npx -y "my server"`);
+ * assert.equal(describeServer({ command: ["npx", "-y", "my server"] }), "npx -y 'my server'");
  * ```
  */
 export function describeServer(spec: MCPServerSpec): string {
