@@ -10,6 +10,8 @@
  *   --bad-tools        a tool with readOnlyHint: "yes", one whose outputSchema is not a JSON Schema
  *   --banner           print two banner lines on stdout before serving
  *   --no-tools         capabilities resources + prompts only; tools/list answers -32601
+ *   --bad-resources    with --no-tools: a resource without its uri
+ *   --undeclared       list tools without declaring the tools capability
  *   --node-crash       write a Node-style "Cannot find module" crash (30 lines) to stderr, exit 1
  *   --slow-pages MS    tools/list: one tool per page, a new cursor every time, after MS ms
  *   --grandchild       start `sleep 300` (stdio closed, same process group) before serving
@@ -159,6 +161,8 @@ async function serve(): Promise<void> {
       if (method === "initialize") {
         const capabilities: Record<string, unknown> = has("--no-tools")
           ? { resources: {}, prompts: {} }
+          : has("--undeclared")
+          ? {}
           : { tools: has("--bad-init") ? "yes" : {} };
         reply({
           result: {
@@ -182,7 +186,7 @@ async function serve(): Promise<void> {
         reply({
           result: {
             resources: [
-              { uri: "file:///docs/a.md", name: "a.md" },
+              has("--bad-resources") ? { name: "a.md" } : { uri: "file:///docs/a.md", name: "a.md" },
               { uri: "file:///docs/b.md", name: "b.md" },
             ],
           },
