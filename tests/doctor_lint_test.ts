@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { checkServer } from "../mod.ts";
 import { lintTools } from "../lib/doctor/tool_lint.ts";
 import { badServer, byName } from "./_doctor.ts";
+import { tempDir } from "./_mcp.ts";
 
 Deno.test("checkServer() lints tool names per provider, descriptions, hints and hidden text", async () => {
   const checks = await checkServer(badServer(["--lint"]), { timeout: 20 });
@@ -67,4 +68,24 @@ Deno.test("checkServer() checks the resource list with the SDK's schema, with it
     "resources[0].uri: Invalid input: expected string, received undefined (the SDK's client refuses the list); " +
       "2 resources: file:///docs/b.md (listed, never read)",
   );
+});
+
+Deno.test("checkServer() lists resources and prompts but never reads, gets or calls anything", async () => {
+  const dir = await tempDir(".doctor_test_");
+  try {
+    const record = `${dir}/methods`;
+    await checkServer(badServer(["--no-tools", "--record", record], { writable: record }), {
+      timeout: 20,
+    });
+    assert.deepEqual((await Deno.readTextFile(record)).trim().split("\n"), [
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "resources/list",
+      "resources/templates/list",
+      "prompts/list",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -20,6 +20,7 @@
  *   --catalog FILE     serve the tools in FILE (JSON array; needs --allow-read=FILE)
  *   --lint             serve tools with lint problems (names, descriptions, hints, hidden text)
  *   --pid-file FILE    write the pid of each process started, one per line (needs --allow-write)
+ *   --record FILE      append the method of every message received to FILE (needs --allow-write)
  *   --dump FILE        write {args, cwd, env} to FILE as JSON on start (needs --allow-write=FILE,
  *                      and --allow-env for the variables to show; the others are listed by name)
  *
@@ -154,6 +155,8 @@ async function serve(): Promise<void> {
       buffer = buffer.slice(newline + 1);
       if (line === "") continue;
       const message = JSON.parse(line);
+      const record = flag("--record");
+      if (record) Deno.writeTextFileSync(record, `${message.method}\n`, { append: true });
       if (message.id === undefined) continue; // a notification
       const reply = (body: Record<string, unknown>) =>
         write(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }) + "\n");
