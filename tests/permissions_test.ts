@@ -2,7 +2,7 @@
 // written, each flag they grant is needed, and scoring cannot write or spawn.
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { runDeno } from "./_cli.ts";
+import { type CliRun, runDeno } from "./_cli.ts";
 
 const root = fromFileUrl(new URL("..", import.meta.url));
 
@@ -55,11 +55,23 @@ function keyOf(args: string[]): string {
   return words.join(" ");
 }
 
-/** Run a README line from the repository root with `out/` pointing at `out`. */
-function runLine(args: string[], out: string) {
+/**
+ * Run a README line from the repository root with `out/` pointing at `out`, and `deno` on
+ * PATH as for whoever types the line (doctor's server command is `deno`).
+ */
+async function runLine(args: string[], out: string): Promise<CliRun> {
   const resolved = args.map((arg) => arg.replaceAll("out/", `${out}/`));
-  // --no-prompt grants nothing: a missing permission fails instead of waiting on a terminal.
-  return runDeno(["run", "--no-prompt", ...resolved.slice(1)], { cwd: root });
+  const denoDir = Deno.execPath().replace(/[\\/][^\\/]*$/, "");
+  const output = await new Deno.Command(Deno.execPath(), {
+    // --no-prompt grants nothing: a missing permission fails instead of waiting on a terminal.
+    args: ["run", "--no-prompt", ...resolved.slice(1)],
+    cwd: root,
+    env: { NO_COLOR: "1", PATH: `${denoDir}:${Deno.env.get("PATH") ?? ""}` },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, out: text(output.stdout), err: text(output.stderr) };
 }
 
 async function listing(dir: string): Promise<string[]> {
