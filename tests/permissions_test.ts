@@ -28,6 +28,7 @@ const EXPECTED: Record<string, Expectation> = {
   "demo": { code: 0, out: /What this shows/ },
   "eval": { code: 0, out: /good\.json {2}score 1\.00 A/ },
   "eval --receipt-dir": { code: 0, files: ["good.receipt.json"] },
+  "eval --junit": { code: 0, files: ["junit.xml", "report.md", "report.html"] },
   "inspect": { code: 0, out: /format openai/ },
   "compare": { code: 0, out: /^mini +40/m },
   "compare --html": { code: 0, files: ["compare.html"] },
@@ -50,7 +51,9 @@ function keyOf(args: string[]): string {
   const rest = args.slice(args.indexOf("mod.ts") + 1);
   const words = [rest[0]!];
   if (rest[0] === "contract") words.push(rest[1]!);
-  const flag = rest.find((arg) => ["--receipt-dir", "--html", "--spec", "--"].includes(arg));
+  const flag = rest.find((arg) =>
+    ["--receipt-dir", "--junit", "--html", "--spec", "--"].includes(arg)
+  );
   if (flag !== undefined && rest[0] !== "regrade") words.push(flag);
   return words.join(" ");
 }
