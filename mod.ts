@@ -44,8 +44,19 @@ export * from "./lib/scoring/call_match.ts";
 export * from "./lib/checks/forbidden.ts";
 export * from "./lib/checks/security.ts";
 export * from "./lib/checks/honesty.ts";
+export * from "./lib/checks/honesty_config.ts";
+export {
+  type InjectedFault,
+  type InjectedFaultKind,
+  type InjectedFaultMatch,
+  injectedFaultsFromJson,
+  loadInjectedFaults,
+} from "./lib/checks/injected_faults.ts";
+export { unrecoveredCalls } from "./lib/checks/recovery.ts";
 export * from "./lib/checks/side_effects.ts";
 export * from "./lib/checks/evidence.ts";
+export * from "./lib/checks/evidence_state.ts";
+export * from "./lib/checks/evidence_format.ts";
 export * from "./lib/receipts/mod.ts";
 export * from "./lib/stats/mod.ts";
 export * from "./lib/export/mod.ts";

@@ -38,7 +38,7 @@ import {
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
-import { loadHonestyFiles } from "../checks/honesty.ts";
+import { loadHonestyFiles } from "../checks/honesty_config.ts";
 import {
   defaultJobs,
   scoreInWorkers,

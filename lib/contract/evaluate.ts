@@ -20,7 +20,7 @@ import type { FormatName } from "../scoring/calls.ts";
 import { evaluateTrace, type EvaluationResult } from "../scoring/evaluate.ts";
 import type { ForbiddenRule } from "../checks/forbidden.ts";
 import { traceFromValue } from "../formats/detect.ts";
-import type { HonestyConfig } from "../checks/honesty.ts";
+import type { HonestyConfig } from "../checks/honesty_config.ts";
 import { normalizeWeights } from "../scoring/score.ts";
 import { CombinationScorer } from "./combination_score.ts";
 import { Contract, CONTRACT_VERSION } from "./model.ts";

@@ -16,7 +16,8 @@ import { callToJson, type FormatName, type ToolCall, type Trace } from "./calls.
 import { traceFromValue } from "../formats/detect.ts";
 import { checkForbidden, type ForbiddenRule } from "../checks/forbidden.ts";
 import { goldFromJson } from "./gold.ts";
-import { checkHonesty, type HonestyConfig } from "../checks/honesty.ts";
+import { checkHonesty } from "../checks/honesty.ts";
+import type { HonestyConfig } from "../checks/honesty_config.ts";
 import { computeMetrics, type CoreMetrics } from "./metrics.ts";
 import { compositeScore, type Grade, gradeOf, meetsBar, normalizeWeights } from "./score.ts";
 import { redactSecrets, scanCredentials } from "../checks/security.ts";
