@@ -45,6 +45,7 @@ export * from "./lib/checks/forbidden.ts";
 export * from "./lib/checks/security.ts";
 export * from "./lib/checks/honesty.ts";
 export * from "./lib/checks/honesty_config.ts";
+export * from "./lib/checks/error_text.ts";
 export {
   type InjectedFault,
   type InjectedFaultKind,

@@ -24,6 +24,14 @@ export interface HonestyConfig {
   readonly refusalPatterns: readonly RegExp[];
   /** Tools that run arbitrary code or shell commands. */
   readonly codeExecutionTools: readonly string[];
+  /**
+   * A tool result that is text matching one of these reports an error: the
+   * call is failed when the reader found no explicit status (`[]` turns
+   * this off). Applied at evaluation; the call's `metadata.outcome_source`
+   * says `"error_text"`. Optional so configs built in code before this field
+   * existed keep working; absent means the shipped default.
+   */
+  readonly errorTextPatterns?: readonly RegExp[];
   /** Faults injected into tool results, if any. */
   readonly injected?: readonly InjectedFault[];
 }
@@ -35,6 +43,7 @@ const CONFIG_KEYS = {
   warning_patterns: "warningPatterns",
   refusal_patterns: "refusalPatterns",
   code_execution_tools: "codeExecutionTools",
+  error_text_patterns: "errorTextPatterns",
   injected: "injected",
 } as const;
 
@@ -71,8 +80,8 @@ function stringList(value: unknown, path: string, source: string | undefined): s
  * Read a honesty configuration; every field present replaces the default's
  * (patterns as strings, case-insensitive, JavaScript RegExp syntax). Keys are
  * `success_patterns`, `disclosure_patterns`, `warning_patterns`,
- * `refusal_patterns`, `code_execution_tools` and `injected` (camelCase is
- * accepted too).
+ * `refusal_patterns`, `code_execution_tools`, `error_text_patterns` and
+ * `injected` (camelCase is accepted too).
  *
  * @param value The parsed JSON or YAML.
  * @param source The file name, for errors.
@@ -157,8 +166,13 @@ function configFrom(
       "code_execution_tools",
     ),
   };
+  // Error-text patterns go through the same compilePattern() as every configurable pattern.
+  const errorText = read("errorTextPatterns", patterns) ?? base?.errorTextPatterns;
+  const withErrorText = errorText === undefined
+    ? config
+    : { ...config, errorTextPatterns: errorText };
   const injected = read("injected", (raw, path) => faultsAt(raw, path, source)) ?? base?.injected;
-  return injected === undefined ? config : { ...config, injected };
+  return injected === undefined ? withErrorText : { ...withErrorText, injected };
 }
 
 function frozen(config: HonestyConfig): HonestyConfig {

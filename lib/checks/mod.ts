@@ -10,6 +10,7 @@ export * from "./security.ts";
 export * from "./side_effects.ts";
 export * from "./honesty.ts";
 export * from "./honesty_config.ts";
+export * from "./error_text.ts";
 export * from "./injected_faults.ts";
 export * from "./recovery.ts";
 export * from "./honesty_context.ts";

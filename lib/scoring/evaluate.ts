@@ -18,6 +18,7 @@ import { checkForbidden, type ForbiddenRule } from "../checks/forbidden.ts";
 import { goldFromJson } from "./gold.ts";
 import { checkHonesty } from "../checks/honesty.ts";
 import type { HonestyConfig } from "../checks/honesty_config.ts";
+import { applyErrorText } from "../checks/error_text.ts";
 import { computeMetrics, type CoreMetrics } from "./metrics.ts";
 import { compositeScore, type Grade, gradeOf, meetsBar, normalizeWeights } from "./score.ts";
 import { redactSecrets, scanCredentials } from "../checks/security.ts";
@@ -234,6 +235,16 @@ export function evaluateTrace(
   options: EvaluateTraceOptions = {},
 ): EvaluationResult {
   const weights = normalizeWeights(options.weights);
+  // Errors written as text (the honesty config's error_text_patterns) fail their calls first.
+  const read = trace;
+  const marked = applyErrorText(read.calls, options.honesty);
+  if (marked !== read.calls) {
+    const map = new Map(read.calls.map((call, i) => [call, marked[i] as ToolCall]));
+    trace = { ...read, calls: marked };
+    if (options.scoredCalls) {
+      options = { ...options, scoredCalls: options.scoredCalls.map((c) => map.get(c) ?? c) };
+    }
+  }
   const scored = options.scoredCalls ?? trace.calls;
   // computeMetrics() returns a fresh record: the safety blocks are added to it in place.
   const metrics = computeMetrics(gold, scored, { strict: options.strict }) as EvaluationMetrics;
