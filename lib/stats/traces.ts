@@ -7,7 +7,9 @@
  */
 
 import { join } from "node:path";
-import { knownTotal } from "../scoring/calls.ts";
+import { knownTotal, type Trace } from "../scoring/calls.ts";
+import { tracesFromValue } from "../formats/detect.ts";
+import { runLabel } from "../formats/runs.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
 import {
   evaluateExpected,
@@ -94,6 +96,9 @@ function taskRegex(pattern: string | RegExp): RegExp {
 
 /**
  * Score every `*.json` trace in a directory against a gold file or contract.
+ * A run file (τ-bench results or trajectories, τ²-bench results) is one run
+ * per record: its task and trial come from the record (run id
+ * `STEM[task#trial]`), not from the file stem.
  *
  * A trace passes when its score is at least `minScore` and it has no
  * error-severity honesty finding (`EvaluationResult.passed`). A trace that
@@ -143,21 +148,35 @@ export async function runsFromTraces(
     const stem = name.slice(0, -".json".length);
     const task = taskOfStem(stem, pattern);
     const path = join(directory, name);
+    let traces: Trace[];
     try {
-      const value = parseDocument(await readTextFile(path), path);
-      const result = evaluateExpected(expected, value);
-      runs.push(
-        new Run(variant, task, result.passed(minScore) ? "pass" : "fail", {
-          cost: knownTotal(result.traceCalls, (call) => call.costUsd),
-          latency: knownTotal(result.traceCalls, (call) => call.durationS),
-          runId: stem,
-        }),
-      );
+      // A run file (tau-bench…) is one run per record, its task and trial from the record.
+      traces = tracesFromValue(parseDocument(await readTextFile(path), path), { source: path });
     } catch (error) {
-      // Unreadable or unscorable: an error run, so the population stays whole.
+      // Unreadable: an error run, so the population stays whole.
       if (!(error instanceof ToolscoreError)) throw error;
       options.onError?.(path, error);
       runs.push(new Run(variant, task, "error", { runId: stem }));
+      continue;
+    }
+    for (const trace of traces) {
+      const runTask = trace.run?.task ?? task;
+      const runId = trace.run === undefined ? stem : `${stem}${runLabel(trace.run)}`;
+      try {
+        const result = evaluateExpected(expected, trace);
+        runs.push(
+          new Run(variant, runTask, result.passed(minScore) ? "pass" : "fail", {
+            cost: knownTotal(result.traceCalls, (call) => call.costUsd),
+            latency: knownTotal(result.traceCalls, (call) => call.durationS),
+            runId,
+          }),
+        );
+      } catch (error) {
+        // Unscorable: an error run, so the population stays whole.
+        if (!(error instanceof ToolscoreError)) throw error;
+        options.onError?.(path, error);
+        runs.push(new Run(variant, runTask, "error", { runId }));
+      }
     }
   }
   return runs;
