@@ -70,7 +70,7 @@ export function sseEvents(text: string, source: string): unknown[] {
       name = undefined;
       return;
     }
-    const payload = data.join("\n");
+    const payload = data.length === 1 ? data[0] as string : data.join("\n");
     data = [];
     const event = name;
     name = undefined;
@@ -96,13 +96,22 @@ export function sseEvents(text: string, source: string): unknown[] {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
     line++;
-    const row = text.slice(start, end).replace(/\r$/, "");
+    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end; // CRLF
+    const from = start;
     start = end + 1;
-    if (row === "") {
+    if (stop === from) {
       dispatch();
       continue;
     }
-    if (row.startsWith(":")) continue;
+    if (text.charCodeAt(from) === 58) continue; // ":" comment
+    // The common case first: "data: " then the payload, sliced once.
+    if (text.startsWith("data:", from)) {
+      const at = text.charCodeAt(from + 5) === 32 ? from + 6 : from + 5;
+      if (data.length === 0) dataLine = line;
+      data.push(text.slice(at, stop));
+      continue;
+    }
+    const row = text.slice(from, stop);
     const colon = row.indexOf(":");
     const field = colon === -1 ? row : row.slice(0, colon);
     let value = colon === -1 ? "" : row.slice(colon + 1);
