@@ -5,7 +5,6 @@ import { runsFromTraces } from "../lib/stats/traces.ts";
 import { runCollect } from "./_cli.ts";
 
 const TAU = "testdata/formats/real/tau-bench-gpt-4o-airline.first4.json";
-const TAU_NAME = "tau-bench-gpt-4o-airline.first4.json";
 
 async function tempDir(files: Record<string, string>): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "toolscore-runs-" });

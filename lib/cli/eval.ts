@@ -63,13 +63,14 @@ const FLAGS: FlagSpec = {
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 
 GOLD is a gold file (a list of expected calls) or a contract (JSON, JSONC or YAML).
-TRACE is a trace file in any supported format, a directory (its *.json and *.jsonl
-files, sorted), or - for standard input. A JSONL file of several traces is scored
-line by line.
+TRACE is a trace file in any supported format, a directory (its *.json, *.jsonl and
+*.sse files and .txt/.log streams, sorted), or - for standard input. A JSONL file of
+several traces is scored line by line; a run file (tau-bench, tau2-bench) run by run.
 
 Options:
   --format F               trace format: auto (default), toolscore, openai, openai-responses,
-                           anthropic, gemini, mcp, langchain, otel, custom
+                           anthropic, gemini, mcp, langchain, otel, custom, tau-bench,
+                           tau2-bench
   --strict                 compare argument values exactly (same type, no trimming)
   --weight NAME=VALUE      score weight (repeatable): selection_accuracy, argument_f1,
                            sequence_accuracy, redundant_rate, required_call_recall

@@ -7,6 +7,21 @@
  * {@linkcode READERS}; the first that claims it reads it. A document no reader
  * claims is an error naming the file and what was seen, never an empty list.
  *
+ * What issue 13 adds to the design page (`scoring.md` §2), before the readers:
+ *
+ * - Streams are one trace: a list of one provider's streaming chunks or
+ *   events (JSON array, JSONL lines, or raw SSE text, which is recognized
+ *   before YAML) is merged into the non-streamed document and read by that
+ *   provider's reader (`streams.ts`, `sse.ts`).
+ * - Run files are many traces: τ-bench (`tau-bench`), τ²-bench
+ *   (`tau2-bench`) and lists of `{…, messages|traj|trajectory}` read as one
+ *   trace per run with `trace.run` and `metadata.recorded_reward`
+ *   (`runs.ts`). {@linkcode traceFromValue} refuses a file of several runs;
+ *   {@linkcode tracesFromValue} and {@linkcode tracesFromText} read them all.
+ * - Never a silent zero: a trace of 0 calls read from a document that holds
+ *   tool-call content is an error naming where the content is and its shape
+ *   (`tool_content.ts`); a genuine chat with no calls gets a `notes` entry.
+ *
  * @module
  */
 
@@ -205,7 +220,7 @@ export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): 
  *
  * @example Usage
  * ```ts
- * import { tracesFromValue } from "./detect.ts";
+ * import { tracesFromValue } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const traces = tracesFromValue([
@@ -369,10 +384,13 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
 }
 
 /**
- * Read the traces of a text: one document, or a JSONL file. A JSONL file is
- * looked at whole first: lines that are JSON-RPC messages are one MCP
- * session, lines that are OTLP exports or spans are one OTel trace;
- * otherwise each line is one trace (errors name the line). A `.json` (or
+ * Read the traces of a text: raw SSE text, one document, or a JSONL file.
+ * SSE text (`event:`/`data:` lines) is one stream, whatever the extension. A
+ * JSONL file is looked at whole first: lines that are JSON-RPC messages are
+ * one MCP session, lines that are OTLP exports or spans are one OTel trace,
+ * lines that are one provider's streaming chunks are one merged trace;
+ * otherwise each line is one trace (errors name the line). A run file gives
+ * one trace per run. A `.json` (or
  * unnamed) text that is not one JSON document but whose lines each are is
  * read as JSONL.
  *

@@ -205,8 +205,29 @@ export class EvaluationResult {
       },
       final_answer: this.finalAnswer,
       final_answer_source: this.finalAnswerSource,
+      ...traceEnvelope(this.trace),
     };
   }
+}
+
+/**
+ * What the reader said about the trace, when it said anything: `{trace:
+ * {format, run?, metadata?, skipped?, notes?}}` (a run of a run file, a chat
+ * with no tool calls, skipped item types), else nothing.
+ */
+function traceEnvelope(trace: Trace): Record<string, unknown> {
+  if (
+    trace.run === undefined && trace.metadata === undefined && trace.skipped === undefined &&
+    trace.notes === undefined
+  ) {
+    return {};
+  }
+  const out: Record<string, unknown> = { format: trace.format };
+  if (trace.run !== undefined) out.run = { ...trace.run };
+  if (trace.metadata !== undefined) out.metadata = { ...trace.metadata };
+  if (trace.skipped !== undefined) out.skipped = trace.skipped.map((s) => ({ ...s }));
+  if (trace.notes !== undefined) out.notes = [...trace.notes];
+  return { trace: out };
 }
 
 /**
