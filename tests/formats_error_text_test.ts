@@ -92,3 +92,24 @@ Deno.test("evaluate() fails calls whose text result reports an error, at evaluat
   const off = evaluate(gold, run, { honesty: honestyConfigFromJson({ error_text_patterns: [] }) });
   assert.equal(off.metrics.error_count, 0);
 });
+
+Deno.test("evaluateContract() sees text errors before it picks the best alternative", async () => {
+  const { evaluateContract } = await import("../lib/contract/evaluate.ts");
+  const calls = [
+    { tool: "pay_card", args: {}, result: "Error: card declined" },
+    { tool: "pay_gift_card", args: {}, result: "ok" },
+  ];
+  // Either payment satisfies the contract; with required calls weighed, the one that did not
+  // fail wins, and it can only when the text error is seen while the combinations are scored.
+  const contract = {
+    required: [{ id: "pay", alternatives: [[{ tool: "pay_card" }], [{ tool: "pay_gift_card" }]] }],
+  };
+  const result = evaluateContract(contract, calls, {
+    weights: { selection_accuracy: 0.5, required_call_recall: 0.5 },
+  });
+  const metrics = result.metrics.contract_metrics as {
+    alternatives: { chosen: Record<string, number> };
+  };
+  assert.deepEqual(metrics.alternatives.chosen, { pay: 1 });
+  assert.equal(result.traceCalls[0]?.metadata?.outcome_source, "error_text");
+});

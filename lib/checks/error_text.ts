@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { ToolCall } from "../scoring/calls.ts";
+import type { ToolCall, Trace } from "../scoring/calls.ts";
 import { DEFAULT_HONESTY, type HonestyConfig } from "./honesty_config.ts";
 import { textTest } from "./honesty_text.ts";
 
@@ -61,4 +61,26 @@ export function applyErrorText(
     };
   });
   return changed ? out : calls as ToolCall[];
+}
+
+/**
+ * A trace with the error-text rule applied to its calls (the trace itself
+ * when no call changes).
+ *
+ * @param trace The trace as read.
+ * @param config The honesty configuration whose `errorTextPatterns` apply.
+ * @returns The trace, its calls marked.
+ *
+ * @example Usage
+ * ```ts
+ * import { traceWithErrorText } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = { format: "custom" as const, calls: [{ tool: "pay", result: "Error: declined" }] };
+ * assert.equal(traceWithErrorText(trace).calls[0]?.isError, true);
+ * ```
+ */
+export function traceWithErrorText(trace: Trace, config?: HonestyConfig): Trace {
+  const calls = applyErrorText(trace.calls, config);
+  return calls === trace.calls ? trace : { ...trace, calls };
 }

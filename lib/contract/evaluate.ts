@@ -20,6 +20,7 @@ import type { FormatName } from "../scoring/calls.ts";
 import { evaluateTrace, type EvaluationResult } from "../scoring/evaluate.ts";
 import type { ForbiddenRule } from "../checks/forbidden.ts";
 import { traceFromValue } from "../formats/detect.ts";
+import { traceWithErrorText } from "../checks/error_text.ts";
 import type { HonestyConfig } from "../checks/honesty_config.ts";
 import { normalizeWeights } from "../scoring/score.ts";
 import { CombinationScorer } from "./combination_score.ts";
@@ -140,7 +141,11 @@ export function evaluateContract(
   options: EvaluateContractOptions = {},
 ): EvaluationResult {
   const parsed = contract instanceof Contract ? contract : contractFromMapping(contract);
-  const trace = traceFromValue(actual, { format: options.format });
+  // Errors written as text fail their calls before the best combination is chosen.
+  const trace = traceWithErrorText(
+    traceFromValue(actual, { format: options.format }),
+    options.honesty,
+  );
   const weightsGiven = options.weights ?? parsed.weights;
   const weights = normalizeWeights(weightsGiven);
   const strict = options.strict ?? false;
