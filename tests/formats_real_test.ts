@@ -115,3 +115,25 @@ for (const sidecar of sidecars) {
     });
   }
 }
+
+Deno.test("toolscore inspect --help and the README list every shape read, one line each", async () => {
+  const { FORMATS } = await import("../lib/formats/detect.ts");
+  const { inspectCommand } = await import("../lib/cli/inspect.ts");
+  const lines = inspectCommand.help.split("\n");
+  const help = lines.slice(
+    lines.findIndex((l) => l.startsWith("Shapes read")),
+    lines.indexOf("Arguments:"),
+  );
+  const readme = Deno.readTextFileSync("README.md").split("\n");
+  for (const format of FORMATS.slice(1)) {
+    assert.equal(help.filter((l) => new RegExp(`^  ${format} +\\S`).test(l)).length, 1, format);
+    assert.equal(readme.filter((l) => l.startsWith(`| \`${format}\` `)).length, 1, format);
+  }
+  for (const shape of ["(run file)", "streams"]) {
+    assert.ok(help.some((l) => l.startsWith(`  ${shape} `)), shape);
+  }
+  assert.ok(
+    readme.some((l) => l.startsWith("| (run file) ")) &&
+      readme.some((l) => l.startsWith("| (streams) ")),
+  );
+});

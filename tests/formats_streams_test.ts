@@ -232,3 +232,45 @@ Deno.test("mergeStream() joins any split of the argument text into the same argu
     { numRuns: 200 },
   );
 });
+
+Deno.test("a saved stream with a cut line names that line, whatever the extension", () => {
+  const lines = Deno.readTextFileSync(`${REAL}/groq-tool-call.chunks.txt`).split("\n");
+  const cut = [lines[0]!.slice(0, 120), ...lines.slice(1)].join("\n");
+  for (const name of ["stream.txt", "stream.log", "stream.jsonl"]) {
+    assert.throws(
+      () => tracesFromText(cut, name),
+      new RegExp(`${name.replace(".", "\\.")}:1:\\d+: .* on this line`),
+    );
+  }
+});
+
+Deno.test("sseEvents() reads back any events written as SSE (property)", () => {
+  const event = fc.record({
+    type: fc.constantFrom("message_start", "content_block_delta", "ping"),
+    text: fc.string({ maxLength: 20 }),
+    n: fc.integer(),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(event, { maxLength: 12 }),
+      fc.boolean(),
+      fc.boolean(),
+      (events, named, crlf) => {
+        const eol = crlf ? "\r\n" : "\n";
+        const text =
+          events.map((e) =>
+            `${named ? `event: ${e.type}${eol}` : ""}: comment${eol}data: ${
+              JSON.stringify(e)
+            }${eol}${eol}`
+          ).join("") + `data: [DONE]${eol}`;
+        // Compared through JSON: a generated record may have a null prototype.
+        assert.deepEqual(
+          sseEvents(text, "p.sse"),
+          events.map((e) => JSON.parse(JSON.stringify(e))),
+        );
+        assert.equal(looksLikeSse(text), true);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});

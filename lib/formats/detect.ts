@@ -435,10 +435,30 @@ export function tracesFromText(
     value = parseDocument(text, source);
   } catch (error) {
     const rows = syntaxOf(source) === "yaml" ? undefined : jsonLines(text);
-    if (rows === undefined) throw error;
+    if (rows === undefined) {
+      // Issue 13: lines that start as JSON lines (a saved stream) get the bad line's own error.
+      if (syntaxOf(source) !== "yaml" && looksLikeJsonLines(text)) parseJsonl(text, source);
+      throw error;
+    }
     return tracesFromRows(rows, source, options);
   }
   return tracesFromValue(value, { ...options, source });
+}
+
+/** Whether a text looks like JSON lines: its first two non-blank lines each start with `{` or `[`. */
+function looksLikeJsonLines(text: string): boolean {
+  let seen = 0;
+  let start = 0;
+  for (let n = 0; n < 100 && start < text.length && seen < 2; n++) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, Math.min(end, start + 64)).trimStart();
+    start = end + 1;
+    if (line === "") continue;
+    if (line[0] !== "{" && line[0] !== "[") return false;
+    seen++;
+  }
+  return seen >= 2;
 }
 
 /** The rows of a text when it has two or more lines that each parse as JSON. */
