@@ -274,3 +274,45 @@ Deno.test("sseEvents() reads back any events written as SSE (property)", () => {
     { numRuns: 200 },
   );
 });
+
+Deno.test("Gemini streamed function-call arguments are put together; a wild jsonPath is an error", () => {
+  const part = (functionCall: unknown) => ({
+    candidates: [{ content: { role: "model", parts: [{ functionCall }] } }],
+  });
+  const trace = traceFromValue([
+    part({ name: "book", willContinue: true }),
+    part({
+      partialArgs: [{ jsonPath: "$.who['full name']", stringValue: "Ada ", willContinue: true }],
+      willContinue: true,
+    }),
+    part({
+      partialArgs: [{ jsonPath: "$.who['full name']", stringValue: "Lovelace" }],
+      willContinue: true,
+    }),
+    part({
+      partialArgs: [{ jsonPath: "$.seats[1]", numberValue: 2 }, {
+        jsonPath: "$.vip",
+        boolValue: true,
+      }],
+      willContinue: true,
+    }),
+    part({}),
+  ]);
+  assert.deepEqual(trace.calls.map(callToJson), [{
+    tool: "book",
+    args: { who: { "full name": "Ada Lovelace" }, seats: [null, 2], vip: true },
+  }]);
+  assert.throws(
+    () =>
+      traceFromValue([
+        part({ name: "book", willContinue: true }),
+        part({ partialArgs: [{ jsonPath: "$.seats[99999999]", numberValue: 1 }] }),
+      ], { source: "g.jsonl" }),
+    /g\.jsonl: \[1\]\.candidates\[0\]\.content\.parts\[0\]\.functionCall: jsonPath "\$\.seats\[99999999\]" has an index over 10000/,
+  );
+  // A fragment that belongs to no call is the reader's error, never 0 calls.
+  assert.throws(
+    () => traceFromValue([part({ partialArgs: [] }), part({})]),
+    /functionCall has no name/,
+  );
+});

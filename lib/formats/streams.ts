@@ -25,7 +25,11 @@
  *   error), `message_delta` usage and stop reason.
  * - Gemini `streamGenerateContent` chunks are already responses; the list of
  *   them is read as one transcript (usage from the last chunk of one
- *   `responseId`).
+ *   `responseId`). Streamed function-call arguments (Vertex AI
+ *   `functionCall{name, willContinue}` then `partialArgs[{jsonPath,
+ *   stringValue|numberValue|boolValue|nullValue}]` fragments, ended by a part
+ *   without `willContinue`) are put together into one `functionCall{name,
+ *   args}`; string fragments at one path are concatenated.
  *
  * @module
  */
@@ -139,7 +143,7 @@ export function mergeStream(value: unknown, source: string): MergedStream | unde
     case "anthropic":
       return { format, document: mergeAnthropicEvents(events, source) };
     default:
-      return { format, document: events };
+      return { format, document: mergeGeminiChunks(events, source) };
   }
 }
 
@@ -395,4 +399,133 @@ function mergeAnthropicEvents(events: JsonObject[], source: string): JsonObject 
   });
   finish();
   return messages.length === 1 ? messages[0] as JsonObject : messages;
+}
+
+// --- Gemini streamed function-call arguments (Vertex AI streamFunctionCallArguments). ---
+
+const MAX_PATH_SEGMENTS = 64;
+const MAX_ARRAY_INDEX = 10_000;
+
+/** The segments of a partialArgs `jsonPath`: `$.a.b[0]['c d']`. */
+function pathSegments(path: string, where: string): (string | number)[] {
+  if (!path.startsWith("$")) {
+    throw new InputError(`jsonPath ${JSON.stringify(path)} does not start with $`, where);
+  }
+  const out: (string | number)[] = [];
+  const pattern = /\.([^.[\]]+)|\[(\d+)\]|\[(?:'([^']*)'|"([^"]*)")\]/y;
+  pattern.lastIndex = 1;
+  while (pattern.lastIndex < path.length) {
+    const at = pattern.lastIndex;
+    const match = pattern.exec(path);
+    if (match === null || out.length >= MAX_PATH_SEGMENTS) {
+      throw new InputError(
+        `jsonPath ${JSON.stringify(path)} cannot be read at character ${at}`,
+        where,
+      );
+    }
+    if (match[2] !== undefined) {
+      const index = Number(match[2]);
+      if (index > MAX_ARRAY_INDEX) {
+        throw new InputError(
+          `jsonPath ${JSON.stringify(path)} has an index over ${MAX_ARRAY_INDEX}`,
+          where,
+        );
+      }
+      out.push(index);
+    } else out.push((match[1] ?? match[3] ?? match[4]) as string);
+  }
+  return out;
+}
+
+function applyPartialArg(args: JsonObject, fragment: JsonObject, where: string): void {
+  if (typeof fragment.jsonPath !== "string") return;
+  const segments = pathSegments(fragment.jsonPath, where);
+  if (segments.length === 0) return;
+  let value: unknown;
+  if (typeof fragment.stringValue === "string") value = fragment.stringValue;
+  else if (typeof fragment.numberValue === "number") value = fragment.numberValue;
+  else if (typeof fragment.boolValue === "boolean") value = fragment.boolValue;
+  else if ("nullValue" in fragment) value = null;
+  else return;
+  let node: Record<string | number, unknown> = args;
+  segments.forEach((segment, i) => {
+    const last = i === segments.length - 1;
+    // No holes in an array: the places before an index are null, as JSON would write them.
+    if (Array.isArray(node) && typeof segment === "number") {
+      while (node.length < segment) node.push(null);
+    }
+    if (last) {
+      const existing = node[segment];
+      node[segment] = typeof value === "string" && typeof existing === "string"
+        ? existing + value
+        : value;
+      return;
+    }
+    let child = node[segment];
+    if (typeof child !== "object" || child === null) {
+      child = typeof segments[i + 1] === "number" ? [] : {};
+      node[segment] = child;
+    }
+    node = child as Record<string | number, unknown>;
+  });
+}
+
+function hasStreamedArgs(chunks: JsonObject[]): boolean {
+  return chunks.some((chunk) =>
+    (chunk.candidates as unknown[]).some((c) =>
+      isJsonObject(c) && isJsonObject(c.content) && Array.isArray(c.content.parts) &&
+      c.content.parts.some((p) =>
+        isJsonObject(p) && isJsonObject(p.functionCall) &&
+        (p.functionCall.willContinue === true || Array.isArray(p.functionCall.partialArgs))
+      )
+    )
+  );
+}
+
+function mergeGeminiChunks(chunks: JsonObject[], source: string): unknown {
+  if (!hasStreamedArgs(chunks)) return chunks;
+  const parts: unknown[] = [];
+  let pending: { call: JsonObject; args: JsonObject } | undefined;
+  const finish = () => {
+    if (pending === undefined) return;
+    parts.push({ functionCall: { ...pending.call, args: pending.args } });
+    pending = undefined;
+  };
+  let last: JsonObject | undefined;
+  chunks.forEach((chunk, i) => {
+    last = chunk;
+    const candidate = (chunk.candidates as unknown[])[0];
+    if (!isJsonObject(candidate) || !isJsonObject(candidate.content)) return;
+    const chunkParts = Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
+    chunkParts.forEach((part, j) => {
+      const fn = isJsonObject(part) ? part.functionCall : undefined;
+      if (!isJsonObject(fn)) {
+        parts.push(part);
+        return;
+      }
+      const where = `${source}: [${i}].candidates[0].content.parts[${j}].functionCall`;
+      if (typeof fn.name === "string" && fn.name !== "") {
+        finish();
+        const { willContinue: _more, partialArgs: _partial, args, ...call } = fn;
+        pending = { call, args: isJsonObject(args) ? { ...args } : {} };
+      } else if (pending === undefined) {
+        parts.push(part); // a fragment of no call: the reader names it
+        return;
+      }
+      if (Array.isArray(fn.partialArgs)) {
+        for (const fragment of fn.partialArgs) {
+          if (isJsonObject(fragment)) applyPartialArg(pending!.args, fragment, where);
+        }
+      }
+      if (fn.willContinue !== true) finish();
+    });
+  });
+  finish();
+  const response: JsonObject = {
+    ...(last ?? {}),
+    candidates: [{ content: { role: "model", parts } }],
+  };
+  const first = chunks.find((c) => typeof c.modelVersion === "string");
+  if (first !== undefined) response.modelVersion = first.modelVersion;
+  return response;
 }
