@@ -44,6 +44,7 @@ import { mergeStream, streamFormat } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
 import { findToolContent } from "./tool_content.ts";
+import { jsonLines, type JsonlRow, looksLikeJsonLines, parseJsonl } from "./jsonl_text.ts";
 
 /**
  * Every reader, in detection order (the first that claims a document reads it).
@@ -318,49 +319,6 @@ function remember(trace: Trace): Trace {
   return trace;
 }
 
-/** One parsed JSONL line and its 1-based number. */
-interface JsonlRow {
-  value: unknown;
-  line: number;
-}
-
-function parseJsonl(text: string, source: string): JsonlRow[] {
-  const rows: JsonlRow[] = [];
-  let line = 0;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    line++;
-    const row = text.slice(start, end);
-    start = end + 1;
-    if (row.trim() === "") continue;
-    try {
-      rows.push({ value: JSON.parse(row), line });
-    } catch {
-      throw lineError(row, source, line);
-    }
-  }
-  return rows;
-}
-
-function lineError(row: string, source: string, line: number): InputError {
-  try {
-    parseDocument(row, "line.json");
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error; // e.g. the parser is not loaded yet
-    if (error.where !== undefined) {
-      const column = /:(\d+)$/.exec(error.where)?.[1] ?? "1";
-      const what = error.message.slice(error.where.length + 2).replace(/; fix the syntax.*$/, "");
-      return new InputError(
-        `${what} on this line; fix or remove the line`,
-        `${source}:${line}:${column}`,
-      );
-    }
-  }
-  return new InputError("invalid JSON on this line; fix or remove the line", `${source}:${line}`);
-}
-
 /**
  * The traces of JSONL rows: one MCP session when the lines are JSON-RPC
  * messages, one OTel trace when they are OTLP exports or spans, else one
@@ -443,34 +401,6 @@ export function tracesFromText(
     return tracesFromRows(rows, source, options);
   }
   return tracesFromValue(value, { ...options, source });
-}
-
-/** Whether a text looks like JSON lines: its first two non-blank lines each start with `{` or `[`. */
-function looksLikeJsonLines(text: string): boolean {
-  let seen = 0;
-  let start = 0;
-  for (let n = 0; n < 100 && start < text.length && seen < 2; n++) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const line = text.slice(start, Math.min(end, start + 64)).trimStart();
-    start = end + 1;
-    if (line === "") continue;
-    if (line[0] !== "{" && line[0] !== "[") return false;
-    seen++;
-  }
-  return seen >= 2;
-}
-
-/** The rows of a text when it has two or more lines that each parse as JSON. */
-function jsonLines(text: string): JsonlRow[] | undefined {
-  const head = text.trimStart()[0];
-  if (head !== "{" && head !== "[") return undefined;
-  try {
-    const rows = parseJsonl(text, "");
-    return rows.length >= 2 ? rows : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
