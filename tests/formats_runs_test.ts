@@ -224,3 +224,25 @@ Deno.test("a generic run file [{…, messages}] reads each run in its own format
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("traceToJson() writes run, metadata, skipped and notes, and the toolscore reader reads them back", async () => {
+  const { traceToJson } = await import("../lib/formats/toolscore.ts");
+  const [run] = tracesFromText(Deno.readTextFileSync(TAU), TAU).slice(1, 2);
+  const json = traceToJson({ ...run!, skipped: [{ type: "program", count: 1 }] });
+  assert.deepEqual(
+    [json.run, json.metadata, json.skipped, json.notes],
+    [
+      { task: "1", trial: 0 },
+      { task_id: "1", trial: 0, recorded_reward: 0 },
+      [{ type: "program", count: 1 }],
+      ["no tool calls: the openai transcript holds no tool call"],
+    ],
+  );
+  const back = traceFromValue(JSON.parse(JSON.stringify(json)));
+  assert.deepEqual([back.run, back.metadata, back.skipped, back.notes], [
+    json.run,
+    json.metadata,
+    json.skipped,
+    json.notes,
+  ]);
+});

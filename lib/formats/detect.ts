@@ -307,6 +307,8 @@ function checked(trace: Trace, value: unknown, source: string): Trace {
       source,
     );
   }
+  // A trace written by traceToJson and read back already says so.
+  if (trace.notes?.some((n) => n.startsWith("no tool calls:"))) return trace;
   const note = `no tool calls: the ${trace.format} transcript holds no tool call`;
   return { ...trace, notes: [...(trace.notes ?? []), note] };
 }
