@@ -246,3 +246,14 @@ Deno.test("traceToJson() writes run, metadata, skipped and notes, and the toolsc
     json.notes,
   ]);
 });
+
+Deno.test("a list of bare {messages} states is not a run file", () => {
+  const states = [
+    { messages: [{ role: "user", content: "hi" }] },
+    { messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] },
+  ];
+  assert.throws(
+    () => tracesFromValue(states, { source: "s.json" }),
+    /s\.json: not a trace in any known format/,
+  );
+});

@@ -13,8 +13,10 @@
  *   (`requestor: "assistant"`) are read; the user simulator's are not the
  *   agent's.
  * - generic: a list of objects each holding `messages`, `traj` or
- *   `trajectory`, read with the transcript's own format (task from
- *   `task_id`, `task`, `instance_id` or `id`; trial from `trial`).
+ *   `trajectory` and naming the run (`task_id`, `task`, `instance_id`, `id`,
+ *   `trial` or `reward`), read with the transcript's own format (task from
+ *   `task_id`, `task`, `instance_id` or `id`, else the 1-based position;
+ *   trial from `trial`).
  *
  * A run's task and trial go to `trace.run` (the CLI names it
  * `FILE[task#trial]`), and a recorded `reward` to
@@ -65,6 +67,8 @@ export interface RunFile {
 }
 
 const TRANSCRIPT_KEYS = ["messages", "traj", "trajectory"] as const;
+// What makes a generic list item a run: one of these beside its transcript.
+const RUN_KEYS = ["task_id", "task", "instance_id", "id", "trial", "reward"];
 
 function taskText(value: unknown): string | undefined {
   if (typeof value === "string" && value !== "") return value;
@@ -135,7 +139,13 @@ export function findRunFile(value: unknown): RunFile | undefined {
       })),
     };
   }
-  if (Array.isArray(value) && value.length > 0 && value.every((v) => transcriptKey(v))) {
+  // A generic run names itself (a list of bare {messages} states is a LangGraph stream, not runs).
+  if (
+    Array.isArray(value) && value.length > 0 &&
+    value.every((v) =>
+      transcriptKey(v) !== undefined && RUN_KEYS.some((k) => k in (v as JsonObject))
+    )
+  ) {
     return {
       kind: "runs",
       runs: (value as JsonObject[]).map((record, i) => {
