@@ -156,7 +156,7 @@ Options:
   --min-n N                runs per variant before a difference can be called (default 10)
   --alpha A                significance level of the Fisher test (default 0.05)
   --json                   print the comparison as one JSON document
-${reportFlagsHelp(false, "interval bars, pass^k, Pareto scatter, verdicts")}
+${reportFlagsHelp("interval bars, pass^k, the cost vs pass-rate Pareto scatter, verdicts")}
 
 Exit codes: 0 ok, 2 usage or input error.
 
