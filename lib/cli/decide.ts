@@ -6,7 +6,8 @@
  */
 
 import { compareRuns } from "../stats/compare.ts";
-import { evaluateProtocol, loadProtocol } from "../stats/protocol.ts";
+import { evaluateProtocol } from "../stats/evaluate_protocol.ts";
+import { loadProtocol } from "../stats/protocol.ts";
 import { formatProtocolResult } from "../report/stats_console.ts";
 import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
 import { UsageError } from "../base/errors.ts";
@@ -39,7 +40,8 @@ The protocol's sha256 is printed so it can be recorded before the runs.
 
 Protocol keys: protocol_version (1), title, baseline, candidate, alpha (0.05),
 min_runs (default 10), k (1), rules: [{id, metric, expect: candidate_better |
-not_worse, tolerance?} or {id, metric, min?, max?}]. Metrics: pass_rate,
+not_worse, tolerance?, test?} or {id, metric, min?, max?}]; test (pass_rate
+candidate_better only) is paired, fisher or auto, absent meaning fisher. Metrics: pass_rate,
 pass_hat_k, interval_low, cost, latency. tolerance is absolute, in the
 metric's units (0.05 = five points of pass rate).
 

@@ -18,8 +18,8 @@
  */
 
 import { summaryLine } from "../checks/evidence.ts";
-import type { ProtocolResult } from "../stats/protocol.ts";
-import { formatMetricValue } from "../stats/select.ts";
+import { formatMetricValue } from "../stats/format.ts";
+import type { ProtocolResult } from "../stats/protocol_result.ts";
 import { escapeXml } from "./escape.ts";
 import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "./trace_record.ts";
 
@@ -154,7 +154,7 @@ ${cases.join("\n")}
  * ```ts
  * import { decideJunit } from "./junit.ts";
  * import { compareRuns } from "../stats/compare.ts";
- * import { evaluateProtocol } from "../stats/protocol.ts";
+ * import { evaluateProtocol } from "../stats/evaluate_protocol.ts";
  * import { Run } from "../stats/runs.ts";
  * import assert from "node:assert/strict";
  *

@@ -4,5 +4,5 @@
  * @module
  */
 
-export * from "./prices.ts";
 export * from "./agent_spec.ts";
+export * from "./prices.ts";

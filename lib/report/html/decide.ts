@@ -7,9 +7,9 @@
  * @module
  */
 
-import { type Comparison, formatPValue } from "../../stats/compare.ts";
-import type { ProtocolResult } from "../../stats/protocol.ts";
-import { formatMetricValue } from "../../stats/select.ts";
+import type { Comparison } from "../../stats/comparison.ts";
+import { formatMetricValue, formatPValue } from "../../stats/format.ts";
+import type { ProtocolResult } from "../../stats/protocol_result.ts";
 import { escapeHtml } from "../escape.ts";
 import { comparisonSections } from "./compare.ts";
 import { htmlPage } from "./page.ts";
@@ -27,7 +27,7 @@ const STATUS_CLASS = { adopt: "pass", reject: "fail", undecided: "unknown" } as 
  * ```ts
  * import { decideHtml } from "./decide.ts";
  * import { compareRuns } from "../../stats/compare.ts";
- * import { evaluateProtocol } from "../../stats/protocol.ts";
+ * import { evaluateProtocol } from "../../stats/evaluate_protocol.ts";
  * import { Run } from "../../stats/runs.ts";
  * import assert from "node:assert/strict";
  *
