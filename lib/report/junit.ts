@@ -18,8 +18,8 @@
  */
 
 import { summaryLine } from "../checks/evidence.ts";
-import { formatMetricValue } from "../stats/format.ts";
 import type { ProtocolResult } from "../stats/protocol_result.ts";
+import { formatMetricValue } from "../stats/format.ts";
 import { escapeXml } from "./escape.ts";
 import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "./trace_record.ts";
 

@@ -78,8 +78,8 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
  *
  * @example Usage
  * ```ts
- * import { compareRuns, Run } from "@toolscore/cli";
  * import { formatComparison } from "./stats_console.ts";
+ * import { compareRuns, Run } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const text = formatComparison(compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "fail")]));
@@ -159,8 +159,8 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
  *
  * @example Usage
  * ```ts
- * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
  * import { formatSelection } from "./stats_console.ts";
+ * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const comparison = compareRuns([new Run("a", "t", "pass", { cost: 1 }), new Run("b", "t", "pass", { cost: 2 })]);
@@ -228,8 +228,8 @@ const STATUS_STYLE: Record<RuleStatus, keyof typeof STYLES> = {
  *
  * @example Usage
  * ```ts
- * import { compareRuns, evaluateProtocol, Run } from "@toolscore/cli";
  * import { formatProtocolResult } from "./stats_console.ts";
+ * import { compareRuns, evaluateProtocol, Run } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * const runs = [new Run("a", "t", "pass"), new Run("b", "t", "pass")];

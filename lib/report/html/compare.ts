@@ -234,16 +234,15 @@ export function comparisonSections(comparison: Comparison): string {
     const difference = pair.difference === null
       ? "unknown"
       : `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(2)}`;
-    // The p-value of the test that decided.
-    const p = pair.pairedPValue ?? pair.pValue;
+    const paired = pair.pairedPValue === null ? "" : ` p = ${formatPValue(pair.pairedPValue)}`;
     const reason = pair.testReason === ""
       ? ""
-      : `<br><small class="muted">${escapeHtml(pair.testReason)}</small>`;
+      : `<br><small>${escapeHtml(pair.testReason)}</small>`;
     return `<tr><th scope="row">${escapeHtml(pair.a)} vs ${
       escapeHtml(pair.b)
-    }</th><td class="num">${difference}</td><td>${escapeHtml(pair.test)}</td><td class="num">${
-      formatPValue(p)
-    }</td><td>${pair.overlap ? "yes" : "no"}</td><td><span class="badge ${
+    }</th><td class="num">${difference}</td><td class="num">${formatPValue(pair.pValue)}</td><td>${
+      pair.overlap ? "yes" : "no"
+    }</td><td>${escapeHtml(pair.test)}${paired}</td><td><span class="badge ${
       pair.distinguishable ? "pass" : "unknown"
     }">${pair.distinguishable ? "called" : "not called"}</span> ${
       escapeHtml(pair.verdict)
@@ -267,7 +266,7 @@ ${scatter(comparison.variants)}
 ${
     pairs.length === 0 ? "<p>No pairs to compare.</p>" : `<table>
 <caption>Pair verdicts (alpha = ${comparison.alpha}, min_n = ${comparison.minN})</caption>
-<thead><tr><th scope="col">pair</th><th scope="col" class="num">difference</th><th scope="col">test</th><th scope="col" class="num">p</th><th scope="col">intervals overlap</th><th scope="col">verdict</th></tr></thead>
+<thead><tr><th scope="col">pair</th><th scope="col" class="num">difference</th><th scope="col" class="num">Fisher p</th><th scope="col">intervals overlap</th><th scope="col">test</th><th scope="col">verdict</th></tr></thead>
 <tbody>
 ${pairs.join("\n")}
 </tbody>

@@ -8,8 +8,9 @@
  */
 
 import type { Comparison } from "../../stats/comparison.ts";
-import { formatMetricValue, formatPValue } from "../../stats/format.ts";
+import { formatPValue } from "../../stats/format.ts";
 import type { ProtocolResult } from "../../stats/protocol_result.ts";
+import { formatMetricValue } from "../../stats/format.ts";
 import { escapeHtml } from "../escape.ts";
 import { comparisonSections } from "./compare.ts";
 import { htmlPage } from "./page.ts";
