@@ -93,7 +93,12 @@ Options:
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
-${reportFlagsHelp(true, "summary table with sorting and a failing filter, calls side by side")}
+${
+  reportFlagsHelp(
+    "sortable table, failing filter, expected vs actual calls side by side",
+    "one testcase per trace, failing when it fails its bar",
+  )
+}
 
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
 found a violation, 2 usage or input error.
