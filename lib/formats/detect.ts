@@ -15,6 +15,12 @@ import { InputError } from "../base/errors.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
 import { anthropicReader } from "./anthropic.ts";
+// Issue 14 readers (agent frameworks, MCP recordings); registered below.
+import { claudeCodeReader, isClaudeCodeLine } from "./claude_code.ts";
+import { isVercelChunk, vercelAiReader } from "./vercel_ai.ts";
+import { isAgentsExportItem, openaiAgentsReader } from "./openai_agents.ts";
+import { mcpTraceFromLogText } from "./mcp.ts";
+import { isMcpLogText, isProxyLine } from "./mcp_recordings.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";
 import { langchainReader } from "./langchain.ts";
@@ -44,6 +50,10 @@ export const READERS: readonly FormatReader[] = [
   anthropicReader,
   geminiReader,
   mcpReader,
+  // Agent frameworks (issue 14): after the providers, before langchain.
+  claudeCodeReader,
+  vercelAiReader,
+  openaiAgentsReader,
   langchainReader,
   otelReader,
   customReader,
@@ -71,6 +81,9 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "mcp",
   "langchain",
   "otel",
+  "claude-code",
+  "vercel-ai",
+  "openai-agents",
   "custom",
 ];
 
@@ -246,13 +259,32 @@ function lineError(row: string, source: string, line: number): InputError {
 function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOptions): Trace[] {
   const format = options.format ?? "auto";
   const values = rows.map((row) => row.value);
-  const whole = (name: "mcp" | "otel", test: (value: unknown) => boolean) =>
+  const whole = (name: FormatName, test: (value: unknown) => boolean) =>
     (format === "auto" || format === name) && values.every(test);
   if (whole("mcp", isJsonRpcMessage)) return [traceFromValue(values, { format: "mcp", source })];
   if (whole("otel", isOtelLine)) return [traceFromValue(values, { format: "otel", source })];
+  // Issue 14: streams whose lines are one session (proxy logs, Claude Code,
+  // AI SDK chunks, Agents SDK exports).
+  if (whole("mcp", isProxyLine)) return [traceFromValue(values, { format: "mcp", source })];
+  for (const [name, test] of LINE_FORMATS) {
+    if (whole(name, test) && traceReaderClaims(name, values)) {
+      return [traceFromValue(values, { format: name, source })];
+    }
+  }
   return rows.map((row) =>
     traceFromValue(row.value, { ...options, source: `${source}:${row.line}` })
   );
+}
+
+// Formats whose JSONL lines are one trace together (issue 14).
+const LINE_FORMATS: [FormatName, (value: unknown) => boolean][] = [
+  ["claude-code", isClaudeCodeLine],
+  ["vercel-ai", isVercelChunk],
+  ["openai-agents", isAgentsExportItem],
+];
+
+function traceReaderClaims(name: FormatName, values: unknown[]): boolean {
+  return readerFor(name).claims(values);
 }
 
 /**
@@ -286,6 +318,14 @@ export function tracesFromText(
   options: ReadTraceOptions = {},
 ): Trace[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Issue 14: MCP client log text (`… Message from client: {json}` lines).
+  const format = options.format ?? "auto";
+  const head = text.trimStart()[0];
+  if (
+    (format === "auto" || format === "mcp") && head !== "{" && head !== "[" && isMcpLogText(text)
+  ) {
+    return [mcpTraceFromLogText(text, source)];
+  }
   if (source.toLowerCase().endsWith(".jsonl")) {
     const rows = parseJsonl(text, source);
     if (rows.length === 0) throw new InputError("no traces: the file has no JSON lines", source);

@@ -62,6 +62,9 @@ export type FormatName =
   | "mcp"
   | "langchain"
   | "otel"
+  | "claude-code"
+  | "vercel-ai"
+  | "openai-agents"
   | "custom";
 
 /** Token usage of a trace. */
