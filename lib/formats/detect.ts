@@ -21,6 +21,8 @@ import { isVercelChunk, vercelAiReader } from "./vercel_ai.ts";
 import { isAgentsExportItem, openaiAgentsReader } from "./openai_agents.ts";
 import { mcpTraceFromLogText } from "./mcp.ts";
 import { isMcpLogText, isProxyLine } from "./mcp_recordings.ts";
+import { isLangGraphItem } from "./langgraph.ts";
+import { isRun } from "./langsmith.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";
 import { langchainReader } from "./langchain.ts";
@@ -281,6 +283,8 @@ const LINE_FORMATS: [FormatName, (value: unknown) => boolean][] = [
   ["claude-code", isClaudeCodeLine],
   ["vercel-ai", isVercelChunk],
   ["openai-agents", isAgentsExportItem],
+  ["langchain", isLangGraphItem],
+  ["langchain", isRun],
 ];
 
 function traceReaderClaims(name: FormatName, values: unknown[]): boolean {

@@ -40,7 +40,6 @@ import {
   addUsage,
   attachTextResult,
   finishTrace,
-  idOf,
   makeTrace,
   setArgs,
   usageFromJson,
