@@ -30,7 +30,9 @@
  *   of that id), summed over messages; the `result` message's `usage` (the
  *   session total) wins when present. `model` is the `system` init model,
  *   else the first assistant message's (`<synthetic>` is skipped).
- * - Other lines (`system`, `stream_event`, `summary`, hooks…) are skipped.
+ * - Other lines (`system`, `stream_event`, `summary`, hooks…) are skipped;
+ *   so are lines of a JSONL file that are not typed objects (a stray string
+ *   or number) when the typed lines are a Claude Code session.
  *
  * @module
  */
@@ -104,6 +106,34 @@ export function isClaudeCodeLine(value: unknown): boolean {
   return isJsonObject(value) && typeof value.type === "string" &&
     (typeof value.session_id === "string" || typeof value.sessionId === "string" ||
       (value.type === "summary" && typeof value.leafUuid === "string"));
+}
+
+/**
+ * The lines of a JSONL file that are one Claude Code session, or
+ * `undefined`: every line that is a JSON object with a `type` is a Claude
+ * Code line, at least one is a message, and they are at least half the
+ * lines. Other lines (a stray string, number or untyped object) are dropped.
+ *
+ * @param values The parsed lines.
+ * @returns The Claude Code lines, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { claudeCodeRows } from "./claude_code.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const rows = claudeCodeRows([
+ *   { type: "assistant", message: { role: "assistant", content: [] }, session_id: "s" },
+ *   "stray text",
+ * ]);
+ * assert.equal(rows?.length, 1);
+ * ```
+ */
+export function claudeCodeRows(values: readonly unknown[]): unknown[] | undefined {
+  const typed = values.filter((v) => isJsonObject(v) && typeof v.type === "string");
+  if (typed.length === 0 || typed.length * 2 < values.length) return undefined;
+  if (!typed.every(isClaudeCodeLine) || !typed.some(isClaudeCodeMessage)) return undefined;
+  return typed;
 }
 
 function documentMessages(value: unknown): unknown[] | undefined {

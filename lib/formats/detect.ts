@@ -16,7 +16,7 @@ import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
 import { anthropicReader } from "./anthropic.ts";
 // Issue 14 readers (agent frameworks, MCP recordings); registered below.
-import { claudeCodeReader, isClaudeCodeLine } from "./claude_code.ts";
+import { claudeCodeReader, claudeCodeRows } from "./claude_code.ts";
 import { isVercelChunk, vercelAiReader } from "./vercel_ai.ts";
 import { isAgentsExportItem, openaiAgentsReader } from "./openai_agents.ts";
 import { mcpTraceFromLogText } from "./mcp.ts";
@@ -268,6 +268,8 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
   // Issue 14: streams whose lines are one session (proxy logs, Claude Code,
   // AI SDK chunks, Agents SDK exports).
   if (whole("mcp", isProxyLine)) return [traceFromValue(values, { format: "mcp", source })];
+  const claude = format === "auto" || format === "claude-code" ? claudeCodeRows(values) : undefined;
+  if (claude !== undefined) return [traceFromValue(claude, { format: "claude-code", source })];
   for (const [name, test] of LINE_FORMATS) {
     if (whole(name, test) && traceReaderClaims(name, values)) {
       return [traceFromValue(values, { format: name, source })];
@@ -280,7 +282,6 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
 
 // Formats whose JSONL lines are one trace together (issue 14).
 const LINE_FORMATS: [FormatName, (value: unknown) => boolean][] = [
-  ["claude-code", isClaudeCodeLine],
   ["vercel-ai", isVercelChunk],
   ["openai-agents", isAgentsExportItem],
   ["langchain", isLangGraphItem],

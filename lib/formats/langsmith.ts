@@ -24,8 +24,11 @@
  *   output message's `usage_metadata`, else `outputs.llm_output.token_usage`.
  *   `model` is the first llm run's `ls_model_name` (metadata) or invocation
  *   `model`/`model_name`.
- * - The final answer is the root run's `outputs.output` text, else the last
- *   AI message of its `outputs.messages` after the last call.
+ * - The final answer is the root run's `outputs.output` text, else its
+ *   chat completion's first choice text, else the last AI message of its
+ *   `outputs.messages` after the last call.
+ * - A batch ingest payload `{post, patch}` (what the LangSmith client
+ *   sends) is its runs, each patch merged into the posted run of its `id`.
  *
  * @module
  */
@@ -85,6 +88,8 @@ export function isRun(value: unknown): value is JsonObject {
  */
 export function runList(value: unknown): JsonObject[] | undefined {
   if (isRun(value)) return [value];
+  const batch = batchRuns(value);
+  if (batch !== undefined) return batch;
   const list = Array.isArray(value)
     ? value
     : isJsonObject(value) && Array.isArray(value.runs)
@@ -92,6 +97,31 @@ export function runList(value: unknown): JsonObject[] | undefined {
     : undefined;
   if (list === undefined || list.length === 0) return undefined;
   return list.every(isRun) ? list as JsonObject[] : undefined;
+}
+
+/**
+ * The runs of a LangSmith batch ingest payload `{post: [runs], patch:
+ * [updates]}` (what the SDK's client sends): each patch is merged into the
+ * posted run of the same `id` (else the same `dotted_order`, else the posted
+ * run at its position).
+ */
+function batchRuns(value: unknown): JsonObject[] | undefined {
+  if (!isJsonObject(value) || !Array.isArray(value.post) || value.post.length === 0) {
+    return undefined;
+  }
+  if (!value.post.every(isRun)) return undefined;
+  const runs = (value.post as JsonObject[]).map((run) => ({ ...run }));
+  const patches = Array.isArray(value.patch) ? value.patch.filter(isJsonObject) : [];
+  patches.forEach((patch, i) => {
+    const id = idOf(patch.id);
+    const run = (id === undefined ? undefined : runs.find((r) => idOf(r.id) === id)) ??
+      (typeof patch.dotted_order === "string"
+        ? runs.find((r) => r.dotted_order === patch.dotted_order)
+        : undefined) ??
+      runs[i];
+    if (run !== undefined) Object.assign(run, patch, { id: run.id });
+  });
+  return runs;
 }
 
 interface Flat {
@@ -179,6 +209,8 @@ function llmUsage(run: JsonObject): Usage | undefined {
     const usage = usageFromJson(message?.usage_metadata);
     if (usage !== undefined) return usage;
   }
+  const own = usageFromJson(outputs.usage_metadata);
+  if (own !== undefined) return own;
   const llmOutput = isJsonObject(outputs.llm_output) ? outputs.llm_output : {};
   return usageFromJson(llmOutput.token_usage ?? llmOutput.usage);
 }
@@ -194,6 +226,14 @@ function llmModel(run: JsonObject): string | undefined {
 function rootAnswer(root: JsonObject | undefined, source: string): string | undefined {
   const outputs = root !== undefined && isJsonObject(root.outputs) ? root.outputs : {};
   if (typeof outputs.output === "string" && outputs.output.trim() !== "") return outputs.output;
+  const choice = Array.isArray(outputs.choices) && isJsonObject(outputs.choices[0])
+    ? outputs.choices[0].message
+    : undefined;
+  if (
+    isJsonObject(choice) && !Array.isArray(choice.tool_calls) && typeof choice.content === "string"
+  ) {
+    return choice.content.trim() === "" ? undefined : choice.content;
+  }
   if (!Array.isArray(outputs.messages)) return undefined;
   const messages = outputs.messages.map(normalizeMessage).filter((m) => m !== undefined);
   return readMessages(messages as JsonObject[], source).finalAnswer;

@@ -6,7 +6,8 @@
  *
  * - A cassette `{"interactions": [{request, response, latency_ms?}]}` (also
  *   under `session`, as Agent VCR writes it; mcp-recorder writes it at the
- *   top). A `latency_ms` is the response's duration.
+ *   top). A `latency_ms` is the response's duration; an entry without a
+ *   request (mcp-recorder's `lifecycle` entries) is skipped.
  * - A proxy log: a list (or JSONL file) of objects each with a `direction`
  *   (or `dir`) and the JSON-RPC message under `message`, `msg`, `payload`,
  *   `data`, `body` or `json` (an object, or its JSON text); a `timestamp`
@@ -55,7 +56,13 @@ function interactionsOf(value: unknown): unknown[] | undefined {
     : value;
   const list = holder.interactions;
   if (!Array.isArray(list) || list.length === 0) return undefined;
-  return list.every((item) => isJsonObject(item) && isJsonObject(item.request)) ? list : undefined;
+  // Lifecycle entries (a session's DELETE) carry no request: skipped.
+  return list.every((item) =>
+      isJsonObject(item) && (item.request === null || isJsonObject(item.request))
+    ) &&
+      list.some((item) => isJsonObject((item as JsonObject).request))
+    ? list
+    : undefined;
 }
 
 /**
@@ -84,6 +91,7 @@ export function cassetteEntries(value: unknown): McpEntry[] | undefined {
   const entries: McpEntry[] = [];
   list.forEach((item, i) => {
     const interaction = item as JsonObject;
+    if (!isJsonObject(interaction.request)) return;
     entries.push({ message: interaction.request, where: `interactions[${i}].request` });
     if (isJsonObject(interaction.response)) {
       const latency = interaction.latency_ms ?? interaction.duration_ms;

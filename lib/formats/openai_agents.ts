@@ -30,6 +30,9 @@
  *   spans carry only a response id, so with the Responses API it is
  *   unknown). A top-level `final_answer` wins.
  * - Handoffs (`handoff` spans) are not tool calls of their own.
+ * - In a run state, a `tool_approval_item` repeats a call that waits for a
+ *   human: the call is kept once, marked `metadata.approval: "requested"`,
+ *   with no outcome.
  *
  * @module
  */
@@ -193,16 +196,30 @@ function readExport(items: JsonObject[], source: string, envelope: unknown) {
 
 function readRunState(state: JsonObject) {
   const items: unknown[] = [];
+  const awaiting = new Set<string>();
   if (Array.isArray(state.original_input)) {
     for (const item of state.original_input) items.push(item);
   }
   for (const generated of state.generated_items as unknown[]) {
-    if (isJsonObject(generated) && isJsonObject(generated.raw_item)) items.push(generated.raw_item);
+    if (!isJsonObject(generated) || !isJsonObject(generated.raw_item)) continue;
+    if (generated.type === "tool_approval_item") {
+      // The call again, waiting for a human: mark it, do not count it twice.
+      const id = generated.raw_item.call_id ?? generated.raw_item.id;
+      if (typeof id === "string") awaiting.add(id);
+      continue;
+    }
+    items.push(generated.raw_item);
   }
   const responses = Array.isArray(state.model_responses)
     ? state.model_responses.filter(isJsonObject)
     : [];
-  return readResponseItems(items, responses, "openai-agents", state);
+  const trace = readResponseItems(items, responses, "openai-agents", state);
+  for (const call of trace.calls) {
+    if (call.id !== undefined && awaiting.has(call.id) && call.result === undefined) {
+      call.metadata = { ...call.metadata, approval: "requested" };
+    }
+  }
+  return trace;
 }
 
 /**
