@@ -194,7 +194,7 @@ function readExport(items: JsonObject[], source: string, envelope: unknown) {
   return finishTrace(trace, Array.isArray(envelope) ? undefined : envelope);
 }
 
-function readRunState(state: JsonObject) {
+function readRunState(state: JsonObject, source: string) {
   const items: unknown[] = [];
   const awaiting = new Set<string>();
   if (Array.isArray(state.original_input)) {
@@ -213,7 +213,7 @@ function readRunState(state: JsonObject) {
   const responses = Array.isArray(state.model_responses)
     ? state.model_responses.filter(isJsonObject)
     : [];
-  const trace = readResponseItems(items, responses, "openai-agents", state);
+  const trace = readResponseItems(items, responses, "openai-agents", state, source);
   for (const call of trace.calls) {
     if (call.id !== undefined && awaiting.has(call.id) && call.result === undefined) {
       call.metadata = { ...call.metadata, approval: "requested" };
@@ -248,5 +248,7 @@ export const openaiAgentsReader: FormatReader = documentReader(
   readDocument,
   'not an OpenAI Agents SDK export: expected {"data": [trace, spans…]} or a run state',
   (doc, source, value) =>
-    doc.kind === "run_state" ? readRunState(doc.state) : readExport(doc.items, source, value),
+    doc.kind === "run_state"
+      ? readRunState(doc.state, source)
+      : readExport(doc.items, source, value),
 );

@@ -58,6 +58,7 @@ import {
   type Trace,
   type Usage,
 } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import {
   addUsage,
   attachExtras,
@@ -195,16 +196,23 @@ function hostedStatus(call: ToolCall, status: unknown): void {
   } else if (status === "completed") call.isError = false;
 }
 
-function itemCall(item: JsonObject): ToolCall | undefined {
+function itemCall(item: JsonObject, where: string): ToolCall | undefined {
   const type = item.type as string;
   let call: ToolCall;
+  const named = () => {
+    if (typeof item.name === "string" && item.name !== "") return item.name;
+    // Never a silent zero: a call item we cannot name is an error.
+    throw new InputError(`${type} item has no name`, where);
+  };
   if (type === "function_call" || type === "mcp_call" || type === "mcp_approval_request") {
-    if (typeof item.name !== "string" || item.name === "") return undefined;
-    call = { tool: item.name };
+    call = { tool: named() };
     setArgs(call, item.arguments);
   } else if (type === "custom_tool_call") {
-    if (typeof item.name !== "string" || item.name === "") return undefined;
-    call = { tool: item.name, args: typeof item.input === "string" ? { input: item.input } : {} };
+    named();
+    call = {
+      tool: item.name as string,
+      args: typeof item.input === "string" ? { input: item.input } : {},
+    };
   } else if (type === "tool_search_call") {
     call = { tool: "tool_search" };
     setArgs(call, item.arguments);
@@ -284,7 +292,9 @@ function attachOutput(call: ToolCall, item: JsonObject): void {
  * @param responses The response objects, for `usage` and `model`.
  * @param format The format name of the trace.
  * @param envelope The document, for a top-level `final_answer`.
+ * @param source The file name, for errors.
  * @returns The trace.
+ * @throws {InputError} On a call item without a name.
  *
  * @example Usage
  * ```ts
@@ -302,11 +312,12 @@ export function readResponseItems(
   responses: readonly JsonObject[],
   format: Trace["format"],
   envelope: unknown,
+  source = "<trace>",
 ): Trace {
   const calls: ToolCall[] = [];
   const byId = new Map<string, ToolCall>();
   const answer = new FinalAnswer();
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     if (!isJsonObject(item)) continue;
     if (item.type === "message" || item.type === undefined) {
       if (item.role !== "assistant") continue;
@@ -347,7 +358,7 @@ export function readResponseItems(
       if (itemId !== undefined) byId.set(itemId, requested);
       continue;
     }
-    const call = itemCall(item);
+    const call = itemCall(item, `${source}: items[${index}]`);
     if (call === undefined) continue;
     calls.push(call);
     answer.call();
@@ -382,6 +393,6 @@ export const openaiResponsesReader: FormatReader = documentReader(
   "openai-responses",
   documentItems,
   "not an OpenAI Responses document: expected a response, {input}, or a list of items",
-  (found, _source, value) =>
-    readResponseItems(found.items, found.responses, "openai-responses", value),
+  (found, source, value) =>
+    readResponseItems(found.items, found.responses, "openai-responses", value, source),
 );

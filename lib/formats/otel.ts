@@ -60,7 +60,14 @@ import { canonicalJson } from "../base/canonical.ts";
 import { attachTextResult, errorInResult, finishTrace, makeTrace } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
 import { byStart, isSpan, rawSpans, type Span, toSpan } from "./otel/spans.ts";
-import { executionCall, isToolSpan, messageCalls, seenValue } from "./otel/conventions.ts";
+import {
+  executionCall,
+  isToolSpan,
+  messageCalls,
+  seenValue,
+  UnnamedCall,
+} from "./otel/conventions.ts";
+import { InputError } from "../base/errors.ts";
 import { outputText, traceModel, traceUsage } from "./otel/model.ts";
 
 export { decodeAnyValue, isOtelLine } from "./otel/spans.ts";
@@ -202,7 +209,16 @@ export const otelReader: FormatReader = documentReader(
     const results: { id?: string; tool?: string; value: unknown }[] = [];
     for (const span of spans) {
       if (isToolSpan(span)) continue;
-      const seen = messageCalls(span);
+      let seen;
+      try {
+        seen = messageCalls(span);
+      } catch (error) {
+        if (!(error instanceof UnnamedCall)) throw error;
+        throw new InputError(
+          `span ${span.spanId ?? span.name} records a tool call without a name in its messages`,
+          source,
+        );
+      }
       const start = span.start === undefined ? undefined : span.start - 1n;
       for (const call of seen.history) calls.seen(call, start, false);
       for (const call of seen.requests) calls.seen(call, span.end ?? span.start, true);

@@ -206,8 +206,14 @@ export function executionCall(span: Span, source: string): ToolCall {
   return call;
 }
 
-function newCall(name: unknown, args: unknown, id: unknown): ToolCall | undefined {
-  if (typeof name !== "string" || name === "") return undefined;
+/** Thrown inside a span's messages; the reader adds the span. */
+export class UnnamedCall extends Error {
+  override name = "UnnamedCall";
+}
+
+function newCall(name: unknown, args: unknown, id: unknown): ToolCall {
+  // Never a silent zero: a recorded tool call we cannot name is an error.
+  if (typeof name !== "string" || name === "") throw new UnnamedCall("a tool call has no name");
   const call: ToolCall = { tool: name };
   setArgs(call, args);
   const callId = idOf(id);
@@ -223,8 +229,7 @@ function genAiMessages(messages: unknown, calls: ToolCall[], results: SeenResult
     for (const part of message.parts) {
       if (!isJsonObject(part)) continue;
       if (part.type === "tool_call") {
-        const call = newCall(part.name, part.arguments, part.id);
-        if (call !== undefined) calls.push(call);
+        calls.push(newCall(part.name, part.arguments, part.id));
       } else if (part.type === "tool_call_response") {
         const result: SeenResult = { value: part.response ?? part.result ?? null };
         const id = idOf(part.id);
@@ -246,8 +251,7 @@ function chatMessages(messages: unknown, calls: ToolCall[], results: SeenResult[
         const toolCall = isJsonObject(raw) && isJsonObject(raw.tool_call) ? raw.tool_call : raw;
         if (!isJsonObject(toolCall)) continue;
         const fn = isJsonObject(toolCall.function) ? toolCall.function : toolCall;
-        const call = newCall(fn.name, fn.arguments, toolCall.id);
-        if (call !== undefined) calls.push(call);
+        calls.push(newCall(fn.name, fn.arguments, toolCall.id));
       }
     }
     if (message.role === "tool") {
@@ -268,8 +272,7 @@ function aiSdkMessages(messages: unknown, calls: ToolCall[], results: SeenResult
     for (const part of message.content) {
       if (!isJsonObject(part)) continue;
       if (part.type === "tool-call") {
-        const call = newCall(part.toolName, part.input ?? part.args, part.toolCallId);
-        if (call !== undefined) calls.push(call);
+        calls.push(newCall(part.toolName, part.input ?? part.args, part.toolCallId));
       } else if (part.type === "tool-result") {
         let value: unknown = part.output ?? part.result ?? null;
         if (isJsonObject(value) && typeof value.type === "string" && "value" in value) {
@@ -307,8 +310,7 @@ export function messageCalls(span: Span): MessageCalls {
   if (Array.isArray(toolCalls)) {
     for (const entry of toolCalls) {
       if (!isJsonObject(entry)) continue;
-      const call = newCall(entry.toolName, entry.input ?? entry.args, entry.toolCallId);
-      if (call !== undefined) out.requests.push(call);
+      out.requests.push(newCall(entry.toolName, entry.input ?? entry.args, entry.toolCallId));
     }
   }
   const promptMessages = json(a["ai.prompt.messages"]);
