@@ -23,8 +23,8 @@
  *
  * Decisions where the conventions are silent:
  * - One logical call is read once. Observations with the same call id are
- *   one call; an observation without an id is the same call as an earlier
- *   one of the same tool with canonically equal arguments (a model's
+ *   one call; when one of two observations has no id, they are the same
+ *   call when the tool and the canonical arguments are equal (a model's
  *   request matches the first such tool span not yet matched; a history
  *   entry matches the first such call). A tool span whose parent is a tool
  *   span of the same tool (an MCP client span under a GenAI `execute_tool`
@@ -138,10 +138,13 @@ class Calls {
   /** Add a call seen in a model span, or merge it into the call it is. */
   seen(call: ToolCall, at: bigint | undefined, request: boolean): void {
     let entry = this.byId(call.id);
-    if (entry === undefined && call.id === undefined) {
+    if (entry === undefined) {
+      // Without a shared id: the same tool with the same arguments, when one side has no id.
+      const open = (e: Entry) =>
+        (e.call.id === undefined || call.id === undefined) && sameCall(e.call, call);
       entry = request
-        ? this.entries.find((e) => e.executed && !e.requested && sameCall(e.call, call))
-        : this.entries.find((e) => sameCall(e.call, call));
+        ? this.entries.find((e) => e.executed && !e.requested && open(e))
+        : this.entries.find(open);
     }
     if (entry === undefined) {
       this.add(call, at, false);

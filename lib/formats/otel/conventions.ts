@@ -16,7 +16,7 @@
  *   `ai.toolCall.output`, `ai.toolCall.id`);
  * - OpenLLMetry (Traceloop): `traceloop.span.kind == "tool"`
  *   (`traceloop.entity.name`, `traceloop.entity.input` whose `kwargs` are the
- *   arguments, `traceloop.entity.output`).
+ *   arguments, `traceloop.entity.output` the JSON of the return value).
  *
  * Model spans also name calls the model **requested** (its output) and the
  * calls and tool results of the **history** it was given (its input):
@@ -165,6 +165,15 @@ function executionArgs(span: Span): unknown {
 
 function executionResult(span: Span): unknown {
   const a = span.attributes;
+  const entity = a["traceloop.entity.output"];
+  if (typeof entity === "string" && a["gen_ai.tool.call.result"] === undefined) {
+    // OpenLLMetry writes the return value as JSON (a string result is quoted).
+    try {
+      return JSON.parse(entity);
+    } catch {
+      return entity;
+    }
+  }
   const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ??
     a["ai.toolCall.output"] ?? a["traceloop.entity.output"] ??
     (a["openinference.span.kind"] === "TOOL" ? a["output.value"] : undefined);
