@@ -46,9 +46,28 @@ Arguments:
 
 Options:
   --format F    read as F instead of detecting it: auto, toolscore, openai,
-                openai-responses, anthropic, gemini, mcp, langchain, otel, custom
+                openai-responses, anthropic, gemini, mcp, langchain, otel,
+                claude-code, vercel-ai, openai-agents, custom
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}
   --full        print arguments, results and answers in full (default: cut at 160 characters)
+
+Agent frameworks, recordings and conventions read (format in brackets):
+  Claude Code / Agent SDK stream-json or transcript, sub-agent calls marked [claude-code]
+  Vercel AI SDK generateText result (steps[].content or toolCalls/toolResults) [vercel-ai]
+  Vercel AI SDK UI message stream chunks (tool-input-available, tool-output-*) [vercel-ai]
+  OpenAI Agents SDK trace export {data: [trace, spans]} or a RunState [openai-agents]
+  LangGraph stream output: [mode, payload] tuples, {event, data} events [langchain]
+  LangChain / LangSmith run trees (run_type "tool", child_runs; {post, patch}) [langchain]
+  MCP recorder cassette {interactions: [{request, response}]} [mcp]
+  MCP proxy log: lines with a direction and a JSON-RPC message [mcp]
+  MCP client log text: "… Message from client|server: {json}" lines [mcp]
+  OTel GenAI execute_tool spans and gen_ai.input/output.messages parts [otel]
+  OTel OpenLLMetry gen_ai.completion.N.tool_calls.M.* / gen_ai.prompt.N.* [otel]
+  OTel OpenInference TOOL spans and llm.output_messages tool_calls [otel]
+  OTel Vercel AI SDK ai.toolCall spans and ai.response.toolCalls [otel]
+  Responses mcp_approval_request, tool_search_call, program items [openai-responses]
+  Gemini Interactions API responses (steps or outputs) [gemini]
+  Chat Completions tool messages without tool_call_id, paired in order [openai]
 
 Examples:
   toolscore inspect trace.json
