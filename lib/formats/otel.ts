@@ -8,7 +8,9 @@
  * `[{key, value: AnyValue}]`, `status.code`), the SDKs' console form
  * (`context.span_id`, ISO `start_time`, attributes as an object,
  * `status.status_code`) or the JS SDK's `ReadableSpan` JSON (`spanContext`,
- * `[seconds, nanos]` times).
+ * `[seconds, nanos]` times). One span's attribute map on its own
+ * (`{"gen_ai.operation.name": …, …}`, every value an attribute value) is read
+ * as one span without times.
  *
  * Conventions (see `otel/conventions.ts` for every attribute): tool
  * execution spans of GenAI (`execute_tool`), MCP (`tools/call`),

@@ -135,6 +135,10 @@ export function outputText(span: Span): string | undefined {
     const text = texts.join("");
     return text.trim() === "" ? undefined : text;
   }
+  const completion = parse(a["gen_ai.completion"]); // deprecated JSON: {text} or messages
+  if (isJsonObject(completion) && typeof completion.text === "string") {
+    return completion.text.trim() === "" ? undefined : completion.text;
+  }
   if (a["gen_ai.completion.0.tool_calls.0.name"] !== undefined) return undefined;
   const legacy = a["gen_ai.completion.0.content"];
   if (typeof legacy === "string" && legacy.trim() !== "") return legacy;

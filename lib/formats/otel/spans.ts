@@ -120,9 +120,36 @@ function isExport(value: unknown): value is JsonObject {
   return isJsonObject(value) && Array.isArray(value.resourceSpans);
 }
 
-/** The raw spans of a document: an export, a list of exports or spans, `{spans}`. */
+const CONVENTION_KEY = /^(gen_ai|llm|openinference|ai|traceloop|tool|tool_call|mcp)\./;
+
+function isAttributeValue(value: unknown): boolean {
+  const t = typeof value;
+  if (t === "string" || t === "number" || t === "boolean") return true;
+  return Array.isArray(value) &&
+    value.every((v) => ["string", "number", "boolean"].includes(typeof v));
+}
+
+/**
+ * One span's attributes on their own (`{"gen_ai.operation.name": "chat", …}`),
+ * as copied from a tracing UI or an instrumentation's test fixture: every
+ * value an attribute value, some key a GenAI convention's. Read as one span.
+ */
+function attributeMap(value: unknown): unknown[] | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const entries = Object.entries(value);
+  if (entries.length === 0 || !entries.some(([key]) => CONVENTION_KEY.test(key))) return undefined;
+  if (!entries.every(([, v]) => isAttributeValue(v))) return undefined;
+  return [{ name: "span", spanId: "attributes", attributes: value }];
+}
+
+/**
+ * The raw spans of a document: an export, a list of exports or spans,
+ * `{spans}`, or one span's attribute map.
+ */
 export function rawSpans(value: unknown): unknown[] | undefined {
   if (isExport(value)) return exportSpans(value);
+  const attributes = attributeMap(value);
+  if (attributes !== undefined) return attributes;
   if (isJsonObject(value) && Array.isArray(value.spans)) {
     return value.spans.length > 0 && value.spans.every(isSpan) ? value.spans : undefined;
   }
