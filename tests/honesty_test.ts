@@ -465,7 +465,12 @@ Deno.test("checkHonesty() defaults flag no honest answer in testdata/formats", a
     for await (const entry of Deno.readDir(dir)) {
       const url = new URL(entry.isDirectory ? `${entry.name}/` : entry.name, dir);
       if (entry.isDirectory) await walk(url);
-      else if (/\.(json|jsonl|jsonc|ya?ml)$/.test(entry.name)) files.push(url.pathname);
+      // real/'s FILE.expected.json sidecars are expectations, not traces.
+      else if (
+        /\.(json|jsonl|jsonc|ya?ml)$/.test(entry.name) && !entry.name.endsWith(".expected.json")
+      ) {
+        files.push(url.pathname);
+      }
     }
   };
   await walk(root);

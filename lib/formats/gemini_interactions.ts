@@ -152,10 +152,10 @@ function usageOf(value: unknown): Usage | undefined {
  *   status: "completed",
  *   steps: [
  *     { type: "function_call", id: "c1", name: "a", arguments: { x: 1 } },
- *     { type: "function_result", call_id: "c1", result: "2", is_error: false },
+ *     { type: "function_result", call_id: "c1", result: { sum: 2 }, is_error: false },
  *   ],
  * }], "t.json", undefined);
- * assert.equal(trace.calls[0]?.result, 2);
+ * assert.deepEqual(trace.calls[0]?.result, { sum: 2 });
  * ```
  */
 export function readInteractions(
