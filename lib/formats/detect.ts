@@ -323,12 +323,10 @@ export function tracesFromText(
   options: ReadTraceOptions = {},
 ): Trace[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // Issue 14: MCP client log text (`… Message from client: {json}` lines).
+  // Issue 14: MCP client log text (`… Message from client: {json}` lines),
+  // when the text is not JSON or JSONL itself (a log line may start with "[").
   const format = options.format ?? "auto";
-  const head = text.trimStart()[0];
-  if (
-    (format === "auto" || format === "mcp") && head !== "{" && head !== "[" && isMcpLogText(text)
-  ) {
+  if ((format === "auto" || format === "mcp") && isMcpLogText(text) && !isJsonText(text)) {
     return [mcpTraceFromLogText(text, source)];
   }
   if (source.toLowerCase().endsWith(".jsonl")) {
@@ -345,6 +343,20 @@ export function tracesFromText(
     return tracesFromRows(rows, source, options);
   }
   return [traceFromValue(value, { ...options, source })];
+}
+
+/** Whether a text is one JSON document, or lines that each are. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    try {
+      return parseJsonl(text, "").length > 0;
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** The rows of a text when it has two or more lines that each parse as JSON. */

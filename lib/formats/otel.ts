@@ -85,14 +85,26 @@ interface Entry {
   requested: boolean;
 }
 
+// Canonical argument text per call, computed once (calls are compared often).
+const CANONICAL = new WeakMap<ToolCall, string>();
+
+function argsKey(call: ToolCall): string {
+  let key = CANONICAL.get(call);
+  if (key === undefined) {
+    key = canonicalJson(call.args ?? {});
+    CANONICAL.set(call, key);
+  }
+  return key;
+}
+
 function sameCall(a: ToolCall, b: ToolCall): boolean {
-  return a.tool === b.tool && canonicalJson(a.args ?? {}) === canonicalJson(b.args ?? {}) &&
-    a.rawArgs === b.rawArgs;
+  return a.tool === b.tool && a.rawArgs === b.rawArgs && argsKey(a) === argsKey(b);
 }
 
 function fill(into: ToolCall, from: ToolCall): void {
   if (Object.keys(into.args ?? {}).length === 0 && into.rawArgs === undefined) {
     into.args = from.args ?? {};
+    CANONICAL.delete(into);
     if (from.rawArgs !== undefined) into.rawArgs = from.rawArgs;
     if (from.argsError !== undefined) into.argsError = from.argsError;
   }
