@@ -24,7 +24,9 @@
  *   false`). A `tool-error`'s `error` (a string, or an object's `message`;
  *   `"tool error"` when a serialized Error lost it) and a
  *   `tool-output-error`'s `errorText` mark the call failed.
- *   `tool-output-denied` fails it with `denied`. A `tool-input-error` chunk
+ *   `tool-output-denied` fails it with `denied`. A `tool-approval-request`
+ *   marks the call `metadata.approval: "requested"` (its outcome comes later,
+ *   or stays unknown). A `tool-input-error` chunk
  *   (the model's input did not parse or validate, so the tool never ran) is
  *   a call with that input, failed with its `errorText`.
  * - A `preliminary` output is replaced by the final one.
@@ -261,6 +263,9 @@ export const vercelAiReader: FormatReader = documentReader(
       } else if (type === "tool-error" || type === "tool-output-error") {
         const call = callOf(part, index);
         if (call !== undefined) fail(call, errorText(part.error ?? part.errorText));
+      } else if (type === "tool-approval-request") {
+        const call = byId.get(idOf(part.toolCallId) ?? "");
+        if (call !== undefined) call.metadata = { ...call.metadata, approval: "requested" };
       } else if (type === "tool-output-denied") {
         const call = byId.get(idOf(part.toolCallId) ?? "");
         if (call !== undefined) fail(call, "denied");
