@@ -93,6 +93,12 @@ Deno.test("mcp: MCP client log text, line by line, servers kept apart, times as 
     );
   }
   assert.equal(tracesFromText(LOG, "mcp.log", { format: "mcp" })[0]?.calls.length, 2);
+  // Lines without a timestamp start with the [server] tag, which is not JSON.
+  const untimed = LOG.split("\n").map((line) => line.replace(/^\S+Z /, "")).join("\n");
+  assert.deepEqual(tracesFromText(untimed, "mcp.log")[0]?.calls.map((c) => c.tool), [
+    "get_forecast",
+    "read_graph",
+  ]);
 });
 
 Deno.test("mcp: unreadable recordings are errors naming where, never 0 calls", () => {

@@ -326,7 +326,10 @@ export function tracesFromText(
   // Issue 14: MCP client log text (`… Message from client: {json}` lines),
   // when the text is not JSON or JSONL itself (a log line may start with "[").
   const format = options.format ?? "auto";
-  if ((format === "auto" || format === "mcp") && isMcpLogText(text) && !isJsonText(text)) {
+  if (
+    (format === "auto" || format === "mcp") && mayBeLog(text) && isMcpLogText(text) &&
+    !isJsonText(text)
+  ) {
     return [mcpTraceFromLogText(text, source)];
   }
   if (source.toLowerCase().endsWith(".jsonl")) {
@@ -343,6 +346,16 @@ export function tracesFromText(
     return tracesFromRows(rows, source, options);
   }
   return [traceFromValue(value, { ...options, source })];
+}
+
+/**
+ * Whether a text may be log text, judged from its start (so JSON documents
+ * are not scanned): it starts with neither `{` nor `[`, or with a `[tag]`.
+ */
+function mayBeLog(text: string): boolean {
+  const start = text.trimStart().slice(0, 200);
+  if (start[0] === "{") return false;
+  return start[0] !== "[" || /^\[[^\][{"\d\s-][^\][{"]*\]\s/.test(start);
 }
 
 /** Whether a text is one JSON document, or lines that each are. */
