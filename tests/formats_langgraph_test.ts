@@ -130,6 +130,18 @@ Deno.test("langgraph: astream_events tool events are calls paired by run_id", ()
   assert.equal(trace.finalAnswer, "3 * 7 = 21.");
 });
 
+Deno.test("langgraph: role dicts in a state read as LangChain makes them", () => {
+  const trace = traceFromValue([
+    ["metadata", { thread_id: "thread-1" }],
+    ["values", {
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "Done" }],
+    }],
+  ]);
+  assert.equal(trace.format, "langchain");
+  assert.deepEqual(trace.calls, []);
+  assert.equal(trace.finalAnswer, "Done");
+});
+
 Deno.test("langgraph: a state message that is not a LangChain message is an error, never 0 calls", () => {
   assert.throws(
     () =>

@@ -13,7 +13,8 @@
  * Decisions where LangGraph is silent:
  * - With `values`, the last top-level `values` state is the run: its
  *   `messages` are read as LangChain messages (every earlier state is a
- *   prefix of it). Without one, the messages of every `updates` payload
+ *   prefix of it; role dicts `{role, content}` are read as the messages
+ *   LangChain makes of them). Without one, the messages of every `updates` payload
  *   (`{node: {messages: […]}}`) in order; without those, the message events
  *   (`messages/complete`, `messages` tuples `[message, metadata]`), where
  *   chunks of one message id are merged (content concatenated,
@@ -127,9 +128,25 @@ function messagesOf(payload: unknown): unknown[] {
   return [];
 }
 
+// Role dicts LangGraph accepts in state (as LangChain's convert_to_messages does).
+const ROLE_KINDS: Record<string, string> = {
+  user: "human",
+  human: "human",
+  assistant: "ai",
+  ai: "ai",
+  tool: "tool",
+  system: "system",
+  developer: "system",
+};
+
 function normalizeAll(list: unknown[], source: string, where: string): JsonObject[] {
   return list.map((item, i) => {
-    const message = normalizeMessage(item);
+    const role = isJsonObject(item) && typeof item.role === "string" && item.type === undefined
+      ? ROLE_KINDS[item.role]
+      : undefined;
+    const message = role !== undefined
+      ? { ...(item as JsonObject), kind: role }
+      : normalizeMessage(item);
     if (message === undefined) {
       throw new InputError("not a LangChain message", `${source}: ${where}[${i}]`);
     }
