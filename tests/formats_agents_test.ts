@@ -295,6 +295,20 @@ Deno.test("vercel-ai: UI message stream chunks (JSONL) with an output error, an 
   assert.equal(trace?.finalAnswer, "Found 3.");
 });
 
+Deno.test("vercel-ai: a stream cut while a call's input was streaming keeps the call", () => {
+  const trace = traceFromValue([
+    { type: "start" },
+    { type: "tool-input-start", toolCallId: "c1", toolName: "search" },
+    { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: '{"q":"de' },
+    { type: "abort" },
+  ]);
+  assert.equal(trace.calls.length, 1);
+  assert.equal(trace.calls[0]?.tool, "search");
+  assert.equal(trace.calls[0]?.rawArgs, '{"q":"de');
+  assert.ok(trace.calls[0]?.argsError);
+  assert.equal(trace.calls[0]?.metadata?.input_incomplete, true);
+});
+
 Deno.test("vercel-ai: a tool-input-available chunk without a toolName is an error, never 0 calls", () => {
   assert.throws(
     () =>

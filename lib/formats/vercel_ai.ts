@@ -30,6 +30,11 @@
  *   (the model's input did not parse or validate, so the tool never ran) is
  *   a call with that input, failed with its `errorText`.
  * - A `preliminary` output is replaced by the final one.
+ * - A call whose input was still streaming when the stream ended
+ *   (`tool-input-start` and `tool-input-delta` chunks, no
+ *   `tool-input-available`) is kept with the text it had as its arguments
+ *   (unparsable text is `raw_args`), marked `metadata.input_incomplete`, no
+ *   outcome — never dropped.
  * - Provider-executed tools (`providerExecuted: true`) are calls too, marked
  *   `metadata.provider_executed`.
  * - The final answer is the result's `text` when present, else the text
@@ -234,8 +239,32 @@ export const vercelAiReader: FormatReader = documentReader(
       answer.call();
       return call;
     };
+    // Calls whose input was still streaming (tool-input-start/-delta, no -available yet).
+    const started = new Map<string, { part: JsonObject; index: number; text: string }>();
     doc.parts.forEach((part, index) => {
       const type = part.type;
+      const id = idOf(part.toolCallId);
+      if (type === "tool-input-start" && id !== undefined && !byId.has(id)) {
+        started.set(id, { part, index, text: "" });
+        return;
+      }
+      if (type === "tool-input-delta" && id !== undefined) {
+        const open = started.get(id);
+        if (open !== undefined && typeof part.inputTextDelta === "string") {
+          open.text += part.inputTextDelta;
+        }
+        return;
+      }
+      const open = id === undefined ? undefined : started.get(id);
+      if (open !== undefined) {
+        started.delete(id as string);
+        // An outcome for a call whose input never completed: the call as far as it came.
+        if (
+          type !== "tool-input-available" && type !== "tool-input-error" && type !== "tool-call"
+        ) {
+          callOf({ ...open.part, input: open.text }, open.index);
+        }
+      }
       if (type === "text") answer.text(part.text);
       else if (type === "text-delta") answer.text(part.delta ?? part.text ?? part.textDelta);
       else if (type === "text-start" || type === "start-step") answer.message();
@@ -271,6 +300,11 @@ export const vercelAiReader: FormatReader = documentReader(
         if (call !== undefined) fail(call, "denied");
       }
     });
+    // A call the model began but whose input never completed: kept, with the text it had.
+    for (const { part, index, text } of started.values()) {
+      const call = callOf({ ...part, input: text }, index);
+      if (call !== undefined) call.metadata = { ...call.metadata, input_incomplete: true };
+    }
     const result = doc.result;
     let usage = usageOf(result?.totalUsage);
     if (usage === undefined) {
