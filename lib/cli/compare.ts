@@ -7,6 +7,7 @@
  */
 
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import { checkOutput } from "./overwrite.ts";
 import { UsageError } from "../base/errors.ts";
 import { comparisonHtml } from "../stats/html.ts";
 import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
@@ -155,7 +156,8 @@ Options:
   --min-n N                runs per variant before a difference can be called (default 10)
   --alpha A                significance level of the Fisher test (default 0.05)
   --json                   print the comparison as one JSON document
-  --html FILE              also write a self-contained HTML report (interval bars, Pareto scatter)
+  --html FILE              also write a self-contained HTML report (interval bars, Pareto scatter);
+                           an existing FILE is replaced only when it is an earlier compare report
 
 Exit codes: 0 ok, 2 usage or input error.
 
@@ -171,7 +173,10 @@ Examples:
     const runs = await readRuns("compare", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
     const html = stringFlag(flags, "html");
-    if (html !== undefined) await writeTextFileAtomic(html, comparisonHtml(comparison));
+    if (html !== undefined) {
+      await checkOutput(html, "compare report", { inputs: flags.positionals });
+      await writeTextFileAtomic(html, comparisonHtml(comparison));
+    }
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
     } else {

@@ -75,7 +75,8 @@ CA and proxy variables deno may read (add DENO_DIR, NODE_EXTRA_CA_CERTS… to
 end of its input is killed; what it started goes with it only under --allow-run
 without a list (deno signals a process group only then); doctor names what is left.
 
-Exit codes: 0 no check failed, 1 a check failed, 2 usage or input error.
+Exit codes: 0 no check failed, 1 a check failed (a spec or contract that cannot be read
+or parsed is a failed check, not an input error), 2 usage error.
 
 Examples:
   toolscore doctor -- npx -y @modelcontextprotocol/server-everything

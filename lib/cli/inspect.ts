@@ -50,6 +50,8 @@ Options:
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}
   --full        print arguments, results and answers in full (default: cut at 160 characters)
 
+Exit codes: 0 shown, 2 usage or input error.
+
 Examples:
   toolscore inspect trace.json
   toolscore inspect runs.jsonl --format openai

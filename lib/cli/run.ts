@@ -7,7 +7,7 @@
 
 import denoJson from "../../deno.json" with { type: "json" };
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
-import { type CliIO, EXIT } from "./command.ts";
+import { type CliIO, EXIT, INTERNAL_EXIT_HELP } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import {
   escapeControl,
@@ -36,7 +36,8 @@ function usage(): string {
     "  -V, --version  print the version",
     "",
     "Exit codes: 0 ok, 1 the gate failed, 2 usage or input error, 3 undecided (decide);",
-    "141 when the reader of the output closed it early (as with `| head`).",
+    "141 when the reader of the output closed it early (as with `| head`);",
+    INTERNAL_EXIT_HELP,
     "Set TOOLSCORE_DEBUG=1 for stack traces. NO_COLOR or --no-color turns colour off.",
     "",
     "Examples:",
@@ -78,17 +79,38 @@ export function describeError(error: unknown): { message: string; code: number }
   if (error instanceof ToolscoreError) return { message: error.message, code: EXIT.usage };
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return {
-    message: `internal error: ${message}\n(a toolscore bug; set TOOLSCORE_DEBUG=1 for the stack)`,
-    code: 70,
+    message: `internal error: ${message}\n(a bug, please report it with TOOLSCORE_DEBUG=1 ` +
+      "and --allow-env=TOOLSCORE_DEBUG for the stack)",
+    code: EXIT.internal,
   };
 }
 
-function debugEnabled(): boolean {
+/** Whether stack traces are asked for: on, off, or set but unreadable (no `--allow-env`). */
+function debugState(): "on" | "off" | "unreadable" {
   try {
-    return Deno.env.get("TOOLSCORE_DEBUG") === "1";
+    return Deno.env.get("TOOLSCORE_DEBUG") === "1" ? "on" : "off";
   } catch {
-    return false; // no env permission: no stack traces
+    // No env permission. The process's environment may still be readable as a file (Linux,
+    // unscoped --allow-read): enough to tell whether the user set it.
+    try {
+      const environ = Deno.readTextFileSync("/proc/self/environ");
+      return environ.split("\0").some((entry) => entry.startsWith("TOOLSCORE_DEBUG="))
+        ? "unreadable"
+        : "off";
+    } catch {
+      return "off";
+    }
   }
+}
+
+// Every command's "Exit codes:" paragraph ends with the line on 70.
+function withInternalExit(help: string): string {
+  if (help.includes(INTERNAL_EXIT_HELP)) return help;
+  const start = help.indexOf("Exit codes:");
+  if (start === -1) return `${help.trimEnd()}\n\nExit codes: ${INTERNAL_EXIT_HELP}\n`;
+  const end = help.indexOf("\n\n", start);
+  const at = end === -1 ? help.trimEnd().length : end;
+  return `${help.slice(0, at)}\n${INTERNAL_EXIT_HELP}${help.slice(at)}`;
 }
 
 // Every console line, reports and errors alike, with control characters from inputs escaped.
@@ -156,15 +178,22 @@ export async function runCli(args: string[], terminal: CliIO): Promise<number> {
     }
     const command = await entry.load();
     if (helpOf !== undefined || rest.includes("--help") || rest.includes("-h")) {
-      io.stdout(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+      const help = withInternalExit(command.help);
+      io.stdout(help.endsWith("\n") ? help : `${help}\n`);
       return EXIT.ok;
     }
     return await command.run(rest, io);
   } catch (error) {
     const { message, code } = describeError(error);
     io.stderr(`toolscore: ${message}\n`);
-    if (debugEnabled() && error instanceof Error) {
+    const debug = debugState();
+    if (debug === "on" && error instanceof Error) {
       io.stderr(`${error.stack}\n`);
+    } else if (debug === "unreadable") {
+      io.stderr(
+        "toolscore: TOOLSCORE_DEBUG is set but deno may not read it; " +
+          "add --allow-env=TOOLSCORE_DEBUG for the stack\n",
+      );
     }
     return code;
   }
