@@ -25,6 +25,7 @@ import { normalizeWeights } from "../scoring/score.ts";
 import { CombinationScorer } from "./combination_score.ts";
 import { Contract, CONTRACT_VERSION } from "./model.ts";
 import { contractFromMapping } from "./parse.ts";
+import { withContractBar } from "../scoring/result_bar.ts";
 import { splitOptional } from "./split.ts";
 
 /** Options for {@linkcode evaluateContract}. */
@@ -182,14 +183,17 @@ export function evaluateContract(
     optional_count: parsed.optional.length,
     forbidden_count: parsed.forbidden.length,
   };
-  return evaluateTrace(winner.calls, trace, {
-    weights: weightsGiven,
-    strict,
-    forbidden: [...parsed.forbidden, ...(options.forbidden ?? [])],
-    finalAnswer: options.finalAnswer,
-    honesty: options.honesty,
-    baseDir: options.baseDir,
-    scoredCalls: bestScored,
-    extraMetrics: { contract_metrics: contractMetrics },
-  });
+  return withContractBar(
+    evaluateTrace(winner.calls, trace, {
+      weights: weightsGiven,
+      strict,
+      forbidden: [...parsed.forbidden, ...(options.forbidden ?? [])],
+      finalAnswer: options.finalAnswer,
+      honesty: options.honesty,
+      baseDir: options.baseDir,
+      scoredCalls: bestScored,
+      extraMetrics: { contract_metrics: contractMetrics },
+    }),
+    parsed.minScore,
+  );
 }

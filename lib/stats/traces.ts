@@ -35,8 +35,9 @@ export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?\\d+)?$";
 /** Options for {@linkcode runsFromTraces}. */
 export interface RunsFromTracesOptions {
   /**
-   * The passing score; the contract's `min_score` when absent, else 0.9.
-   * @default {0.9}
+   * The passing score: this one, else the contract's `min_score`, else 0.9
+   * (the library's one rule).
+   * @default {undefined} (the contract's `min_score`, else 0.9)
    */
   minScore?: number;
   /**
