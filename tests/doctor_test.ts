@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { delimiter, dirname } from "node:path";
 import {
   AGENT_SPEC_SCHEMA,
   agentSpecFromJson,
@@ -323,8 +324,14 @@ Deno.test("runDoctor() passes a spec whose contract matches the server", async (
 Deno.test("runDoctor() starts the spec's own server when none is given", async () => {
   const checks = await runDoctor({
     specPath: "testdata/mcp/agent.yaml",
+    // The spec's server is `deno run …`: found through the PATH of the deno running the tests,
+    // so that the README's test command passes without deno on PATH.
     env: (name) =>
-      ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].includes(name) ? "x" : Deno.env.get(name),
+      ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].includes(name)
+        ? "x"
+        : name === "PATH"
+        ? [dirname(Deno.execPath()), Deno.env.get("PATH")].filter(Boolean).join(delimiter)
+        : Deno.env.get(name),
   });
   assert.equal(
     byName(checks, "server-start").status,
