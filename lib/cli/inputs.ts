@@ -11,7 +11,7 @@ import type { FormatName, Trace } from "../scoring/calls.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { InputError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
-import { fileError } from "../base/load.ts";
+import { decodeUtf8, fileError } from "../base/load.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -106,7 +106,7 @@ export async function* iterateTraceFiles(
     if (file === "-") text = await io.stdin();
     else {
       try {
-        text = Deno.readTextFileSync(file);
+        text = decodeUtf8(Deno.readFileSync(file), file); // strict: invalid UTF-8 is an error
       } catch (error) {
         throw fileError(error, file);
       }

@@ -85,21 +85,20 @@ export function describeError(error: unknown): { message: string; code: number }
   };
 }
 
-/** Whether stack traces are asked for: on, off, or set but unreadable (no `--allow-env`). */
+/**
+ * Whether stack traces are asked for: on, off, or unreadable (deno may not read
+ * `TOOLSCORE_DEBUG`: no `--allow-env`, so whether it is set cannot be known).
+ */
 function debugState(): "on" | "off" | "unreadable" {
   try {
+    if (
+      Deno.permissions.querySync({ name: "env", variable: "TOOLSCORE_DEBUG" }).state !== "granted"
+    ) {
+      return "unreadable";
+    }
     return Deno.env.get("TOOLSCORE_DEBUG") === "1" ? "on" : "off";
   } catch {
-    // No env permission. The process's environment may still be readable as a file (Linux,
-    // unscoped --allow-read): enough to tell whether the user set it.
-    try {
-      const environ = Deno.readTextFileSync("/proc/self/environ");
-      return environ.split("\0").some((entry) => entry.startsWith("TOOLSCORE_DEBUG="))
-        ? "unreadable"
-        : "off";
-    } catch {
-      return "off";
-    }
+    return "unreadable";
   }
 }
 
@@ -185,16 +184,16 @@ export async function runCli(args: string[], terminal: CliIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     const { message, code } = describeError(error);
-    io.stderr(`toolscore: ${message}\n`);
     const debug = debugState();
-    if (debug === "on" && error instanceof Error) {
-      io.stderr(`${error.stack}\n`);
-    } else if (debug === "unreadable") {
-      io.stderr(
-        "toolscore: TOOLSCORE_DEBUG is set but deno may not read it; " +
-          "add --allow-env=TOOLSCORE_DEBUG for the stack\n",
-      );
-    }
+    // A bug's report needs the stack; say in its one hint line when TOOLSCORE_DEBUG cannot be read.
+    const shown = code === EXIT.internal && debug === "unreadable"
+      ? `${
+        message.split("\n")[0]
+      }\n(a bug, please report it with TOOLSCORE_DEBUG=1; deno may not ` +
+        "read TOOLSCORE_DEBUG here: add --allow-env=TOOLSCORE_DEBUG for the stack)"
+      : message;
+    io.stderr(`toolscore: ${shown}\n`);
+    if (debug === "on" && error instanceof Error) io.stderr(`${error.stack}\n`);
     return code;
   }
 }
