@@ -28,6 +28,7 @@ export * from "./lib/scoring/calls.ts";
 export * from "./lib/base/load.ts";
 export * from "./lib/base/canonical.ts";
 export * from "./lib/base/atomic_write.ts";
+export type { TextPattern } from "./lib/base/user_regex.ts";
 export * from "./lib/formats/mod.ts";
 export * from "./lib/scoring/matchers.ts";
 export * from "./lib/scoring/hungarian.ts";

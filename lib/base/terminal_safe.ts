@@ -12,15 +12,18 @@
  */
 
 /** Characters shown escaped: C0 but tab and newline, DEL, C1, and the bidi controls. */
+// deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * The colour codes toolscore writes (`lib/report/color.ts` and the reports):
  * reset, bold, dim, normal intensity, red, green, yellow, default colour.
  */
+// deno-lint-ignore no-control-regex
 export const OWN_COLOR_SEQUENCES: RegExp = /\x1b\[(?:0|1|2|22|31|32|33|39)m/;
 
 /** The progress line's own sequence: carriage return and erase line. */
+// deno-lint-ignore no-control-regex
 export const OWN_PROGRESS_SEQUENCES: RegExp = /\r\x1b\[2K/;
 
 /** Options for {@linkcode escapeControl}. */

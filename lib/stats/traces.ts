@@ -73,11 +73,12 @@ export interface RunsFromTracesOptions {
  * assert.equal(taskOfStem("a-b-7", "^(?P<task>[a-z]+)"), "a");
  * ```
  */
-export function taskOfStem(
-  stem: string,
-  pattern: string | RegExp | UserPattern = DEFAULT_TASK_PATTERN,
-): string {
-  return taskRegex(pattern).groups(stem)?.task || stem;
+export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK_PATTERN): string {
+  return taskWith(stem, taskRegex(pattern));
+}
+
+function taskWith(stem: string, pattern: UserPattern): string {
+  return pattern.groups(stem)?.task || stem;
 }
 
 // A task pattern is a user pattern: RE2, linear time (lib/base/user_regex.ts).
@@ -149,7 +150,7 @@ export async function runsFromTraces(
   const runs: Run[] = [];
   for (const name of names) {
     const stem = name.slice(0, -".json".length);
-    const task = taskOfStem(stem, pattern);
+    const task = taskWith(stem, pattern);
     const path = join(directory, name);
     try {
       const value = parseDocument(await readTextFile(path), path);
