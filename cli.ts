@@ -11,6 +11,8 @@
 import { runCli } from "./lib/cli/run.ts";
 import type { CliIO } from "./lib/cli/command.ts";
 
+export type { CliIO };
+
 const encoder = new TextEncoder();
 
 /** The exit code when the reader of stdout went away (as after SIGPIPE: 128 + 13). */
@@ -43,12 +45,9 @@ function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): v
  * ```
  */
 export function terminalIO(args: string[]): CliIO {
-  let noColor = args.includes("--no-color");
-  try {
-    noColor ||= Deno.env.get("NO_COLOR") !== undefined;
-  } catch {
-    // No env permission: treat as no preference.
-  }
+  // Deno.noColor reflects NO_COLOR without asking for env permission, so scoring stays
+  // --allow-read only and still honours it.
+  const noColor = args.includes("--no-color") || Deno.noColor;
   return {
     stdout: (text) => writeAll(Deno.stdout, text),
     stderr: (text) => writeAll(Deno.stderr, text),

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { InputError, loadRuns, Run, runFromRow, runsFromJsonl } from "../mod.ts";
+import { InputError, loadRuns, Run, runFromRow } from "../mod.ts";
+import { runsFromJsonl } from "../lib/stats/runs.ts";
 
 Deno.test("runFromRow() reads a toolscore agent run row", () => {
   const run = runFromRow({
@@ -21,6 +22,7 @@ Deno.test("runFromRow() reads a toolscore agent run row", () => {
     cost: 0.0031,
     latency: 12.4,
     run_id: "r1",
+    repeat: null,
   });
 });
 

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { compareRuns, expectedFromJson, runsFromTraces, taskOfStem } from "../mod.ts";
+import { compareRuns, runsFromTraces } from "../mod.ts";
+import { expectedFromJson } from "../lib/evaluate/expected.ts";
+import { taskOfStem } from "../lib/stats/traces.ts";
 import { runCollect } from "./_cli.ts";
 
 const TRACES = "testdata/runs/traces";
@@ -15,6 +17,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.003,
       latency: 1,
       run_id: "refund-1",
+      repeat: 1,
     },
     {
       variant: "old",
@@ -23,6 +26,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.001,
       latency: 0.5,
       run_id: "refund-2",
+      repeat: 2,
     },
     // Unreadable: an error run, kept in the population.
     {
@@ -32,6 +36,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: null,
       latency: null,
       run_id: "refund-3",
+      repeat: 3,
     },
   ]);
 });

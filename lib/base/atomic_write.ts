@@ -241,7 +241,7 @@ export async function discardTempFile(temp: TempFile): Promise<void> {
  *
  * @example Usage
  * ```ts ignore
- * import { writeTextFileAtomic } from "@toolscore/cli";
+ * import { writeTextFileAtomic } from "./atomic_write.ts";
  *
  * await writeTextFileAtomic("contract.json", '{"required": []}\n', { overwrite: false });
  * ```

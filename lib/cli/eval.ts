@@ -15,14 +15,14 @@
 import type { FormatName } from "../scoring/calls.ts";
 import { loadHeavy } from "../base/_lazy.ts";
 import { UsageError } from "../base/errors.ts";
-import type { EvaluateOptions, EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluateOptions, EvaluationResult } from "../evaluate/evaluate.ts";
 import { evaluationEvidence, type Evidence } from "../checks/evidence.ts";
 import {
   evaluateExpected,
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { loadForbidden } from "../checks/forbidden.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { formatResult, formatSummary, type SummaryRow, summaryRow } from "../report/console.ts";
@@ -48,6 +48,9 @@ import {
 } from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 import { progressLine } from "./progress.ts";
+import { JUNIT_REPORT_FLAGS, RecordCollector, reportFlagsHelp } from "./report_flags.ts";
+import { recordOf, writeEvalReports } from "./eval_reports.ts";
+import type { TraceRecord } from "../report/trace_record.ts";
 
 const FLAGS: FlagSpec = {
   ...SCORING_FLAGS,
@@ -58,6 +61,7 @@ const FLAGS: FlagSpec = {
   "receipt-dir": { type: "string" },
   verbose: { type: "boolean", short: "v" },
   jobs: { type: "string", short: "j" },
+  ...JUNIT_REPORT_FLAGS,
 };
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
@@ -89,6 +93,7 @@ Options:
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
+${reportFlagsHelp(true, "summary table with sorting and a failing filter, calls side by side")}
 
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
 found a violation, 2 usage or input error.
@@ -97,6 +102,7 @@ Examples:
   toolscore eval gold.json trace.json
   toolscore eval contract.yaml runs/ --fail-under B
   toolscore eval gold.json openai_chat.json --format openai --json
+  toolscore eval contract.yaml runs/ --junit junit.xml --markdown report.md --html report.html
   cat trace.json | toolscore eval gold.json - --min-score 0.8
 `;
 
@@ -160,6 +166,8 @@ class EvalReport {
   readonly #io: CliIO;
   readonly #json: boolean;
   readonly #rows: SummaryRow[] = [];
+  /** The file reports' records. */
+  readonly records: RecordCollector = new RecordCollector();
   #chunks: string[] = [];
   #buffered = 0;
   #streaming = false;
@@ -175,6 +183,7 @@ class EvalReport {
     if (!rendered.row.passed) this.failed++;
     this.violations += rendered.violations;
     this.#rows.push(rendered.row);
+    this.records.add(rendered.record);
     if (this.#json) {
       if (this.#streaming) {
         // Past the buffer: written on in batches (one write per trace cost a system call each).
@@ -237,6 +246,8 @@ export interface EvalSession {
   tracePaths: string[];
   /** Whether the bar was set explicitly. */
   gated: boolean;
+  /** Where the bar came from. */
+  barSource: "flag" | "contract" | "default";
   /** The parsed flags' values. */
   values: Record<string, unknown>;
   /** Score one trace. */
@@ -317,6 +328,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     },
     tracePaths,
     gated: flagBar !== undefined || contractBar !== undefined,
+    barSource: flagBar !== undefined ? "flag" : contractBar !== undefined ? "contract" : "default",
     values: flags.values,
     score(named: NamedTrace): Scored {
       const result = evaluateExpected(expected, named.trace, options);
@@ -339,6 +351,8 @@ export interface RenderedResult {
   row: SummaryRow;
   /** Forbidden-rule violations plus credential findings. */
   violations: number;
+  /** The file reports' record, when one is asked for. */
+  record?: TraceRecord;
 }
 
 /**
@@ -363,6 +377,7 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
     text,
     row: summaryRow(scored.named.name, scored.result, scored.passed),
     violations: scored.violations,
+    record: recordOf(session, scored),
   };
 }
 
@@ -425,6 +440,7 @@ export const evalCommand: Command = {
     }
     progress.done();
     report.finish(files.length === 1 && count === 1);
+    await writeEvalReports(session, report.records.records, io);
 
     const failedGate = session.gated && report.failed > 0;
     const failedViolations = values["fail-on-violations"] === true && report.violations > 0;

@@ -5,8 +5,9 @@
  * 2. A missing file is written.
  * 3. An existing file is replaced when it is the command's own earlier
  *    output — a receipt toolscore wrote (`eval --receipt…`, `regrade`), an
- *    export with its toolscore manifest beside it (`export`), a report
- *    `compare --html` wrote — or when `--force` asks for it, where the
+ *    export with its toolscore manifest beside it (`export`), a Markdown,
+ *    HTML or JUnit report toolscore wrote (`--markdown`, `--html`, `--junit`
+ *    of `eval`, `compare`, `decide`) — or when `--force` asks for it, where the
  *    command has the flag (`contract init -o`, `export -o`). A contract is
  *    edited by hand after `contract init`, so it is replaced only with
  *    `--force`.
@@ -21,7 +22,7 @@ import { UsageError } from "../base/errors.ts";
 import { manifestPathOf } from "../export/write.ts";
 
 /** What a command writes. */
-export type OutputKind = "receipt" | "contract" | "export" | "compare report";
+export type OutputKind = "receipt" | "contract" | "export" | "report";
 
 /** Options for {@linkcode checkOutput}. */
 export interface CheckOutputOptions {
@@ -84,10 +85,14 @@ export async function isOwnOutput(path: string, kind: OutputKind): Promise<boole
       return await producedByToolscore(path);
     case "export":
       return await producedByToolscore(manifestPathOf(path));
-    case "compare report": {
-      const text = await head(path, 1024);
-      return text !== undefined && text.startsWith("<!doctype html>") &&
-        text.includes("<title>toolscore compare</title>");
+    case "report": {
+      // The reports' own first lines: a Markdown heading, an HTML title, a JUnit suite.
+      const text = await head(path, 2048);
+      return text !== undefined && (
+        text.startsWith("### toolscore ") ||
+        (text.startsWith("<!doctype html>") && text.includes("<title>toolscore ")) ||
+        text.includes('<testsuites name="toolscore"')
+      );
     }
     case "contract":
       return false;
@@ -139,7 +144,7 @@ export async function checkOutput(
     return; // missing (or unreadable: the write says why)
   }
   if (!exists || options.force === true || await isOwnOutput(target, kind)) return;
-  const how = kind === "receipt" || kind === "compare report"
+  const how = kind === "receipt" || kind === "report"
     ? "choose another path, or remove it first"
     : "choose another path, or pass --force to replace it";
   throw new UsageError(

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type AgentSpec, loadAgentSpec } from "../agent/spec.ts";
+import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import { ToolscoreError } from "../base/errors.ts";
 import type { MCPServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";

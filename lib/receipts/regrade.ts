@@ -17,8 +17,8 @@ import { basename, dirname } from "node:path";
 import { type FormatName, isJsonObject, type Trace } from "../scoring/calls.ts";
 import { jsonSha256, sha256Hex } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
-import { evaluateExpected, expectedMinScore, loadExpected } from "../contract/expected.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
+import { evaluateExpected, expectedMinScore, loadExpected } from "../evaluate/expected.ts";
 import { type ForbiddenRule, loadForbidden } from "../checks/forbidden.ts";
 import { parseFormatName, tracesFromText } from "../formats/detect.ts";
 import { type HonestyConfig, loadHonestyFiles, loadInjectedFaults } from "../checks/honesty.ts";
@@ -130,7 +130,27 @@ export interface RegradeDetails {
   warnings?: string[];
 }
 
-/** One regraded trace. */
+/**
+ * One regraded trace: the new evaluation and receipt, beside the previous
+ * result when the source was a receipt.
+ *
+ * @example Usage
+ * ```ts
+ * import { Regrade, regrade } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * // A bare trace (the demo's run that skipped a call) under weights that count required calls.
+ * const done = await regrade("data/demo/missing_call.json", {
+ *   gold: "data/demo/gold.json",
+ *   weights: { required_call_recall: 1 },
+ * });
+ * assert.ok(done instanceof Regrade);
+ * assert.equal(done.result.grade, "D");
+ * assert.equal(done.receipt.result.grade, "D");
+ * assert.equal(done.previous, null); // a bare trace has no earlier result
+ * assert.equal(done.scoreDelta, null);
+ * ```
+ */
 export class Regrade {
   /**
    * Record a regrade; use {@linkcode regrade} rather than this.

@@ -29,7 +29,8 @@ class AnyMatcher implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { ANY, valuesMatch } from "@toolscore/cli";
+ * import { ANY } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch({ id: ANY }, { id: 42 }), true);
@@ -64,7 +65,8 @@ function listItemText(item: unknown): string {
  *
  * @example Usage
  * ```ts
- * import { Regex, valuesMatch } from "@toolscore/cli";
+ * import { Regex } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const flight = new Regex("^FL-\\d+$");
@@ -163,7 +165,8 @@ function checkTolerance(name: string, value: unknown): number {
  *
  * @example Usage
  * ```ts
- * import { Approx, valuesMatch } from "@toolscore/cli";
+ * import { Approx } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch(new Approx(2, { abs: 0.1 }), 2.05), true);
@@ -233,7 +236,8 @@ export class Approx implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { Contains, valuesMatch } from "@toolscore/cli";
+ * import { Contains } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch(new Contains("@"), "me@example.com"), true);
@@ -297,7 +301,8 @@ export class Contains implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { OneOf, Regex, valuesMatch } from "@toolscore/cli";
+ * import { OneOf, Regex } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const city = new OneOf("NYC", new Regex("^New York"));
@@ -355,7 +360,8 @@ export class OneOf implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { matcherFromJson, valuesMatch } from "@toolscore/cli";
+ * import { matcherFromJson } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const literal = matcherFromJson({ $eq: { $ref: "#/a" } });

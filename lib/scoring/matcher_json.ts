@@ -171,7 +171,8 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
  *
  * @example Usage
  * ```ts
- * import { matcherFromJson, valuesMatch } from "@toolscore/cli";
+ * import { matcherFromJson } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const args = matcherFromJson({ date: { $regex: "^2026-" }, seats: 2 });
@@ -204,7 +205,7 @@ export function matcherFromJson(value: unknown, path = ""): unknown {
  *
  * @example Usage
  * ```ts
- * import { expectedArgsFromJson } from "@toolscore/cli";
+ * import { expectedArgsFromJson } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const args = expectedArgsFromJson({ q: { $regex: "^a" } }, "required[0].args");

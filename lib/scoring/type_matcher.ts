@@ -76,7 +76,8 @@ function checkTypeName(name: unknown): JsonTypeName {
  *
  * @example Usage
  * ```ts
- * import { IsType, valuesMatch } from "@toolscore/cli";
+ * import { IsType } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch(new IsType("integer"), 3), true);

@@ -82,7 +82,7 @@ export function compare(
  *
  * @example Usage
  * ```ts
- * import { valuesMatch } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch("NYC", " NYC "), true);

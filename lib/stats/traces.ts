@@ -3,6 +3,10 @@
  * file or contract. A trace that cannot be read or scored is an `error` run:
  * it stays in the population, never dropped.
  *
+ * Since issue 22 the default task pattern also names the trailing number
+ * `(?<repeat>\d+)`, so `refund-3` of two variants are matched one to one
+ * (McNemar); the task it gives is unchanged.
+ *
  * @module
  */
 
@@ -14,23 +18,26 @@ import {
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
 import { compileUserPattern, UserPattern } from "../base/user_regex.ts";
 
 /**
- * The default task pattern: the file stem without a trailing repeat number (`refund-3`, `refund_r2`).
+ * The default task pattern: the file stem without a trailing repeat number
+ * (`refund-3`, `refund_r2`), which the `repeat` group captures.
  *
  * @example Usage
  * ```ts
- * import { DEFAULT_TASK_PATTERN } from "@toolscore/cli";
+ * import { DEFAULT_TASK_PATTERN } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups?.task, "refund");
+ * const groups = new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups;
+ * assert.equal(groups?.task, "refund");
+ * assert.equal(groups?.repeat, "2");
  * ```
  */
-export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?\\d+)?$";
+export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$";
 
 /** Options for {@linkcode runsFromTraces}. */
 export interface RunsFromTracesOptions {
@@ -43,8 +50,9 @@ export interface RunsFromTracesOptions {
   /**
    * A regex with a `task` group (`(?<task>…)` or Python's `(?P<task>…)`, RE2
    * syntax: linear time), applied to each file stem; a stem it does not match
-   * is its own task.
-   * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
+   * is its own task. An optional `repeat` group (digits) gives the run's
+   * repeat.
+   * @default {"^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$"}
    */
   taskPattern?: string | RegExp;
   /**
@@ -64,7 +72,7 @@ export interface RunsFromTracesOptions {
  *
  * @example Usage
  * ```ts
- * import { taskOfStem } from "@toolscore/cli";
+ * import { taskOfStem } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(taskOfStem("refund-3"), "refund");
@@ -79,6 +87,13 @@ export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK
 
 function taskWith(stem: string, pattern: UserPattern): string {
   return pattern.groups(stem)?.task || stem;
+}
+
+/** The `repeat` group of a stem as a number, or `null` when absent or not a safe integer. */
+function repeatOfStem(stem: string, pattern: UserPattern): number | null {
+  const digits = pattern.groups(stem)?.repeat;
+  if (digits === undefined || !/^\d{1,15}$/.test(digits)) return null;
+  return Number(digits);
 }
 
 // A task pattern is a user pattern: RE2, linear time (lib/base/user_regex.ts).
@@ -151,6 +166,7 @@ export async function runsFromTraces(
   for (const name of names) {
     const stem = name.slice(0, -".json".length);
     const task = taskWith(stem, pattern);
+    const repeat = repeatOfStem(stem, pattern);
     const path = join(directory, name);
     try {
       const value = parseDocument(await readTextFile(path), path);
@@ -160,13 +176,14 @@ export async function runsFromTraces(
           cost: knownTotal(result.traceCalls, (call) => call.costUsd),
           latency: knownTotal(result.traceCalls, (call) => call.durationS),
           runId: stem,
+          repeat,
         }),
       );
     } catch (error) {
       // Unreadable or unscorable: an error run, so the population stays whole.
       if (!(error instanceof ToolscoreError)) throw error;
       options.onError?.(path, error);
-      runs.push(new Run(variant, task, "error", { runId: stem }));
+      runs.push(new Run(variant, task, "error", { runId: stem, repeat }));
     }
   }
   return runs;

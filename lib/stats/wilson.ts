@@ -11,7 +11,8 @@ import { InputError } from "../base/errors.ts";
  *
  * @example Usage
  * ```ts
- * import { wilsonInterval, Z_95 } from "@toolscore/cli";
+ * import { wilsonInterval } from "@toolscore/cli";
+ * import { Z_95 } from "./wilson.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(wilsonInterval(7, 10, { z: Z_95 }), wilsonInterval(7, 10));
@@ -20,13 +21,20 @@ import { InputError } from "../base/errors.ts";
 export const Z_95 = 1.959963984540054;
 
 /** Options for {@linkcode wilsonInterval}. */
-export interface WilsonOptions {
+export interface WilsonIntervalOptions {
   /**
    * Normal quantile of the interval.
    * @default {1.959963984540054} (95%)
    */
   z?: number;
 }
+
+/**
+ * The former name of {@linkcode WilsonIntervalOptions}.
+ *
+ * @deprecated Use {@linkcode WilsonIntervalOptions}; this alias goes in the next release.
+ */
+export type WilsonOptions = WilsonIntervalOptions;
 
 /**
  * Check that a count is a non-negative integer.
@@ -38,7 +46,7 @@ export interface WilsonOptions {
  *
  * @example Usage
  * ```ts
- * import { checkRunCount } from "@toolscore/cli";
+ * import { checkRunCount } from "./wilson.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(checkRunCount(3, "n"), 3);
@@ -74,7 +82,7 @@ export function checkRunCount(value: number, name: string): number {
 export function wilsonInterval(
   successes: number,
   n: number,
-  options: WilsonOptions = {},
+  options: WilsonIntervalOptions = {},
 ): [number, number] {
   checkRunCount(successes, "successes");
   checkRunCount(n, "n");

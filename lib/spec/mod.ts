@@ -1,0 +1,8 @@
+/**
+ * The `spec` part of toolscore (see ARCHITECTURE.md).
+ *
+ * @module
+ */
+
+export * from "./agent_spec.ts";
+export * from "./prices.ts";
