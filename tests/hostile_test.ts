@@ -475,6 +475,34 @@ Deno.test("no command replaces an input, and a non-toolscore file only with --fo
     const regraded = await runCollect(["regrade", `${dir}/good.receipt.json`]);
     assert.equal(regraded.code, 2);
     assert.equal(await Deno.readTextFile(`${dir}/good.regraded.receipt.json`), "mine\n");
+    // Reports: an earlier toolscore report is replaced, another file is not, an input never.
+    const report = `${dir}/report.md`;
+    assert.equal(
+      (await runCollect(["eval", gold, `${dir}/good.json`, "--markdown", report])).code,
+      0,
+    );
+    assert.equal(
+      (await runCollect(["eval", gold, `${dir}/good.json`, "--markdown", report])).code,
+      0,
+    );
+    const notOurs = await runCollect([
+      "eval",
+      gold,
+      `${dir}/good.json`,
+      "--html",
+      `${dir}/notes.json`,
+    ]);
+    assert.equal(notOurs.code, 2);
+    assert.match(notOurs.err, /notes\.json exists and is not a toolscore report/);
+    const input = await runCollect([
+      "eval",
+      gold,
+      `${dir}/good.json`,
+      "--junit",
+      `${dir}/good.json`,
+    ]);
+    assert.equal(input.code, 2);
+    assert.match(input.err, /is an input of this run/);
     // contract init: never its own input, even with --force.
     const own = await runCollect([
       "contract",
