@@ -34,7 +34,7 @@ const RUNS = `${ROOT}testdata/runs/agent_runs.jsonl`;
 const PROTOCOL = `${ROOT}testdata/runs/protocol.yaml`;
 /** Raw control characters and bidi overrides: never on the console. */
 // deno-lint-ignore no-control-regex
-const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** A generous bound for one command on one corpus file (each takes well under a second). */
 const BOUND_MS = 30_000;
 
@@ -652,5 +652,6 @@ Deno.test("escapeControl() leaves no raw control character and keeps everything 
         if (!text.includes("\\u")) assert.equal(back, text);
       },
     ),
+    { numRuns: 1000 },
   );
 });
