@@ -58,8 +58,10 @@ export type {
   JsonTypeName,
   Matcher,
   RegexOptions,
+  SkippedItems,
   ToolCall,
   Trace,
+  TraceRun,
   Usage,
 } from "./lib/scoring/mod.ts";
 
@@ -85,7 +87,7 @@ export type {
 } from "./lib/evaluate/mod.ts";
 
 // Reading traces: the one detector and every format it knows.
-export { detectFormat, FORMATS, readTrace } from "./lib/formats/mod.ts";
+export { detectFormat, FORMATS, readTrace, tracesFromValue } from "./lib/formats/mod.ts";
 export type { ReadTraceOptions } from "./lib/formats/mod.ts";
 
 // Contracts.
@@ -251,19 +253,35 @@ export type {
 } from "./lib/export/mod.ts";
 
 // Doctor: MCP server specs and the preflight checks.
-export { McpServerError } from "./lib/mcp/mod.ts";
+export { McpServerError, providerToolNames, toolNameProblems } from "./lib/mcp/mod.ts";
 export type {
   HttpServerSpec,
+  LeftBehind,
+  MarkedProcess,
   McpServerErrorKind,
   MCPServerSpec,
   ServerVerify,
   StdioServerSpec,
+  ToolNameProvider,
 } from "./lib/mcp/mod.ts";
-export { checkServer, DoctorCheck, doctorReport, runDoctor } from "./lib/doctor/mod.ts";
+export {
+  catalogDrift,
+  catalogOf,
+  checkServer,
+  DoctorCheck,
+  doctorReport,
+  readBaseline,
+  runDoctor,
+  writeBaseline,
+} from "./lib/doctor/mod.ts";
 export type {
+  Catalog,
   CheckServerOptions,
   DoctorReport,
   DoctorStatus,
+  DoctorTerms,
+  DriftChange,
+  DriftClass,
   EnvReader,
   RunDoctorOptions,
 } from "./lib/doctor/mod.ts";

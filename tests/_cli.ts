@@ -1,12 +1,6 @@
 // Shared by the CLI tests: run `toolscore` in-process with a CliIO that collects the output.
 import type { CliIO } from "../lib/cli/command.ts";
 import { runCli } from "../lib/cli/run.ts";
-import { delimiter, dirname } from "node:path";
-
-/** `PATH` with the folder of the running deno first. */
-export function withDenoOnPath(): string {
-  return [dirname(Deno.execPath()), Deno.env.get("PATH")].filter(Boolean).join(delimiter);
-}
 
 /** What one in-process CLI run printed, and its exit code. */
 export interface CliRun {
@@ -35,9 +29,7 @@ export async function runDeno(args: string[], options: { cwd?: string } = {}): P
   const output = await new Deno.Command(Deno.execPath(), {
     args,
     cwd: options.cwd,
-    // The deno running the tests is on the child's PATH (a README line may start `deno run …` as
-    // a server): the tests pass from the README's command alone, deno on PATH or not.
-    env: { NO_COLOR: "1", PATH: withDenoOnPath() },
+    env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -17,7 +17,7 @@ import { goldFromJson } from "../lib/evaluate/gold.ts";
 import { evaluate } from "../lib/evaluate/evaluate.ts";
 import { evaluateContract } from "../lib/evaluate/evaluate_contract.ts";
 import { matcherFromJson } from "../lib/scoring/matchers.ts";
-import { honestyConfigFromJson } from "../lib/checks/honesty.ts";
+import { honestyConfigFromJson } from "../lib/checks/honesty_config.ts";
 import { taskOfStem } from "../lib/stats/traces.ts";
 import { protocolFromJson } from "../lib/stats/protocol.ts";
 import { buildReceipt } from "../lib/receipts/build.ts";
@@ -232,6 +232,8 @@ Deno.test("a backtracking $regex, honesty pattern or task pattern finishes in li
   assert.equal(evaluate(gold, [{ tool: "s", args: { q: text } }]).metrics.argument_f1, 0);
   const honesty = honestyConfigFromJson({ success_patterns: ["(a+)+$", "(x+x+)+y"] });
   assert.equal(honesty.successPatterns[0]!.test(text), false);
+  const errorText = honestyConfigFromJson({ error_text_patterns: ["^(a|a)+$"] });
+  assert.equal(errorText.errorTextPatterns![0]!.test(text), false);
   assert.equal(taskOfStem(text, "^(?<task>(a+)+)$"), text);
   assert.throws(
     () => matcherFromJson({ q: { $regex: "(?<=a)b" } }, "gold.json: required[0].args"),

@@ -42,7 +42,6 @@ export const COMPARISON_FLAGS: FlagSpec = {
   baseline: { type: "string" },
   "min-n": { type: "string" },
   alpha: { type: "string" },
-  test: { type: "string" },
 };
 
 /** The help text of the run-reading flags. */
@@ -140,7 +139,12 @@ export async function readRuns(
   return runs;
 }
 
-const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, ...REPORT_FLAGS };
+const FLAGS: FlagSpec = {
+  ...RUN_FLAGS,
+  ...COMPARISON_FLAGS,
+  ...REPORT_FLAGS,
+  test: { type: "string" },
+};
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {
@@ -168,7 +172,7 @@ Options:
   --alpha A                significance level of the pair tests (default 0.05)
   --test T                 auto, paired or fisher: how pairs are decided (default auto)
   --json                   print the comparison as one JSON document
-${reportFlagsHelp(false, "interval bars, pass^k, Pareto scatter, verdicts")}
+${reportFlagsHelp("interval bars, pass^k, the cost vs pass-rate Pareto scatter, verdicts")}
 
 Exit codes: 0 ok, 2 usage or input error.
 
