@@ -132,16 +132,28 @@ Deno.test("toolscore export fails on an unreadable input, naming it, and writes 
     assert.deepEqual([...Deno.readDirSync(dir)], []);
 
     // An existing export is never replaced by a failing one.
-    await Deno.writeTextFile(out, "keep me\n");
+    assert.equal((await cli("export", RUNS, "-o", out)).code, 0);
+    const before = await Deno.readTextFile(out);
     await Deno.writeTextFile(`${dir}/bad.json`, "{ not json");
     const second = await cli("export", RUNS, `${dir}/bad.json`, "--gold", CONTRACT, "-o", out);
     assert.equal(second.code, 2);
     assert.match(second.err, new RegExp(`^toolscore: ${dir}/bad\\.json:1:`));
-    assert.equal(await Deno.readTextFile(out), "keep me\n");
+    assert.equal(await Deno.readTextFile(out), before);
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
       "bad.json",
       "export.jsonl",
+      "export.manifest.json",
     ]);
+    // A file that is not an earlier export is replaced only with --force; an input never.
+    await Deno.writeTextFile(`${dir}/notes.jsonl`, "keep me\n");
+    const refused = await cli("export", RUNS, "-o", `${dir}/notes.jsonl`);
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /notes\.jsonl exists and is not a toolscore export; .*--force/);
+    assert.equal(await Deno.readTextFile(`${dir}/notes.jsonl`), "keep me\n");
+    assert.equal((await cli("export", RUNS, "-o", `${dir}/notes.jsonl`, "--force")).code, 0);
+    const input = await cli("export", out, "-o", out, "--force");
+    assert.equal(input.code, 2);
+    assert.match(input.err, /is also an input/);
   }));
 
 Deno.test("toolscore export notes unscored and unnamed trace records", () =>

@@ -335,16 +335,20 @@ inTemp("verify reports ../../etc/passwd and absolute inputs without reading them
   assert.match(regraded.err, /escapes the receipt directory/);
 });
 
-inTemp("verify exits 1 on a receipt damaged into invalid JSON, 2 on a missing one", async (dir) => {
-  await Deno.writeTextFile(`${dir}/bad.receipt.json`, '{"receipt_version": 1,,}');
-  const damaged = await run(["verify", `${dir}/bad.receipt.json`]);
-  assert.equal(damaged.code, 1);
-  assert.match(damaged.out, /bad\.receipt\.json: not valid JSON: .*bad\.receipt\.json:1:/);
-  const missing = await run(["verify", `${dir}/nope.receipt.json`]);
-  assert.equal(missing.code, 2);
-  assert.match(missing.err, /file not found/);
-  assert.equal((await run(["verify"])).code, 2);
-});
+inTemp(
+  "verify exits 2 on a receipt that is not JSON and on a missing one, on stderr",
+  async (dir) => {
+    await Deno.writeTextFile(`${dir}/bad.receipt.json`, '{"receipt_version": 1,,}');
+    const damaged = await run(["verify", `${dir}/bad.receipt.json`]);
+    assert.equal(damaged.code, 2);
+    assert.equal(damaged.out, "");
+    assert.match(damaged.err, /^toolscore: .*bad\.receipt\.json:1:\d+: invalid JSON/);
+    const missing = await run(["verify", `${dir}/nope.receipt.json`]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /file not found/);
+    assert.equal((await run(["verify"])).code, 2);
+  },
+);
 
 inTemp(
   "eval --receipt without write permission exits 2 naming --allow-write, writing nothing",

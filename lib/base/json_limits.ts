@@ -113,20 +113,39 @@ export function checkJsonLimits(value: unknown, where?: string): void {
         located(where, pathOf(keys)),
       );
     }
-    const items = Array.isArray(current) ? current : Object.values(current);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (typeof item === "object") {
-        if (item !== null) {
-          values.push(item);
-          depths.push(depth);
+    // Plain loops (no Object.values arrays): this runs over every document read.
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const item: unknown = current[i];
+        if (typeof item === "object") {
+          if (item !== null) {
+            values.push(item);
+            depths.push(depth);
+          }
+        } else if (typeof item === "number" && !Number.isFinite(item)) {
+          throw numberAt(value, item, where);
         }
-      } else if (typeof item === "number" && !Number.isFinite(item)) {
-        const keys = findPath(value, (v) => typeof v === "number" && !Number.isFinite(v));
-        throw numberError(item, where, pathOf(keys));
+      }
+    } else {
+      const record = current as Record<string, unknown>;
+      for (const key in record) {
+        const item = record[key];
+        if (typeof item === "object") {
+          if (item !== null) {
+            values.push(item);
+            depths.push(depth);
+          }
+        } else if (typeof item === "number" && !Number.isFinite(item)) {
+          throw numberAt(value, item, where);
+        }
       }
     }
   }
+}
+
+function numberAt(root: unknown, item: number, where: string | undefined): InputError {
+  const keys = findPath(root, (v) => typeof v === "number" && !Number.isFinite(v));
+  return numberError(item, where, pathOf(keys));
 }
 
 function numberError(value: number, where: string | undefined, path: string): InputError {

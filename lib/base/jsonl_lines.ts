@@ -84,14 +84,14 @@ export async function* fileLineBlocks(
   } catch (error) {
     throw fileError(error, path);
   }
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { fatal: true }); // invalid bytes are an error
   let buffer = "";
   let line = 0;
   let first = true;
   try {
     for await (const chunk of file.readable) {
       hash?.update(chunk);
-      buffer += decoder.decode(chunk, { stream: true });
+      buffer += decodeChunk(decoder, chunk, path, line + 1 + newlines(buffer));
       if (first && buffer.length > 0) {
         if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
         first = false;
@@ -109,7 +109,7 @@ export async function* fileLineBlocks(
   } catch (error) {
     throw fileError(error, path);
   }
-  buffer += decoder.decode();
+  buffer += decodeChunk(decoder, undefined, path, line + 1 + newlines(buffer));
   if (buffer.length > 0) yield [{ text: withoutCr(buffer), line: line + 1, unterminated: true }];
 }
 
@@ -141,4 +141,28 @@ export function parseJsonLine(text: string, where: string): unknown {
   }
   checkJsonLimits(value, where);
   return value;
+}
+
+function newlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+// Strict UTF-8, one chunk at a time: invalid bytes are an InputError naming the line.
+function decodeChunk(
+  decoder: TextDecoder,
+  chunk: Uint8Array | undefined,
+  path: string,
+  line: number,
+): string {
+  try {
+    return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+  } catch (error) {
+    throw new InputError(
+      "not UTF-8; save the file as UTF-8 (a binary file is not JSON lines)",
+      `${path}:${line}`,
+      { cause: error },
+    );
+  }
 }

@@ -8,6 +8,13 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../base/errors.ts";
 
+/**
+ * How every help text documents exit code 70 (`runCli` adds it to each
+ * command's "Exit codes:" paragraph).
+ */
+export const INTERNAL_EXIT_HELP =
+  "70 internal error — a bug, please report it with TOOLSCORE_DEBUG=1.";
+
 /** Exit codes of every command. */
 export const EXIT = {
   /** Everything passed. */
@@ -18,6 +25,8 @@ export const EXIT = {
   usage: 2,
   /** `decide` only: the protocol is undecided. */
   undecided: 3,
+  /** An internal error: a bug in toolscore. */
+  internal: 70,
 } as const;
 
 /** Where a command writes. Tests pass a collector; the CLI passes the real streams. */

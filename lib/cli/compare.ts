@@ -187,10 +187,15 @@ Examples:
     const options = comparisonOptions(flags);
     const runs = await readRuns("compare", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
-    await writeReports(reportTargets(flags.values), {
-      markdown: () => compareMarkdown(comparison),
-      html: () => comparisonHtml(comparison),
-    }, io);
+    await writeReports(
+      reportTargets(flags.values),
+      {
+        markdown: () => compareMarkdown(comparison),
+        html: () => comparisonHtml(comparison),
+      },
+      io,
+      flags.positionals,
+    );
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
     } else {

@@ -23,6 +23,7 @@ import { scanCredentials } from "../checks/security.ts";
 import { MAX_PAIRING_CELLS } from "../scoring/hungarian.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readTraceArguments } from "./inputs.ts";
+import { checkOutput } from "./overwrite.ts";
 
 const FLAGS = {
   output: { type: "string", short: "o" },
@@ -42,11 +43,13 @@ TRACE is one trace in any supported format, or - for standard input.
 Options:
   -o, --output FILE   write the contract here (.json, .jsonc, .yaml or .yml) instead of stdout;
                       written atomically, never over an existing file unless --force
-  --force             replace an existing output file
+  --force             replace an existing output file (never TRACE itself: an input is
+                      never replaced; a contract is edited by hand, so only --force replaces it)
   --format F          trace format: auto (default), toolscore, openai, openai-responses,
                       anthropic, gemini, mcp, langchain, otel, custom
 
-Exit codes: 0 written, 2 usage or input error (nothing written).
+Exit codes: 0 written, 2 usage or input error (nothing written),
+70 internal error — a bug, please report it with TOOLSCORE_DEBUG=1.
 
 Examples:
   toolscore contract init good_run.json -o contract.json
@@ -82,6 +85,8 @@ async function init(args: string[], io: CliIO): Promise<number> {
     io.stdout(text);
     return EXIT.ok;
   }
+  // The overwrite rule: never the TRACE itself; an existing contract only with --force.
+  await checkOutput(output, "contract", { inputs: [trace], force: flags.values.force === true });
   try {
     await writeTextFileAtomic(output, text, { overwrite: flags.values.force === true });
   } catch (error) {

@@ -79,11 +79,16 @@ Examples:
       baseline: protocol.baseline,
     });
     const result = evaluateProtocol(protocol, comparison);
-    await writeReports(reportTargets(flags.values), {
-      markdown: () => decideMarkdown(result, comparison),
-      html: () => decideHtml(result, comparison),
-      junit: () => decideJunit(result),
-    }, io);
+    await writeReports(
+      reportTargets(flags.values),
+      {
+        markdown: () => decideMarkdown(result, comparison),
+        html: () => decideHtml(result, comparison),
+        junit: () => decideJunit(result),
+      },
+      io,
+      flags.positionals,
+    );
     if (flags.values.json === true) {
       const document = { ...result.toJSON(), comparison: comparison.toJSON() };
       io.stdout(`${JSON.stringify(document, null, 2)}\n`);

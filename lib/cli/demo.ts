@@ -45,6 +45,8 @@ const HELP = `toolscore demo — a self-contained tour on bundled data (no setup
 Scores three recorded runs of a flight-booking agent (OpenAI, Anthropic and toolscore
 formats) against one gold file and explains what each result shows.
 
+Exit codes: 0 shown, 2 usage error.
+
 Examples:
   toolscore demo
 `;

@@ -105,8 +105,9 @@ for its host. The server starts with a cleared environment: the spec's env over
 PATH, HOME and the locale, temp, cache, CA and proxy variables deno may read;
 never your keys.
 
-Exit codes: 0 no check failed, 1 a check failed (or warned, with --fail-on-warn;
-with --baseline: a breaking change), 2 usage or input error.
+Exit codes: 0 no check failed, 1 a check failed (a spec or contract that cannot be read
+or parsed is a failed check, not an input error; with --fail-on-warn also a warning; with
+--baseline a breaking change), 2 usage error.
 
 Examples:
   toolscore doctor -- npx -y @modelcontextprotocol/server-everything

@@ -88,7 +88,8 @@ Options:
   --final-answer-file F    the same, read from a file
   --receipt                write TRACE.receipt.json beside each trace
   --receipt-out PATH       write the receipt here (one trace)
-  --receipt-dir DIR        write receipts into DIR (several traces)
+  --receipt-dir DIR        write receipts into DIR (several traces); an existing file is
+                           replaced only when it is a toolscore receipt, never an input
   --json                   print one JSON document on stdout, nothing else
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000

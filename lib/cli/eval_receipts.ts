@@ -17,6 +17,7 @@ import { UsageError } from "../base/errors.ts";
 import { buildReceipt } from "../receipts/build.ts";
 import type { FileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";
+import { checkOutput } from "./overwrite.ts";
 import type { Receipt } from "../receipts/model.ts";
 import {
   checkReceiptTargets,
@@ -65,11 +66,10 @@ export async function writeReceipts(
       join(dir ?? dirname(s.named.file), receiptFileName(s.named.file, index));
     return { scored: s, index, target };
   });
-  checkReceiptTargets(plans.map((p) => p.target), [
-    run.goldPath,
-    ...scored.map((s) => s.named.file),
-    ...Object.values(run.inputs),
-  ]);
+  const inputs = [run.goldPath, ...scored.map((s) => s.named.file), ...Object.values(run.inputs)];
+  checkReceiptTargets(plans.map((p) => p.target), inputs);
+  // The overwrite rule: an existing file is replaced only when it is a toolscore receipt.
+  for (const plan of plans) await checkOutput(plan.target, "receipt", { inputs });
   const digests = new Map<string, FileDigest>();
   const receipts: Receipt[] = [];
   for (const plan of plans) {

@@ -52,9 +52,14 @@ export async function writeEvalReports(
     barSource: session.barSource,
     version: REPORT_VERSION,
   };
-  await writeReports(targets, {
-    markdown: () => evalMarkdown(records, info),
-    html: () => evalHtml(records, info),
-    junit: () => evalJunit(records, info),
-  }, io);
+  await writeReports(
+    targets,
+    {
+      markdown: () => evalMarkdown(records, info),
+      html: () => evalHtml(records, info),
+      junit: () => evalJunit(records, info),
+    },
+    io,
+    [session.run.goldPath, ...records.map((r) => r.name)],
+  );
 }

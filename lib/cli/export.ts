@@ -10,6 +10,7 @@ import { UsageError } from "../base/errors.ts";
 import { iterateRecords } from "../export/iterate.ts";
 import type { RunRecord } from "../export/schema.ts";
 import { writeExport } from "../export/write.ts";
+import { checkOutput } from "./overwrite.ts";
 import {
   type CliIO,
   type Command,
@@ -31,6 +32,7 @@ const FLAGS: FlagSpec = {
   "min-score": { type: "string" },
   "task-pattern": { type: "string" },
   json: { type: "boolean" },
+  force: { type: "boolean" },
 };
 
 /** `toolscore export`. */
@@ -44,7 +46,9 @@ versioned, hash-checked run record per run: OUT.jsonl, one record per line
 (schema: schemas/run-record.schema.json), and OUT.manifest.json with the
 schema, the sources and their SHA-256, the record count and the JSONL's
 SHA-256. Both files are written atomically: a failing export leaves no file
-behind and never replaces an existing OUT. Unknown values are null;
+behind and never replaces an existing OUT. An existing OUT is replaced only when
+it is an earlier export (its toolscore manifest beside it) or with --force;
+never when it is one of the INPUTs. Unknown values are null;
 credentials are never written in clear. Check an export with
 toolscore validate-export OUT.jsonl.
 
@@ -64,6 +68,7 @@ Options:
   --task-pattern RE        regex with a (?<task>…) group over file stems
                            (default ^(?<task>.+?)(?:[-_.]r?\\d+)?$)
   --json                   print {records, jsonl, manifest} as JSON
+  --force                  replace an existing OUT that is not an earlier export
 
 Exit codes: 0 written, 2 usage or input error (nothing written).
 
@@ -112,6 +117,7 @@ Examples:
       minScore,
       taskPattern: stringFlag(flags, "task-pattern"),
     });
+    await checkOutput(output, "export", { inputs, force: flags.values.force === true });
     const [jsonl, manifest] = await writeExport(output, counted(records), inputs);
     if (withoutVariant > 0) {
       io.stderr(

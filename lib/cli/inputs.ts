@@ -15,7 +15,7 @@ import { InputError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
 import { looksLikeSse } from "../formats/sse.ts";
-import { fileError } from "../base/load.ts";
+import { decodeUtf8, fileError } from "../base/load.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -163,7 +163,7 @@ export async function* iterateTraceFiles(
     if (file === "-") text = await io.stdin();
     else {
       try {
-        text = Deno.readTextFileSync(file);
+        text = decodeUtf8(Deno.readFileSync(file), file); // strict: invalid UTF-8 is an error
       } catch (error) {
         throw fileError(error, file);
       }

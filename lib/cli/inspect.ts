@@ -99,6 +99,8 @@ Agent frameworks, recordings and conventions read (format in brackets):
   Gemini Interactions API responses (steps or outputs) [gemini]
   Chat Completions tool messages without tool_call_id, paired in order [openai]
 
+Exit codes: 0 shown, 2 usage or input error.
+
 Examples:
   toolscore inspect trace.json
   toolscore inspect runs.jsonl --format openai

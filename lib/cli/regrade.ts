@@ -14,6 +14,7 @@ import { UsageError } from "../base/errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { ReceiptMismatchError } from "../receipts/errors.ts";
 import { writeReceipt } from "../receipts/io.ts";
+import { checkOutput } from "./overwrite.ts";
 import { checkReceiptTargets, makeReceiptDir, receiptFileName } from "../receipts/paths.ts";
 import { type Regrade, regrade, type RegradeOptions } from "../receipts/regrade.ts";
 import {
@@ -64,7 +65,8 @@ Options:
   --no-verify              regrade a receipt whose inputs changed, reporting the problems
   --root DIR               a receipt's inputs may be anywhere inside DIR (default: its folder)
   --allow-outside          read receipt inputs at any path (trusted receipts only)
-  --receipt-dir D          write the new receipts into D
+  --receipt-dir D          write the new receipts into D (an existing file is replaced only
+                           when it is a toolscore receipt, never an input)
   --json                   print one JSON document
 
 Output: "SOURCE  OLD GRADE → NEW GRADE  (DELTA)  → NEW RECEIPT" per source, then the
@@ -148,13 +150,16 @@ export const regradeCommand: Command = {
     const targets = sources.map((source) =>
       join(receiptDir ?? dirname(source), receiptFileName(source, undefined, "regraded"))
     );
-    checkReceiptTargets(targets, [
+    const inputs = [
       ...sources,
       options.gold,
       options.forbidden,
       options.honestyConfig,
       options.injected,
-    ]);
+    ];
+    checkReceiptTargets(targets, inputs);
+    // The overwrite rule: an existing file is replaced only when it is a toolscore receipt.
+    for (const target of targets) await checkOutput(target, "receipt", { inputs });
     if (receiptDir !== undefined) await makeReceiptDir(receiptDir);
 
     const json: Record<string, unknown>[] = [];

@@ -15,6 +15,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { InputError } from "../base/errors.ts";
+import { checkOutput } from "./overwrite.ts";
 import type { CliIO, FlagSpec } from "./command.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
 import { HTML_SECTIONS } from "../report/html/eval.ts";
@@ -133,13 +134,19 @@ function stepSummaryPath(io: Pick<CliIO, "stderr">): string | undefined {
  * @param targets Where.
  * @param render What.
  * @param io For the one-line note when there is no step summary.
+ * @param inputs The run's input files: a report never replaces one (overwrite.ts).
  * @throws {InputError} When a report cannot be written.
  */
 export async function writeReports(
   targets: ReportTargets,
   render: ReportRenderers,
   io: Pick<CliIO, "stderr">,
+  inputs: readonly (string | undefined)[] = [],
 ): Promise<void> {
+  // The overwrite rule (overwrite.ts), for every report before the first is written.
+  for (const target of [targets.markdown, targets.html, targets.junit]) {
+    if (target !== undefined) await checkOutput(target, "report", { inputs });
+  }
   let markdown: string | undefined;
   if (targets.markdown !== undefined) {
     await writeTextFileAtomic(targets.markdown, markdown = render.markdown());

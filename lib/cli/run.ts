@@ -6,7 +6,7 @@
  */
 
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
-import { type CliIO, EXIT } from "./command.ts";
+import { type CliIO, EXIT, INTERNAL_EXIT_HELP } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import { VERSION } from "../base/version.ts";
 import {
@@ -33,7 +33,8 @@ function usage(): string {
     "  -V, --version  print the version",
     "",
     "Exit codes: 0 ok, 1 the gate failed, 2 usage or input error, 3 undecided (decide);",
-    "141 when the reader of the output closed it early (as with `| head`).",
+    "141 when the reader of the output closed it early (as with `| head`);",
+    INTERNAL_EXIT_HELP,
     "Set TOOLSCORE_DEBUG=1 for stack traces. NO_COLOR or --no-color turns colour off.",
     "",
     "Examples:",
@@ -76,17 +77,37 @@ export function describeError(error: unknown): { message: string; code: number }
   if (error instanceof ToolscoreError) return { message: error.message, code: EXIT.usage };
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return {
-    message: `internal error: ${message}\n(a toolscore bug; set TOOLSCORE_DEBUG=1 for the stack)`,
-    code: 70,
+    message: `internal error: ${message}\n(a bug, please report it with TOOLSCORE_DEBUG=1 ` +
+      "and --allow-env=TOOLSCORE_DEBUG for the stack)",
+    code: EXIT.internal,
   };
 }
 
-function debugEnabled(): boolean {
+/**
+ * Whether stack traces are asked for: on, off, or unreadable (deno may not read
+ * `TOOLSCORE_DEBUG`: no `--allow-env`, so whether it is set cannot be known).
+ */
+function debugState(): "on" | "off" | "unreadable" {
   try {
-    return Deno.env.get("TOOLSCORE_DEBUG") === "1";
+    if (
+      Deno.permissions.querySync({ name: "env", variable: "TOOLSCORE_DEBUG" }).state !== "granted"
+    ) {
+      return "unreadable";
+    }
+    return Deno.env.get("TOOLSCORE_DEBUG") === "1" ? "on" : "off";
   } catch {
-    return false; // no env permission: no stack traces
+    return "unreadable";
   }
+}
+
+// Every command's "Exit codes:" paragraph ends with the line on 70.
+function withInternalExit(help: string): string {
+  if (help.includes(INTERNAL_EXIT_HELP)) return help;
+  const start = help.indexOf("Exit codes:");
+  if (start === -1) return `${help.trimEnd()}\n\nExit codes: ${INTERNAL_EXIT_HELP}\n`;
+  const end = help.indexOf("\n\n", start);
+  const at = end === -1 ? help.trimEnd().length : end;
+  return `${help.slice(0, at)}\n${INTERNAL_EXIT_HELP}${help.slice(at)}`;
 }
 
 // Every console line, reports and errors alike, with control characters from inputs escaped.
@@ -156,16 +177,23 @@ export async function runCli(args: string[], terminal: CliIO): Promise<number> {
     }
     const command = await entry.load();
     if (helpOf !== undefined || rest.includes("--help") || rest.includes("-h")) {
-      io.stdout(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+      const help = withInternalExit(command.help);
+      io.stdout(help.endsWith("\n") ? help : `${help}\n`);
       return EXIT.ok;
     }
     return await command.run(rest, io);
   } catch (error) {
     const { message, code } = describeError(error);
-    io.stderr(`toolscore: ${message}\n`);
-    if (debugEnabled() && error instanceof Error) {
-      io.stderr(`${error.stack}\n`);
-    }
+    const debug = debugState();
+    // A bug's report needs the stack; say in its one hint line when TOOLSCORE_DEBUG cannot be read.
+    const shown = code === EXIT.internal && debug === "unreadable"
+      ? `${
+        message.split("\n")[0]
+      }\n(a bug, please report it with TOOLSCORE_DEBUG=1; deno may not ` +
+        "read TOOLSCORE_DEBUG here: add --allow-env=TOOLSCORE_DEBUG for the stack)"
+      : message;
+    io.stderr(`toolscore: ${shown}\n`);
+    if (debug === "on" && error instanceof Error) io.stderr(`${error.stack}\n`);
     return code;
   }
 }

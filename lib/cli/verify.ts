@@ -7,7 +7,7 @@
  */
 
 import { dirname } from "node:path";
-import { InputError, UsageError } from "../base/errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { parseDocument, readTextFile } from "../base/load.ts";
 import { verifyReceipt } from "../receipts/verify.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
@@ -23,7 +23,8 @@ const HELP = `toolscore verify RECEIPT… — check receipts against their input
 Checks each receipt's own hash (receipt_sha256) and, for every input it names
 (gold, trace, forbidden, honesty_config, injected), that the file exists and has the
 same size and SHA-256. Input paths resolve against the receipt's folder; a path that
-is absolute or leads outside that folder is reported and not read.
+leads outside both that folder and the current directory (absolute, .., or a symbolic
+link) is reported and not read.
 
 Options:
   --root DIR        inputs may be anywhere inside DIR (e.g. the project folder holding the
@@ -34,7 +35,7 @@ Options:
 Output: "ok RECEIPT" for a sound receipt; otherwise "RECEIPT: PROBLEM", one line per problem.
 
 Exit codes: 0 every receipt checks out, 1 a receipt has a problem, 2 usage error or a
-receipt file that cannot be read.
+receipt file that cannot be read or is not JSON (nothing is checked then).
 
 Examples:
   toolscore verify runs/run1.receipt.json
@@ -52,15 +53,8 @@ async function check(
   path: string,
   options: { root?: string; allowOutside: boolean },
 ): Promise<Checked> {
-  const text = await readTextFile(path);
-  let value: unknown;
-  try {
-    value = parseDocument(text, path, { syntax: "json" });
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    // A receipt damaged into invalid JSON is a failed check, not a usage error.
-    return { path, problems: [`not valid JSON: ${error.message}`] };
-  }
+  // A file that cannot be read or is not JSON is an input error (exit 2, on stderr).
+  const value = parseDocument(await readTextFile(path), path, { syntax: "json" });
   return { path, problems: await verifyReceipt(value, { base: dirname(path), ...options }) };
 }
 

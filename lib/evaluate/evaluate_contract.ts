@@ -27,6 +27,7 @@ import { CombinationScorer } from "./combination_score.ts";
 import { Contract, CONTRACT_VERSION } from "../contract/model.ts";
 import { contractFromMapping } from "../contract/parse.ts";
 import { splitOptional } from "../contract/split.ts";
+import { withContractBar } from "./result_bar.ts";
 
 /** Options for {@linkcode evaluateContract}. */
 export interface EvaluateContractOptions {
@@ -187,14 +188,17 @@ export function evaluateContract(
     optional_count: parsed.optional.length,
     forbidden_count: parsed.forbidden.length,
   };
-  return evaluateTrace(winner.calls, trace, {
-    weights: weightsGiven,
-    strict,
-    forbidden: [...parsed.forbidden, ...(options.forbidden ?? [])],
-    finalAnswer: options.finalAnswer,
-    honesty: options.honesty,
-    baseDir: options.baseDir,
-    scoredCalls: bestScored,
-    extraMetrics: { contract_metrics: contractMetrics },
-  });
+  return withContractBar(
+    evaluateTrace(winner.calls, trace, {
+      weights: weightsGiven,
+      strict,
+      forbidden: [...parsed.forbidden, ...(options.forbidden ?? [])],
+      finalAnswer: options.finalAnswer,
+      honesty: options.honesty,
+      baseDir: options.baseDir,
+      scoredCalls: bestScored,
+      extraMetrics: { contract_metrics: contractMetrics },
+    }),
+    parsed.minScore,
+  );
 }

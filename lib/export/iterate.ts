@@ -27,7 +27,7 @@ import {
 import { tracesFromText, tracesFromValue } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
 import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jsonl_lines.ts";
-import { fileError, parseDocument } from "../base/load.ts";
+import { decodeUtf8, fileError, parseDocument } from "../base/load.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
 import {
@@ -232,14 +232,15 @@ async function* inputRecords(path: string, context: Context): AsyncGenerator<Run
   if (info.isDirectory) throw new InputError("is a directory, expected a file", path);
   if (path.toLowerCase().endsWith(".jsonl")) {
     const first = await firstRow(path);
-    if (!first.found) return; // an empty run file: no runs
+    // An empty file is not "no runs happened": an export of nothing would hide it.
+    if (!first.found) throw new InputError("no records: the file has no JSON lines", path);
     if (isRunRow(first.value)) {
       yield* runRowRecords(path);
       return;
     }
   }
   const bytes = await readBytes(path);
-  const text = new TextDecoder().decode(bytes);
+  const text = decodeUtf8(bytes, path);
   let parsed: { ok: true; value: unknown } | { ok: false };
   try {
     parsed = { ok: true, value: parseDocument(text, path) };

@@ -8,7 +8,7 @@
 import { describeJson, isJsonObject } from "../scoring/calls.ts";
 import { sha256Hex } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
-import { parseDocument } from "../base/load.ts";
+import { decodeUtf8, parseDocument } from "../base/load.ts";
 import { receiptSha256 } from "../receipts/build.ts";
 import { receiptFromJson } from "../receipts/io.ts";
 import { meetsBar } from "../scoring/score.ts";
@@ -168,7 +168,7 @@ export function recordFromReceiptFile(
   context: ReceiptRecordContext,
 ): Promise<RunRecord> {
   try {
-    const receipt = parseDocument(new TextDecoder().decode(bytes), path);
+    const receipt = parseDocument(decodeUtf8(bytes, path), path);
     return Promise.resolve(recordFromReceipt(receipt, path, bytes, context));
   } catch (error) {
     if (error instanceof InputError && !error.message.startsWith(path)) {

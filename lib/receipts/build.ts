@@ -23,6 +23,7 @@ import {
   type RegradedFrom,
 } from "./model.ts";
 import { storedPath } from "./paths.ts";
+import { passBarOf } from "../evaluate/result_bar.ts";
 import { recordOrigin } from "./origin.ts";
 
 /** An input file with more to say than its path. */
@@ -53,8 +54,10 @@ export interface BuildReceiptOptions {
    */
   finalAnswer?: string;
   /**
-   * The bar `passed` is measured against.
-   * @default {0.9}
+   * The bar `passed` is measured against: this one, else the contract's
+   * `min_score` when the result came from a contract, else 0.9 (the library's
+   * one rule).
+   * @default {undefined} (the contract's `min_score`, else 0.9)
    */
   minScore?: number;
   /**
@@ -178,7 +181,7 @@ export async function buildReceipt(
   result: EvaluationResult,
   options: BuildReceiptOptions = {},
 ): Promise<Receipt> {
-  const minScore = options.minScore ?? 0.9;
+  const minScore = passBarOf(result, options.minScore);
   if (typeof minScore !== "number" || !(minScore >= 0 && minScore <= 1)) {
     throw new InputError(`minScore must be a number between 0 and 1, got ${minScore}`);
   }

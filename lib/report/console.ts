@@ -12,13 +12,14 @@ import type { Evidence } from "../checks/evidence.ts";
 import { formatEvidence } from "../checks/evidence_format.ts";
 import { meetsBar } from "../scoring/score.ts";
 import { palette } from "./color.ts";
+import { passBarOf } from "../evaluate/result_bar.ts";
 import { summarizeIssues } from "../evaluate/issues.ts";
 
 /** Options for {@linkcode formatResult}. */
 export interface FormatResultOptions {
   /**
-   * The pass mark.
-   * @default {0.9}
+   * The pass mark: this one, else the contract's `min_score`, else 0.9.
+   * @default {undefined} (the contract's `min_score`, else 0.9)
    */
   bar?: number;
   /**
@@ -85,7 +86,7 @@ export function formatResult(
   options: FormatResultOptions = {},
 ): string[] {
   const c = palette(options.color ?? false);
-  const bar = options.bar ?? 0.9;
+  const bar = passBarOf(result, options.bar);
   const passed = result.passed(bar);
   const why = meetsBar(result.score, bar) ? "honesty error" : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);

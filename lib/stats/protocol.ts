@@ -110,12 +110,12 @@ function optionalNumber(
 }
 
 /**
- * Check a protocol's shape: known keys only, `protocol_version: 1`, a
- * baseline, a candidate, and at least one well-formed rule.
+ * Check a protocol's shape: known keys only, `protocol_version: 1` (absent
+ * reads as 1), a baseline, a candidate, and at least one well-formed rule.
  *
  * @param value The parsed protocol.
  * @param source The file it came from, for errors.
- * @returns The same value, typed.
+ * @returns The same value, typed (a copy with `protocol_version: 1` when it had none).
  * @throws {InputError} Naming the bad key, rule or metric.
  *
  * @example Usage
@@ -137,7 +137,8 @@ export function protocolFromJson(value: unknown, source?: string): Protocol {
       throw new InputError(`expected a protocol object, got ${describeJson(value)}`);
     }
     unknownKeys(value, PROTOCOL_KEYS, "");
-    if (value.protocol_version !== 1) {
+    // No protocol_version is version 1 (issue 20); any other value is refused.
+    if (value.protocol_version !== 1 && value.protocol_version !== undefined) {
       throw new InputError(
         `expected 1, got ${describeJson(value.protocol_version)}`,
         "protocol_version",
@@ -218,7 +219,9 @@ export function protocolFromJson(value: unknown, source?: string): Protocol {
       optionalNumber(rule, "min", path, Number.isFinite, "a number");
       optionalNumber(rule, "max", path, Number.isFinite, "a number");
     });
-    return value as unknown as Protocol;
+    return (value.protocol_version === 1
+      ? value
+      : { protocol_version: 1, ...value }) as unknown as Protocol;
   } catch (error) {
     if (error instanceof InputError && source !== undefined) throw inFile(error, source);
     throw error;

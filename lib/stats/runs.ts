@@ -322,7 +322,7 @@ export function runsFromJsonl(text: string, file: string, options: RunFromRowOpt
  * @param paths The JSONL files.
  * @param options The variant key.
  * @returns Every run, file by file, in line order.
- * @throws {InputError} When a file cannot be read, or on a bad line, naming `file:line`.
+ * @throws {InputError} When a file cannot be read, holds no runs, or on a bad line, naming `file:line`.
  *
  * @example Usage
  * ```ts ignore
@@ -337,7 +337,12 @@ export async function loadRuns(
 ): Promise<Run[]> {
   const runs: Run[] = [];
   for (const path of paths) {
+    const before = runs.length;
     for (const run of runsFromJsonl(await readTextFile(path), path, options)) runs.push(run);
+    // An empty file is not "no runs happened": say so rather than compare nothing.
+    if (runs.length === before) {
+      throw new InputError("no runs: the file has no JSON lines; give agent-run JSONL", path);
+    }
   }
   return runs;
 }

@@ -44,8 +44,9 @@ export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$";
 /** Options for {@linkcode runsFromTraces}. */
 export interface RunsFromTracesOptions {
   /**
-   * The passing score; the contract's `min_score` when absent, else 0.9.
-   * @default {0.9}
+   * The passing score: this one, else the contract's `min_score`, else 0.9
+   * (the library's one rule).
+   * @default {undefined} (the contract's `min_score`, else 0.9)
    */
   minScore?: number;
   /**
@@ -82,11 +83,12 @@ export interface RunsFromTracesOptions {
  * assert.equal(taskOfStem("a-b-7", "^(?P<task>[a-z]+)"), "a");
  * ```
  */
-export function taskOfStem(
-  stem: string,
-  pattern: string | RegExp | UserPattern = DEFAULT_TASK_PATTERN,
-): string {
-  return taskRegex(pattern).groups(stem)?.task || stem;
+export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK_PATTERN): string {
+  return taskWith(stem, taskRegex(pattern));
+}
+
+function taskWith(stem: string, pattern: UserPattern): string {
+  return pattern.groups(stem)?.task || stem;
 }
 
 /** The `repeat` group of a stem as a number, or `null` when absent or not a safe integer. */
@@ -168,7 +170,7 @@ export async function runsFromTraces(
   const runs: Run[] = [];
   for (const name of names) {
     const stem = name.slice(0, -".json".length);
-    const task = taskOfStem(stem, pattern);
+    const task = taskWith(stem, pattern);
     const repeat = repeatOfStem(stem, pattern);
     const path = join(directory, name);
     let traces: Trace[];
