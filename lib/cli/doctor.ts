@@ -16,7 +16,7 @@ import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts"
 import type { DoctorTerms } from "../doctor/terms.ts";
 import { readDocument } from "../base/load.ts";
 import { isRemoteSpec, type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
-import { serverSpecFromCommandLine } from "../mcp/command_line.ts";
+import { serverSpecFromCommandLine } from "../mcp/spec_from_command.ts";
 import { isJsonObject } from "../scoring/calls.ts";
 import {
   type CliIO,

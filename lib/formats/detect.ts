@@ -52,7 +52,14 @@ import { mergeStream, streamFormat } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
 import { findToolContent } from "./tool_content.ts";
-import { jsonLines, type JsonlRow, looksLikeJsonLines, parseJsonl } from "./jsonl_text.ts";
+import {
+  isJsonText,
+  jsonLines,
+  type JsonlRow,
+  looksLikeJsonLines,
+  mayBeLog,
+  parseJsonl,
+} from "./jsonl_text.ts";
 
 /**
  * Every reader, in detection order (the first that claims a document reads it).
@@ -449,30 +456,6 @@ export function tracesFromText(
     return tracesFromRows(rows, source, options);
   }
   return tracesFromValue(value, { ...options, source });
-}
-
-/**
- * Whether a text may be log text, judged from its start (so JSON documents
- * are not scanned): it starts with neither `{` nor `[`, or with a `[tag]`.
- */
-function mayBeLog(text: string): boolean {
-  const start = text.trimStart().slice(0, 200);
-  if (start[0] === "{") return false;
-  return start[0] !== "[" || /^\[[^\][{"\d\s-][^\][{"]*\]\s/.test(start);
-}
-
-/** Whether a text is one JSON document, or lines that each are. */
-function isJsonText(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    try {
-      return parseJsonl(text, "").length > 0;
-    } catch {
-      return false;
-    }
-  }
 }
 
 /**

@@ -11,6 +11,7 @@
 
 export * from "./server_spec.ts";
 export * from "./command_line.ts";
+export * from "./spec_from_command.ts";
 export * from "./server_env.ts";
 export * from "./tool_names.ts";
 export * from "./server_error.ts";
