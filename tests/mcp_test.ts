@@ -22,7 +22,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 
-// --- MCPServerSpec -----------------------------------------------------------------------------
+// --- McpServerSpec -----------------------------------------------------------------------------
 
 Deno.test("serverSpecFromJson() reads our shape with env, cwd, timeout and verify", () => {
   const spec = serverSpecFromJson({

@@ -15,7 +15,7 @@ import { inspectDoctor } from "../doctor/run_doctor.ts";
 import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts";
 import type { DoctorTerms } from "../doctor/terms.ts";
 import { readDocument } from "../base/load.ts";
-import { isRemoteSpec, type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import { isRemoteSpec, type McpServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
 import { serverSpecFromCommandLine } from "../mcp/spec_from_command.ts";
 import { isJsonObject } from "../scoring/calls.ts";
 import {
@@ -130,7 +130,7 @@ async function configServers(
   config: string,
   entry: string | undefined,
   all: boolean,
-): Promise<MCPServerSpec[]> {
+): Promise<McpServerSpec[]> {
   const value = await readDocument(config);
   try {
     // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
@@ -151,7 +151,7 @@ async function configServers(
 async function serversFromFlags(
   flags: ReturnType<typeof parseFlags>,
   command: string[],
-): Promise<MCPServerSpec[]> {
+): Promise<McpServerSpec[]> {
   const line = stringFlag(flags, "server");
   const url = stringFlag(flags, "url");
   const config = stringFlag(flags, "mcp-config");

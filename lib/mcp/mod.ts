@@ -1,5 +1,5 @@
 /**
- * MCP servers: which server ({@linkcode MCPServerSpec}), how to start it
+ * MCP servers: which server ({@linkcode McpServerSpec}), how to start it
  * with a minimal environment, the stdio transport over `Deno.Command`, and a
  * session with the official SDK's `Client`.
  *
