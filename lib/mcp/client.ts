@@ -305,6 +305,47 @@ export class McpSession implements AsyncDisposable {
   }
 
   /**
+   * Call one tool, as {@linkcode McpSession.callTool}, except that a JSON-RPC
+   * error the server answers with (an unknown tool, bad arguments) is
+   * returned rather than thrown, and the session stays open. A timeout, an
+   * exit or a closed connection still throws.
+   *
+   * @param name The tool.
+   * @param args Its arguments.
+   * @returns The result object, or the server's error (message redacted).
+   * @throws {McpServerError} On a timeout, an exit or a closed connection.
+   */
+  async callToolOrError(
+    name: string,
+    args: JsonObject = {},
+  ): Promise<{ result: JsonObject } | { error: { code: number; message: string } }> {
+    try {
+      const result: unknown = await this.#client.callTool(
+        { name, arguments: args },
+        undefined,
+        { timeout: this.#timeoutS * 1000 },
+      );
+      return { result: isJsonObject(result) ? result : { value: result } };
+    } catch (error) {
+      const code = errorCode(error);
+      if (
+        code !== undefined && code !== CONNECTION_CLOSED && code !== REQUEST_TIMEOUT &&
+        !this.#closed
+      ) {
+        return { error: { code, message: redact(messageOf(error), this.#secrets) } };
+      }
+      throw await failure(
+        this.spec,
+        this.#transport,
+        error,
+        `tools/call ${name}`,
+        this.#timeoutS,
+        this.#secrets,
+      );
+    }
+  }
+
+  /**
    * Close the session; a local server is killed and reaped.
    *
    * @returns When it is gone.

@@ -1,0 +1,83 @@
+// Shared by the agent-run tests: specs written into scratch folders, rows read back, and the
+// process table searched for servers a run left behind.
+import { FIXTURE } from "./_mcp.ts";
+
+export const CONTRACTS = new URL("../testdata/agent/", import.meta.url).pathname;
+
+/** An arm in the spec's file shape. */
+export type ArmJson = Record<string, unknown> & { id: string; provider: string; model: string };
+
+/** The fixture server, named with a marker so that the process table can be searched for it. */
+export function fixtureServer(marker: string): Record<string, unknown> {
+  return {
+    command: [Deno.execPath(), "run", "--no-prompt", FIXTURE, "--name", marker],
+    timeout_s: 20,
+  };
+}
+
+/** Write a spec (JSON) into `dir` and return its path. */
+export async function writeSpec(
+  dir: string,
+  fields: {
+    server: Record<string, unknown>;
+    arms: ArmJson[];
+    tasks?: { id: string; prompt: string; contract: string }[];
+    repeats?: number;
+    [key: string]: unknown;
+  },
+): Promise<string> {
+  const spec = {
+    spec_version: 1,
+    tasks: [
+      { id: "book", prompt: "Book the first flight to NYC on 2026-01-05", contract: `${CONTRACTS}contract_book.json` },
+      { id: "weather", prompt: "Weather in Paris, and add 2 and 3", contract: `${CONTRACTS}contract_weather.json` },
+    ],
+    max_turns: 6,
+    timeout_s: 60,
+    ...fields,
+  };
+  const path = `${dir}/agent.json`;
+  await Deno.writeTextFile(path, JSON.stringify(spec, null, 2));
+  return path;
+}
+
+/** The rows of a JSONL file; every line must be JSON (a parse error fails the test). */
+export async function readRows(path: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(path);
+  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
+}
+
+/** The (arm, task, repeat) key of a row. */
+export function keyOf(row: Record<string, unknown>): string {
+  return `${row.arm_id}/${row.task_id}/${row.repeat}`;
+}
+
+/** Process ids whose command line contains `marker` (from `ps`), excluding ps itself. */
+export async function processesWith(marker: string): Promise<string[]> {
+  const out = await new Deno.Command("ps", { args: ["-eo", "pid=,args="], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(out.stdout).split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"))
+    .map((line) => line.trim());
+}
+
+/** Wait until no process has `marker` in its command line; return what is left after `ms`. */
+export async function waitNoProcesses(marker: string, ms = 8000): Promise<string[]> {
+  const until = Date.now() + ms;
+  while (true) {
+    const left = await processesWith(marker);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Every file under a folder, recursively. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) out.push(...await filesUnder(path));
+    else out.push(path);
+  }
+  return out.sort();
+}
