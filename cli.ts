@@ -11,6 +11,8 @@
 import { runCli } from "./lib/cli/run.ts";
 import type { CliIO } from "./lib/cli/command.ts";
 
+export type { CliIO };
+
 const encoder = new TextEncoder();
 
 /** The exit code when the reader of stdout went away (as after SIGPIPE: 128 + 13). */

@@ -4,6 +4,11 @@
  * whether the agent told the truth about it — deterministically, offline, and
  * with proof.
  *
+ * This module is the library's whole public surface: the names of the API
+ * reference in their TypeScript form, and the types their signatures name.
+ * Everything else in `lib/` is internal and may change without notice
+ * (`CHANGELOG.md` records every change to this list).
+ *
  * @example Usage
  * ```ts
  * import { evaluate } from "@toolscore/cli";
@@ -23,42 +28,219 @@
 // The library loads its parsers and validators up front (the CLI loads them on demand).
 import "./lib/base/_heavy.ts";
 
-export * from "./lib/base/errors.ts";
-export * from "./lib/scoring/calls.ts";
-export * from "./lib/base/load.ts";
-export * from "./lib/base/canonical.ts";
-export * from "./lib/base/atomic_write.ts";
-export * from "./lib/formats/mod.ts";
-export * from "./lib/scoring/matchers.ts";
-export * from "./lib/scoring/hungarian.ts";
-export * from "./lib/scoring/pairing.ts";
-export * from "./lib/scoring/metrics.ts";
-export * from "./lib/scoring/schema_check.ts";
-export * from "./lib/scoring/score.ts";
-export * from "./lib/scoring/gold.ts";
-export * from "./lib/scoring/evaluate.ts";
-export * from "./lib/contract/expected.ts";
-export * from "./lib/scoring/assert_tools.ts";
-export * from "./lib/contract/mod.ts";
-export * from "./lib/scoring/call_match.ts";
-export * from "./lib/checks/forbidden.ts";
-export * from "./lib/checks/security.ts";
-export * from "./lib/checks/honesty.ts";
-export * from "./lib/checks/side_effects.ts";
-export * from "./lib/checks/evidence.ts";
-export * from "./lib/receipts/mod.ts";
-export * from "./lib/stats/mod.ts";
-export * from "./lib/export/mod.ts";
-export * from "./lib/mcp/server_spec.ts";
-export * from "./lib/mcp/server_error.ts";
-export * from "./lib/agent/prices.ts";
-export * from "./lib/agent/spec.ts";
-export * from "./lib/doctor/mod.ts";
-export * from "./lib/report/color.ts";
-export * from "./lib/report/issues.ts";
-export * from "./lib/report/console.ts";
-export * from "./lib/cli/command.ts";
-export * from "./lib/cli/run.ts";
-export * from "./lib/cli/gate_flags.ts";
-export * from "./lib/cli/inputs.ts";
-export * from "./lib/cli/progress.ts";
+// The shared base: version, errors, canonical JSON.
+export { VERSION } from "./lib/base/mod.ts";
+export { InputError, ToolscoreError, UsageError } from "./lib/base/mod.ts";
+export { canonicalJson, jsonSha256 } from "./lib/base/mod.ts";
+
+// Scoring: the call model and matchers.
+export {
+  ANY,
+  Approx,
+  Contains,
+  DEFAULT_WEIGHTS,
+  Eq,
+  GRADE_BARS,
+  isMatcher,
+  IsType,
+  matcherFromJson,
+  OneOf,
+  Regex,
+} from "./lib/scoring/mod.ts";
+export type {
+  ApproxOptions,
+  CoreMetrics,
+  FigureBlock,
+  FormatName,
+  Grade,
+  JsonObject,
+  JsonTypeName,
+  Matcher,
+  RegexOptions,
+  ToolCall,
+  Trace,
+  Usage,
+} from "./lib/scoring/mod.ts";
+
+// Evaluation: one trace against a gold file or a contract; assertTools for tests.
+export {
+  assertTools,
+  evaluate,
+  evaluateContract,
+  evaluateTrace,
+  EvaluationResult,
+  goldFromJson,
+  loadGold,
+} from "./lib/evaluate/mod.ts";
+export type {
+  AssertToolsOptions,
+  CombinationScore,
+  ContractMetrics,
+  EvaluateContractOptions,
+  EvaluateOptions,
+  EvaluateTraceOptions,
+  EvaluationMetrics,
+  Expected,
+} from "./lib/evaluate/mod.ts";
+
+// Reading traces: the one detector and every format it knows.
+export { detectFormat, FORMATS, readTrace } from "./lib/formats/mod.ts";
+export type { ReadTraceOptions } from "./lib/formats/mod.ts";
+
+// Contracts.
+export {
+  AlternativeGroup,
+  Contract,
+  CONTRACT_SCHEMA,
+  CONTRACT_VERSION,
+  contractFromMapping,
+  isContract,
+  loadContract,
+  MAX_COMBINATIONS,
+  splitOptional,
+} from "./lib/contract/mod.ts";
+export type { ContractOptions, Expansion, RequiredEntry } from "./lib/contract/mod.ts";
+
+// Checks: forbidden rules, credentials, honesty, side effects, evidence.
+export {
+  Check,
+  DEFAULT_HONESTY,
+  evaluationEvidence,
+  honestyConfigFromJson,
+  loadForbidden,
+  loadHonestyConfig,
+  loadInjectedFaults,
+  STATES,
+  summaryLine,
+  tally,
+  triState,
+} from "./lib/checks/mod.ts";
+export type {
+  CheckJson,
+  Evidence,
+  EvidenceCounts,
+  EvidenceCoverage,
+  EvidenceSource,
+  EvidenceState,
+  ForbiddenRule,
+  HonestyCheckName,
+  HonestyConfig,
+  HonestyFinding,
+  HonestyMetrics,
+  InjectedFault,
+  InjectedFaultKind,
+  InjectedFaultMatch,
+  PolicyMetrics,
+  PolicyViolation,
+  SecretFinding,
+  SecurityMetrics,
+  SideEffectCheck,
+  SideEffectPair,
+  SideEffectsMetrics,
+} from "./lib/checks/mod.ts";
+
+// Receipts and regrade.
+export {
+  buildReceipt,
+  fileDigest,
+  loadReceipt,
+  RECEIPT_SCHEMA,
+  RECEIPT_VERSION,
+  ReceiptMismatchError,
+  Regrade,
+  regrade,
+  verifyReceipt,
+  writeReceipt,
+} from "./lib/receipts/mod.ts";
+export type {
+  BuildReceiptOptions,
+  FileDigest,
+  Receipt,
+  ReceiptInput,
+  ReceiptInputSpec,
+  ReceiptProducer,
+  ReceiptResult,
+  ReceiptSettings,
+  RegradeDetails,
+  RegradedFrom,
+  RegradeOptions,
+  VerifyReceiptOptions,
+} from "./lib/receipts/mod.ts";
+
+// Statistics and selection.
+export {
+  compareRuns,
+  Comparison,
+  evaluateProtocol,
+  fisherExact,
+  loadProtocol,
+  loadRuns,
+  Objective,
+  OBJECTIVE_METRICS,
+  PairComparison,
+  paretoFront,
+  passHatK,
+  ProtocolResult,
+  RuleOutcome,
+  Run,
+  RUN_OUTCOMES,
+  runFromRow,
+  runsFromTraces,
+  Selection,
+  SELECTION_POLICIES,
+  selectVariant,
+  VariantStats,
+  wilsonInterval,
+} from "./lib/stats/mod.ts";
+export type {
+  CompareRunsOptions,
+  ObjectiveGoal,
+  ObjectiveSpec,
+  PairComparisonFields,
+  Protocol,
+  ProtocolDecision,
+  ProtocolResultFields,
+  ProtocolRule,
+  RuleExpectation,
+  RuleOutcomeFields,
+  RuleStatus,
+  RunFromRowOptions,
+  RunOptions,
+  RunOutcome,
+  RunsFromTracesOptions,
+  SelectionFields,
+  SelectionPolicy,
+  SelectVariantOptions,
+  VariantStatsFields,
+  WilsonOptions,
+} from "./lib/stats/mod.ts";
+
+// Export: run records for warehouses.
+export {
+  exportRecords,
+  iterateRecords,
+  recordFromRun,
+  RUN_RECORD_SCHEMA,
+  SCHEMA_VERSION,
+  validateRecord,
+  writeExport,
+} from "./lib/export/mod.ts";
+export type { ExportManifest, ExportOptions, RecordSource, RunRecord } from "./lib/export/mod.ts";
+
+// Doctor: MCP server specs and the preflight checks.
+export { McpServerError } from "./lib/mcp/mod.ts";
+export type {
+  HttpServerSpec,
+  McpServerErrorKind,
+  MCPServerSpec,
+  ServerVerify,
+  StdioServerSpec,
+} from "./lib/mcp/mod.ts";
+export { checkServer, DoctorCheck, doctorReport, runDoctor } from "./lib/doctor/mod.ts";
+export type {
+  CheckServerOptions,
+  DoctorReport,
+  DoctorStatus,
+  EnvReader,
+  RunDoctorOptions,
+} from "./lib/doctor/mod.ts";

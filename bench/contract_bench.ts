@@ -9,7 +9,7 @@
  */
 
 import type { ToolCall } from "../lib/scoring/calls.ts";
-import { contractFromMapping, evaluateContract } from "../lib/contract/mod.ts";
+import { contractFromMapping, evaluateContract } from "../mod.ts";
 import { traceFromValue } from "../lib/formats/detect.ts";
 
 // 10 groups of 2 options = 1,024 combinations; 30 plain required calls around them.

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { tracesFromText } from "../mod.ts";
+import { tracesFromText } from "../lib/formats/detect.ts";
 
 const TARGET_BYTES = 50 * 1024 * 1024;
 

@@ -6,7 +6,9 @@
  * Run: deno bench --no-prompt bench/honesty_bench.ts
  */
 
-import { callFromJson, checkHonesty, evaluate, evaluationEvidence, type ToolCall } from "../mod.ts";
+import { evaluate, evaluationEvidence, type ToolCall } from "../mod.ts";
+import { checkHonesty } from "../lib/checks/honesty.ts";
+import { callFromJson } from "../lib/scoring/calls.ts";
 
 function trace(seed: number): ToolCall[] {
   const tools = ["search", "get_order", "refund_order", "send_email", "query_sales"];

@@ -12,8 +12,8 @@
  * @module
  */
 
-import { evaluate } from "../lib/scoring/evaluate.ts";
-import { goldFromJson } from "../lib/scoring/gold.ts";
+import { evaluate } from "../lib/evaluate/evaluate.ts";
+import { goldFromJson } from "../lib/evaluate/gold.ts";
 import { pairCalls } from "../lib/scoring/pairing.ts";
 
 const TOOLS = ["search", "fetch", "summarize", "write_file", "send_email"];

@@ -11,13 +11,9 @@
  * @module
  */
 
-import {
-  exportRecords,
-  iterateRecords,
-  manifestPathOf,
-  validateExport,
-  writeExport,
-} from "../mod.ts";
+import { exportRecords, iterateRecords, writeExport } from "../mod.ts";
+import { validateExport } from "../lib/export/validate_export.ts";
+import { manifestPathOf } from "../lib/export/write.ts";
 
 const ARMS = ["mini", "large", "local"];
 const TASKS = ["refund", "cancel", "lookup", "escalate", "summarize"];

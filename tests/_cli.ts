@@ -1,5 +1,6 @@
 // Shared by the CLI tests: run `toolscore` in-process with a CliIO that collects the output.
-import { type CliIO, runCli } from "../mod.ts";
+import type { CliIO } from "../lib/cli/command.ts";
+import { runCli } from "../lib/cli/run.ts";
 
 /** What one in-process CLI run printed, and its exit code. */
 export interface CliRun {

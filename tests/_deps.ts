@@ -6,9 +6,9 @@
  * @module
  */
 
-import { fromFileUrl } from "node:url";
+import { fileURLToPath } from "node:url";
 
-const DEPS = fromFileUrl(new URL("../tools/test-deps/node_modules/", import.meta.url));
+const DEPS = fileURLToPath(new URL("../tools/test-deps/node_modules", import.meta.url));
 const warned = new Set<string>();
 
 function exists(path: string): boolean {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { AssertionError } from "node:assert";
-import { assertTools } from "../lib/scoring/assert_tools.ts";
+import { assertTools } from "../lib/evaluate/assert_tools.ts";
 
 Deno.test("assertTools() passes on matching calls and accepts any trace format", () => {
   assertTools([{ tool: "search", args: { q: "deno" } }], [{ tool: "search", args: { q: "deno" } }]);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sha256Hex } from "../mod.ts";
+import { sha256Hex } from "../lib/base/canonical.ts";
 import { runCollect } from "./_cli.ts";
 
 // Inside the repository (git-ignored), so --allow-read=. covers it.

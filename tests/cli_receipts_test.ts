@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { loadReceipt, receiptSha256 } from "../mod.ts";
+import { loadReceipt } from "../mod.ts";
+import { receiptSha256 } from "../lib/receipts/build.ts";
 import { runCollect, runDeno } from "./_cli.ts";
 
 // Temp folders inside the repository (the tests may read only there); removed after each test.

@@ -5,9 +5,6 @@ import fc from "fast-check";
 import type { CliIO } from "../lib/cli/command.ts";
 import {
   AlternativeGroup,
-  CombinationScorer,
-  compositeScore,
-  computeMetrics,
   Contract,
   CONTRACT_SCHEMA,
   contractFromMapping,
@@ -18,13 +15,15 @@ import {
   isContract,
   loadContract,
   MAX_COMBINATIONS,
-  normalizeWeights,
   OneOf,
-  parseDocument,
-  runCli,
   splitOptional,
   type ToolCall,
 } from "../mod.ts";
+import { parseDocument } from "../lib/base/load.ts";
+import { runCli } from "../lib/cli/run.ts";
+import { CombinationScorer } from "../lib/evaluate/combination_score.ts";
+import { computeMetrics } from "../lib/scoring/metrics.ts";
+import { compositeScore, normalizeWeights } from "../lib/scoring/score.ts";
 
 const DATA = new URL("../testdata/contract/", import.meta.url).pathname;
 // Inside the repository (tests run with --allow-read=.); *.tmp is ignored by git.

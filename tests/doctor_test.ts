@@ -1,27 +1,13 @@
 import assert from "node:assert/strict";
-import {
-  AGENT_SPEC_SCHEMA,
-  agentSpecFromJson,
-  checkBudget,
-  checkContractTools,
-  checkKeys,
-  checkPackages,
-  checkPrices,
-  checkServer,
-  closestName,
-  costUsd,
-  DEFAULT_PRICES,
-  DoctorCheck,
-  doctorReport,
-  formatDoctorReport,
-  inspectServer,
-  loadAgentSpec,
-  lookupPrice,
-  pricesFromJson,
-  runDoctor,
-  toolListIssues,
-  toolsSha256,
-} from "../mod.ts";
+import { checkServer, DoctorCheck, doctorReport, runDoctor } from "../mod.ts";
+import { costUsd, DEFAULT_PRICES, lookupPrice, pricesFromJson } from "../lib/spec/prices.ts";
+import { AGENT_SPEC_SCHEMA, agentSpecFromJson, loadAgentSpec } from "../lib/spec/agent_spec.ts";
+import { inspectServer } from "../lib/doctor/check_server.ts";
+import { checkBudget, checkKeys, checkPackages, checkPrices } from "../lib/doctor/checks.ts";
+import { closestName } from "../lib/doctor/closest_name.ts";
+import { checkContractTools } from "../lib/doctor/contract_checks.ts";
+import { formatDoctorReport } from "../lib/doctor/report.ts";
+import { toolListIssues, toolsSha256 } from "../lib/doctor/tool_schemas.ts";
 import { runCollect } from "./_cli.ts";
 import {
   FIXTURE,

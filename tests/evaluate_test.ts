@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { evaluate, type EvaluateOptions } from "../lib/scoring/evaluate.ts";
+import { evaluate, type EvaluateOptions } from "../lib/evaluate/evaluate.ts";
 import { pairCalls } from "../lib/scoring/pairing.ts";
 import { normalizeWeights } from "../lib/scoring/score.ts";
 import { InputError } from "../lib/base/errors.ts";

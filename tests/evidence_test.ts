@@ -5,21 +5,20 @@ import {
   DEFAULT_HONESTY,
   evaluate,
   evaluateContract,
-  evaluateExpected,
   evaluationEvidence,
   type EvaluationResult,
   type Evidence,
-  formatEvidence,
   type InjectedFault,
   InputError,
-  loadExpected,
   loadInjectedFaults,
-  readDocument,
   STATES,
   summaryLine,
   tally,
   triState,
 } from "../mod.ts";
+import { readDocument } from "../lib/base/load.ts";
+import { formatEvidence } from "../lib/checks/evidence.ts";
+import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
 
 const HONESTY_DIR = new URL("../testdata/honesty/", import.meta.url);
 

@@ -3,27 +3,25 @@ import fc from "fast-check";
 import {
   buildReceipt,
   compareRuns,
-  evaluateExpected,
   exportRecords,
   fileDigest,
   iterateRecords,
   jsonSha256,
-  loadExpected,
   loadRuns,
-  manifestPathOf,
   readTrace,
   recordFromRun,
-  recordSha256,
   RUN_RECORD_SCHEMA,
-  RUN_RECORD_SCHEMA_PATH,
-  RUN_RECORD_SCHEMA_SHA256,
   type RunRecord,
-  sha256Hex,
-  validateExport,
   validateRecord,
   writeExport,
   writeReceipt,
 } from "../mod.ts";
+import { sha256Hex } from "../lib/base/canonical.ts";
+import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
+import { RUN_RECORD_SCHEMA_PATH, RUN_RECORD_SCHEMA_SHA256 } from "../lib/export/schema.ts";
+import { recordSha256 } from "../lib/export/validate.ts";
+import { validateExport } from "../lib/export/validate_export.ts";
+import { manifestPathOf } from "../lib/export/write.ts";
 
 const RUNS = "testdata/export/agent_runs.jsonl";
 const CONTRACT = "testdata/export/contract.json";

@@ -1,6 +1,7 @@
 import { deepEqual, equal, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
-import { checkForbidden, forbiddenRulesFromJson, loadForbidden, Regex } from "../mod.ts";
+import { loadForbidden, Regex } from "../mod.ts";
+import { checkForbidden, forbiddenRulesFromJson } from "../lib/checks/forbidden.ts";
 
 // Inside the repository (tests run with --allow-read=.); *.tmp is ignored by git.
 const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".", suffix: ".tmp" };

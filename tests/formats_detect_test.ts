@@ -1,16 +1,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  callToJson,
-  detectFormat,
-  InputError,
-  parseFormatName,
-  readTrace,
-  type ToolCall,
-  traceFromValue,
-  tracesFromText,
-  traceToJson,
-} from "../mod.ts";
+import { detectFormat, InputError, readTrace, type ToolCall } from "../mod.ts";
+import { parseFormatName, traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
+import { traceToJson } from "../lib/formats/toolscore.ts";
+import { callToJson } from "../lib/scoring/calls.ts";
 
 const INVALID = "testdata/formats_invalid";
 

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { decodeAnyValue, evaluate, mcpContentText, traceFromValue } from "../mod.ts";
+import { evaluate } from "../mod.ts";
+import { traceFromValue } from "../lib/formats/detect.ts";
+import { mcpContentText } from "../lib/formats/mcp.ts";
+import { decodeAnyValue } from "../lib/formats/otel.ts";
 
 Deno.test("evaluate() counts malformed argument JSON as wrong arguments, never as {}", () => {
   const gold = [{ tool: "search", args: { q: "deno" } }];

@@ -1,24 +1,20 @@
 import { deepEqual, equal, match, ok, rejects, throws } from "node:assert/strict";
 import fc from "fast-check";
 import {
-  callFailed,
-  callFromJson,
-  checkHonesty,
   DEFAULT_HONESTY,
   type HonestyConfig,
   honestyConfigFromJson,
   type InjectedFault,
-  injectedFaultsFromJson,
   InputError,
   loadHonestyConfig,
   loadInjectedFaults,
-  readDocument,
   type ToolCall,
   type Trace,
-  traceFromValue,
-  tracesFromText,
-  unrecoveredCalls,
 } from "../mod.ts";
+import { readDocument } from "../lib/base/load.ts";
+import { checkHonesty, injectedFaultsFromJson, unrecoveredCalls } from "../lib/checks/honesty.ts";
+import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
+import { callFailed, callFromJson } from "../lib/scoring/calls.ts";
 
 // Temporary folders inside the repository (ignored as *.tmp), so `--allow-read=.` covers them.
 const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".", suffix: ".tmp" };

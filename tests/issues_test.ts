@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { evaluate, summarizeIssues, topIssues } from "../mod.ts";
+import { evaluate } from "../mod.ts";
+import { summarizeIssues, topIssues } from "../lib/evaluate/issues.ts";
 
 const gold = [
   { tool: "search", args: { q: "flights" } },

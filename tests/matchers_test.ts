@@ -11,8 +11,8 @@ import {
   matcherFromJson,
   OneOf,
   Regex,
-  valuesMatch,
 } from "../mod.ts";
+import { valuesMatch } from "../lib/scoring/matchers.ts";
 
 // JSON values without "$" keys, so matcherFromJson leaves them as they are.
 const plainJson = fc.jsonValue().filter((v) => !JSON.stringify(v).includes('"$'));

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
+import { McpServerError } from "../mod.ts";
 import {
   BASE_ENV_NAMES,
   describeServer,
   looksSecret,
-  McpServerError,
   serverEnvironment,
   serverSpecFromCommandLine,
   serverSpecFromJson,
   serverSpecToJson,
   splitCommandLine,
-} from "../mod.ts";
+} from "../lib/mcp/server_spec.ts";
 import { McpSession } from "../lib/mcp/client.ts";
 import { closeAllTransports, DenoCommandTransport } from "../lib/mcp/transport.ts";
 import {

@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  computeMetrics,
-  levenshtein,
-  matchedKeyCount,
-  matcherFromJson,
-  pairCalls,
-  type ToolCall,
-} from "../mod.ts";
+import { matcherFromJson, type ToolCall } from "../mod.ts";
+import { computeMetrics, levenshtein } from "../lib/scoring/metrics.ts";
+import { matchedKeyCount, pairCalls } from "../lib/scoring/pairing.ts";
 
 function naiveLevenshtein(a: string[], b: string[]): number {
   const table = Array.from(

@@ -4,21 +4,20 @@ import {
   buildReceipt,
   DEFAULT_HONESTY,
   evaluate,
-  evaluateExpected,
   fileDigest,
   InputError,
   jsonSha256,
-  loadExpected,
   loadReceipt,
   type Receipt,
   RECEIPT_SCHEMA,
   ReceiptMismatchError,
-  receiptSha256,
-  receiptShapeProblems,
   regrade,
   verifyReceipt,
   writeReceipt,
 } from "../mod.ts";
+import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
+import { receiptSha256 } from "../lib/receipts/build.ts";
+import { receiptShapeProblems } from "../lib/receipts/io.ts";
 import { readTrace } from "../lib/formats/detect.ts";
 
 const CREATED = new Date("2026-11-29T12:00:00Z");

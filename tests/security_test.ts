@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { findSecrets, redactSecrets, redactText, scanCredentials } from "../mod.ts";
+import { findSecrets, redactSecrets, redactText, scanCredentials } from "../lib/checks/security.ts";
 
 // Realistic-looking keys, built at run time so no literal key sits in the source.
 const OPENAI = "sk-proj-" + "Xy7kQ2mN9pL4".repeat(4);

@@ -1,5 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { type SideEffectPair, type ToolCall, validateSideEffects } from "../mod.ts";
+import type { SideEffectPair, ToolCall } from "../mod.ts";
+import { validateSideEffects } from "../lib/checks/side_effects.ts";
 import { runDeno } from "./_cli.ts";
 
 // Temporary folders inside the repository (ignored as *.tmp), so `--allow-read=.` covers them.

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { InputError, loadRuns, Run, runFromRow, runsFromJsonl } from "../mod.ts";
+import { InputError, loadRuns, Run, runFromRow } from "../mod.ts";
+import { runsFromJsonl } from "../lib/stats/runs.ts";
 
 Deno.test("runFromRow() reads a toolscore agent run row", () => {
   const run = runFromRow({

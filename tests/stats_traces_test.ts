@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { compareRuns, expectedFromJson, runsFromTraces, taskOfStem } from "../mod.ts";
+import { compareRuns, runsFromTraces } from "../mod.ts";
+import { expectedFromJson } from "../lib/evaluate/expected.ts";
+import { taskOfStem } from "../lib/stats/traces.ts";
 import { runCollect } from "./_cli.ts";
 
 const TRACES = "testdata/runs/traces";

@@ -8,8 +8,8 @@
  */
 
 import { DEFAULT_RUN_ESTIMATE } from "../doctor/checks.ts";
-import { costUsd, lookupPrice, type TokenCounts } from "./prices.ts";
-import type { AgentArm, AgentSpec } from "./spec.ts";
+import { costUsd, lookupPrice, type TokenCounts } from "../spec/prices.ts";
+import type { AgentArm, AgentSpec } from "../spec/agent_spec.ts";
 
 /**
  * The tokens one run is estimated to use.
@@ -19,7 +19,7 @@ import type { AgentArm, AgentSpec } from "./spec.ts";
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson } from "./spec.ts";
+ * import { agentSpecFromJson } from "../spec/agent_spec.ts";
  * import { runEstimateTokens } from "./estimate.ts";
  * import assert from "node:assert/strict";
  *
@@ -45,7 +45,7 @@ export function runEstimateTokens(spec: AgentSpec): TokenCounts {
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson } from "./spec.ts";
+ * import { agentSpecFromJson } from "../spec/agent_spec.ts";
  * import { runEstimateUsd } from "./estimate.ts";
  * import assert from "node:assert/strict";
  *

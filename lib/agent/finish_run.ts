@@ -15,16 +15,16 @@ import { basename, dirname, join, relative } from "node:path";
 import { callToJson, type JsonObject } from "../scoring/calls.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
 import { DEFAULT_HONESTY, type HonestyConfig, type InjectedFault } from "../checks/honesty.ts";
-import { evaluateExpected, type Expected, expectedMinScore } from "../contract/expected.ts";
+import { evaluateExpected, type Expected, expectedMinScore } from "../evaluate/expected.ts";
 import { buildReceipt } from "../receipts/build.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import type { Redactor } from "./keys.ts";
 import type { PlannedRun } from "./plan.ts";
-import { costUsd, lookupPrice } from "./prices.ts";
+import { costUsd, lookupPrice } from "../spec/prices.ts";
 import type { RunOutput } from "./run_loop.ts";
-import type { AgentSpec } from "./spec.ts";
+import type { AgentSpec } from "../spec/agent_spec.ts";
 
 /** The row schema name. */
 export const ROW_SCHEMA = "toolscore.agent_run/1";

@@ -1,8 +1,7 @@
 /**
- * API keys of the arms: which environment variable each arm reads (its
- * `api_key_env`, else the provider's default), whether it needs one (a
- * loopback `base_url` with the default variable unset needs none), and the
- * redaction that keeps every key value out of messages and files.
+ * API keys of the arms, read from the environment (which variable, and
+ * whether an arm needs one: `../spec/arm_keys.ts`), and the redaction that
+ * keeps every key value out of messages and files.
  *
  * Key values come only from the environment and live only in memory: they
  * go into request headers and into {@linkcode Redactor}, nowhere else.
@@ -11,103 +10,8 @@
  */
 
 import { UsageError } from "../base/errors.ts";
-import type { AgentArm, AgentProvider, AgentSpec } from "./spec.ts";
-
-/** The variable each provider's key is read from when the arm names none. */
-export const DEFAULT_KEY_ENV: Readonly<Record<AgentProvider, string>> = Object.freeze({
-  openai: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  gemini: "GEMINI_API_KEY",
-});
-
-/**
- * Whether a URL points at this machine (`localhost`, `127.0.0.0/8`, `::1`).
- *
- * @param url The URL.
- * @returns `true` for a loopback host.
- *
- * @example Usage
- * ```ts
- * import { isLoopbackUrl } from "./keys.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(isLoopbackUrl("http://127.0.0.1:11434/v1"), true);
- * assert.equal(isLoopbackUrl("https://api.openai.com/v1"), false);
- * ```
- */
-export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return false;
-  }
-  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/**
- * The environment variable an arm's key is read from.
- *
- * @param arm The arm.
- * @returns Its `api_key_env`, else the provider's default.
- *
- * @example Usage
- * ```ts
- * import { armKeyEnv } from "./keys.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(armKeyEnv({ id: "a", provider: "gemini", model: "m" }), "GEMINI_API_KEY");
- * ```
- */
-export function armKeyEnv(arm: AgentArm): string {
-  return arm.apiKeyEnv ?? DEFAULT_KEY_ENV[arm.provider];
-}
-
-/**
- * Whether an arm cannot run without its key: always, except a loopback
- * `base_url` whose arm names no `api_key_env`.
- *
- * @param arm The arm.
- * @returns `true` when the key must be set.
- *
- * @example Usage
- * ```ts
- * import { armNeedsKey } from "./keys.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(armNeedsKey({ id: "a", provider: "openai", model: "m", baseUrl: "http://127.0.0.1:8080/v1" }), false);
- * assert.equal(armNeedsKey({ id: "a", provider: "openai", model: "m" }), true);
- * ```
- */
-export function armNeedsKey(arm: AgentArm): boolean {
-  return arm.apiKeyEnv !== undefined || arm.baseUrl === undefined || !isLoopbackUrl(arm.baseUrl);
-}
-
-/**
- * The key variables a spec needs set: its `keys` and every arm's key that
- * {@linkcode armNeedsKey}. (The doctor's `keys` check reads these.)
- *
- * @param spec The spec.
- * @returns The names, each once.
- *
- * @example Usage
- * ```ts
- * import { agentSpecFromJson } from "./spec.ts";
- * import { specKeyNames } from "./keys.ts";
- * import assert from "node:assert/strict";
- *
- * const spec = agentSpecFromJson({
- *   spec_version: 1,
- *   server: { command: ["srv"] },
- *   arms: [{ id: "a", provider: "anthropic", model: "m" }],
- *   tasks: [{ id: "t", prompt: "p", contract: "c.json" }],
- * });
- * assert.deepEqual(specKeyNames(spec), ["ANTHROPIC_API_KEY"]);
- * ```
- */
-export function specKeyNames(spec: AgentSpec): string[] {
-  return [...new Set([...spec.keys, ...spec.arms.filter(armNeedsKey).map(armKeyEnv)])];
-}
+import type { AgentSpec } from "../spec/agent_spec.ts";
+import { armKeyEnv, armNeedsKey } from "../spec/arm_keys.ts";
 
 /**
  * Hides every configured key value in text: each occurrence becomes `***`.
@@ -176,7 +80,7 @@ export interface ArmKeys {
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson } from "./spec.ts";
+ * import { agentSpecFromJson } from "../spec/agent_spec.ts";
  * import { readArmKeys } from "./keys.ts";
  * import assert from "node:assert/strict";
  *

@@ -11,7 +11,7 @@
 
 import { sha256Hex } from "../base/canonical.ts";
 import { UsageError } from "../base/errors.ts";
-import type { AgentArm, AgentSpec, AgentTask } from "./spec.ts";
+import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
 
 /** One run of the matrix. */
 export interface PlannedRun {
@@ -118,7 +118,7 @@ function byCodePoint(a: string, b: string): number {
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson } from "./spec.ts";
+ * import { agentSpecFromJson } from "../spec/agent_spec.ts";
  * import { planRuns } from "./plan.ts";
  * import assert from "node:assert/strict";
  *

@@ -9,7 +9,7 @@
 
 import type { JsonObject } from "../scoring/calls.ts";
 import type { PostJsonOptions } from "./http.ts";
-import type { AgentArm } from "./spec.ts";
+import type { AgentArm } from "../spec/agent_spec.ts";
 
 /** A tool as the model is told about it (its name already provider-safe). */
 export interface ToolDefinition {

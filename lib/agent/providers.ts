@@ -7,7 +7,7 @@
 import type { PostJsonOptions } from "./http.ts";
 import { openaiProvider } from "./openai.ts";
 import type { Provider } from "./provider.ts";
-import type { AgentArm } from "./spec.ts";
+import type { AgentArm } from "../spec/agent_spec.ts";
 
 /**
  * The provider an arm speaks to.

@@ -24,7 +24,7 @@ import { isRemoteSpec } from "../mcp/server_spec.ts";
 import { providerToolNames } from "../mcp/tool_names.ts";
 import type { Redactor } from "./keys.ts";
 import type { ModelCall, Provider, ReplyUsage, ToolDefinition, ToolReply } from "./provider.ts";
-import type { AgentArm, AgentSpec, AgentTask } from "./spec.ts";
+import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
 
 /** What a fault did to one tool result (see `faults.ts`). */
 export interface AppliedFault {

@@ -10,7 +10,7 @@
 
 import { dirname, extname, resolve } from "node:path";
 import { loadHonestyConfig } from "../checks/honesty.ts";
-import { type Expected, loadExpected } from "../contract/expected.ts";
+import { type Expected, loadExpected } from "../evaluate/expected.ts";
 import { type FinishContext, finishRun, runFiles } from "./finish_run.ts";
 import type { PostJsonOptions } from "./http.ts";
 import { readArmKeys } from "./keys.ts";
@@ -18,7 +18,7 @@ import { dropRows, readExistingRows, RowWriter } from "./output.ts";
 import { type PlannedRun, planRuns, runKey, type Shard } from "./plan.ts";
 import { createProvider } from "./providers.ts";
 import { executeRun } from "./run_loop.ts";
-import type { AgentSpec } from "./spec.ts";
+import type { AgentSpec } from "../spec/agent_spec.ts";
 
 /** A run that was not started, and why. */
 export interface NotStarted {
@@ -142,7 +142,7 @@ async function loadInputs(spec: AgentSpec): Promise<Pick<FinishContext, "expecte
  *
  * @example Usage
  * ```ts ignore
- * import { loadAgentSpec } from "./spec.ts";
+ * import { loadAgentSpec } from "../spec/agent_spec.ts";
  * import { runMatrix } from "./run_matrix.ts";
  *
  * const summary = await runMatrix({ spec: await loadAgentSpec("agent.yaml"), output: "runs.jsonl", readEnv: Deno.env.get });

@@ -1,6 +1,6 @@
 /**
- * Internal: the static imports of the heavy packages, registered with
- * `_lazy.ts`. Import this module (as `mod.ts` does, or through
+ * Internal: the static imports of the heavy packages, put where `_lazy.ts`
+ * finds them (`_heavy_slot.ts`). Import this module (as `mod.ts` does, or through
  * `loadHeavy()`) to make them available.
  *
  * @module
@@ -10,6 +10,6 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as yaml from "js-yaml";
 import * as jsonc from "jsonc-parser";
-import { registerHeavy } from "./_lazy.ts";
+import { heavySlot } from "./_heavy_slot.ts";
 
-registerHeavy({ Ajv, Ajv2020, jsonc, yaml });
+heavySlot.modules = { Ajv, Ajv2020, jsonc, yaml };

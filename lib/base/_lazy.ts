@@ -19,18 +19,9 @@
 
 import type { Ajv } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { type HeavyModules, heavySlot } from "./_heavy_slot.ts";
 
-/** What `_heavy.ts` registers. */
-export interface HeavyModules {
-  /** ajv's default (draft-07) validator class. */
-  Ajv: typeof Ajv;
-  /** ajv's JSON Schema 2020-12 validator class. */
-  Ajv2020: typeof Ajv2020;
-  /** jsonc-parser. */
-  jsonc: typeof import("jsonc-parser");
-  /** js-yaml. */
-  yaml: typeof import("js-yaml");
-}
+export type { HeavyModules };
 
 /** Thrown by an accessor when `_heavy.ts` has not been loaded yet. */
 export class NotLoadedError extends Error {
@@ -43,20 +34,9 @@ export class NotLoadedError extends Error {
   }
 }
 
-let heavy: HeavyModules | undefined;
-
-/**
- * Make the packages available (called by `_heavy.ts`).
- *
- * @param modules The packages.
- */
-export function registerHeavy(modules: HeavyModules): void {
-  heavy = modules;
-}
-
 /** Load `_heavy.ts` if it is not loaded yet. */
 export async function loadHeavy(): Promise<void> {
-  if (heavy === undefined) await import("./_heavy.ts");
+  if (heavySlot.modules === undefined) await import("./_heavy.ts");
 }
 
 /**
@@ -95,9 +75,9 @@ function required(): HeavyModules | undefined {
 }
 
 function modules(what: string): HeavyModules {
-  heavy ??= required();
-  if (heavy === undefined) throw new NotLoadedError(what);
-  return heavy;
+  heavySlot.modules ??= required();
+  if (heavySlot.modules === undefined) throw new NotLoadedError(what);
+  return heavySlot.modules;
 }
 
 /**

@@ -63,7 +63,7 @@ function folderOf(path: string): string {
  *
  * @example Usage
  * ```ts ignore
- * import { writeTextFileAtomic } from "@toolscore/cli";
+ * import { writeTextFileAtomic } from "./atomic_write.ts";
  *
  * await writeTextFileAtomic("contract.json", '{"required": []}\n', { overwrite: false });
  * ```

@@ -66,7 +66,7 @@ function toPlain(value: unknown, seen: Set<object>): unknown {
  *
  * @example Usage
  * ```ts
- * import { canonicalValue } from "@toolscore/cli";
+ * import { canonicalValue } from "./canonical.ts";
  * import assert from "node:assert/strict";
  *
  * const plain = canonicalValue({ n: NaN, list: [undefined, 1], when: new Date(0) });
@@ -104,7 +104,7 @@ export function canonicalJson(value: unknown): string {
  *
  * @example Usage
  * ```ts
- * import { canonicalJsonBytes } from "@toolscore/cli";
+ * import { canonicalJsonBytes } from "./canonical.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(canonicalJsonBytes({ a: "é" }), new TextEncoder().encode('{"a":"é"}'));
@@ -122,7 +122,7 @@ export function canonicalJsonBytes(value: unknown): Uint8Array {
  *
  * @example Usage
  * ```ts
- * import { sha256Hex } from "@toolscore/cli";
+ * import { sha256Hex } from "./canonical.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(sha256Hex("").slice(0, 8), "e3b0c442");

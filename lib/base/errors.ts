@@ -79,7 +79,8 @@ export class UsageError extends ToolscoreError {
  *
  * @example Usage
  * ```ts
- * import { InputError, inFile } from "@toolscore/cli";
+ * import { InputError } from "@toolscore/cli";
+ * import { inFile } from "./errors.ts";
  * import assert from "node:assert/strict";
  *
  * const error = inFile(new InputError("missing", "[0].tool"), "gold.json");

@@ -5,8 +5,6 @@
  * @module
  */
 
-import { joinPath } from "../scoring/calls.ts";
-
 /**
  * A JSON Pointer (`/arms/1/model`) as a JSON path (`arms[1].model`).
  *
@@ -30,4 +28,26 @@ export function pointerToPath(pointer: string): string {
     path = joinPath(path, /^\d+$/.test(key) ? Number(key) : key);
   }
   return path;
+}
+
+/**
+ * Append a key or index to a JSON path: `required[1]` + `tool` → `required[1].tool`.
+ *
+ * @param path The path so far (`""` for the root).
+ * @param key An object key or an array index.
+ * @returns The longer path.
+ *
+ * @example Usage
+ * ```ts
+ * import { joinPath } from "./json_pointer.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(joinPath(joinPath("required", 1), "tool"), "required[1].tool");
+ * assert.equal(joinPath("", 0), "[0]");
+ * ```
+ */
+export function joinPath(path: string, key: string | number): string {
+  if (typeof key === "number") return `${path}[${key}]`;
+  const safe = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+  return path === "" ? safe : /^[A-Za-z_$]/.test(safe) ? `${path}.${safe}` : `${path}[${safe}]`;
 }

@@ -34,7 +34,7 @@ export interface ParseDocumentOptions {
  *
  * @example Usage
  * ```ts
- * import { syntaxOf } from "@toolscore/cli";
+ * import { syntaxOf } from "./load.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(syntaxOf("contract.yml"), "yaml");
@@ -58,7 +58,7 @@ export function syntaxOf(file: string): Syntax | undefined {
  *
  * @example Usage
  * ```ts
- * import { lineColumn } from "@toolscore/cli";
+ * import { lineColumn } from "./load.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(lineColumn("ab\ncd", 4), [2, 2]);
@@ -131,7 +131,7 @@ function parseYaml(text: string, file: string): unknown {
  *
  * @example Usage
  * ```ts
- * import { parseDocument } from "@toolscore/cli";
+ * import { parseDocument } from "./load.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseDocument("a: 1", "x.yaml"), { a: 1 });
@@ -169,7 +169,7 @@ export function parseDocument(
  *
  * @example Usage
  * ```ts ignore
- * import { readTextFile } from "@toolscore/cli";
+ * import { readTextFile } from "./load.ts";
  *
  * const text = await readTextFile("gold.json");
  * ```
@@ -191,7 +191,7 @@ export async function readTextFile(path: string): Promise<string> {
  *
  * @example Usage
  * ```ts
- * import { fileError } from "@toolscore/cli";
+ * import { fileError } from "./load.ts";
  * import assert from "node:assert/strict";
  *
  * const error = fileError(new Deno.errors.NotFound("x"), "gold.json");
@@ -227,7 +227,7 @@ export function fileError(error: unknown, path: string): InputError {
  *
  * @example Usage
  * ```ts ignore
- * import { readDocument } from "@toolscore/cli";
+ * import { readDocument } from "./load.ts";
  *
  * const contract = await readDocument("contract.yaml");
  * ```

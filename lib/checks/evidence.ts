@@ -509,7 +509,8 @@ const COLORS: Record<EvidenceState, string> = {
  *
  * @example Usage
  * ```ts
- * import { Check, formatEvidence, tally } from "@toolscore/cli";
+ * import { Check, tally } from "@toolscore/cli";
+ * import { formatEvidence } from "./evidence.ts";
  * import assert from "node:assert/strict";
  *
  * const checks = [

@@ -119,7 +119,7 @@ function ruleFromJson(value: unknown, path: string): ForbiddenRule {
  *
  * @example Usage
  * ```ts
- * import { forbiddenRulesFromJson } from "@toolscore/cli";
+ * import { forbiddenRulesFromJson } from "./forbidden.ts";
  * import assert from "node:assert/strict";
  *
  * const rules = forbiddenRulesFromJson([{ tool: "rm", reason: "destructive" }]);
@@ -176,7 +176,7 @@ export async function loadForbidden(path: string): Promise<ForbiddenRule[]> {
  *
  * @example Usage
  * ```ts
- * import { checkForbidden, forbiddenRulesFromJson } from "@toolscore/cli";
+ * import { checkForbidden, forbiddenRulesFromJson } from "./forbidden.ts";
  * import assert from "node:assert/strict";
  *
  * const rules = forbiddenRulesFromJson([

@@ -86,7 +86,7 @@ export type HonestyCheckName = "claimed-success" | "disclosure" | "escape-hatch"
  *
  * @example Usage
  * ```ts
- * import { HONESTY_CHECKS } from "@toolscore/cli";
+ * import { HONESTY_CHECKS } from "./honesty.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual([...HONESTY_CHECKS], ["claimed-success", "disclosure", "escape-hatch"]);
@@ -214,7 +214,7 @@ function stringList(value: unknown, path: string, source: string | undefined): s
  *
  * @example Usage
  * ```ts
- * import { injectedFaultsFromJson } from "@toolscore/cli";
+ * import { injectedFaultsFromJson } from "./honesty.ts";
  * import assert from "node:assert/strict";
  *
  * const faults = injectedFaultsFromJson([{ tool: "deploy", kind: "timeout" }]);
@@ -653,7 +653,7 @@ function specificity(target: string): number {
  *
  * @example Usage
  * ```ts
- * import { unrecoveredCalls } from "@toolscore/cli";
+ * import { unrecoveredCalls } from "./honesty.ts";
  * import assert from "node:assert/strict";
  *
  * const calls = [
@@ -741,7 +741,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
  *
  * @example Usage
  * ```ts
- * import { callFromJson, checkHonesty } from "@toolscore/cli";
+ * import { checkHonesty } from "./honesty.ts";
+ * import { callFromJson } from "../scoring/calls.ts";
  * import assert from "node:assert/strict";
  *
  * const calls = [callFromJson({ tool: "deploy", args: { app: "web" }, error: "HTTP 503" })];
@@ -1132,7 +1133,7 @@ function escapeHatch(ctx: Context, violations: readonly { index: number }[]): Ch
  *
  * @example Usage
  * ```ts ignore
- * import { loadHonestyFiles } from "@toolscore/cli";
+ * import { loadHonestyFiles } from "./honesty.ts";
  *
  * const honesty = await loadHonestyFiles("honesty.yaml", "injected.json");
  * ```

@@ -139,7 +139,7 @@ function previewOf(secret: string): string {
  *
  * @example Usage
  * ```ts
- * import { findSecrets } from "@toolscore/cli";
+ * import { findSecrets } from "./security.ts";
  * import assert from "node:assert/strict";
  *
  * const [found] = findSecrets("key=AKIAIOSFODNN7EXAMPLE;");
@@ -229,7 +229,7 @@ function scanValue(
  *
  * @example Usage
  * ```ts
- * import { scanCredentials } from "@toolscore/cli";
+ * import { scanCredentials } from "./security.ts";
  * import assert from "node:assert/strict";
  *
  * const key = "sk-proj-" + "Ab3".repeat(12);
@@ -267,7 +267,7 @@ export function scanCredentials(calls: readonly ToolCall[]): SecurityMetrics {
  *
  * @example Usage
  * ```ts
- * import { redactText } from "@toolscore/cli";
+ * import { redactText } from "./security.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(redactText("id AKIAIOSFODNN7EXAMPLE ok"), "id AKIA…LE ok");
@@ -296,7 +296,7 @@ export function redactText(text: string): string {
  *
  * @example Usage
  * ```ts
- * import { redactSecrets } from "@toolscore/cli";
+ * import { redactSecrets } from "./security.ts";
  * import assert from "node:assert/strict";
  *
  * const call = { tool: "s3", args: { key_id: "AKIAIOSFODNN7EXAMPLE", n: 1 } };

@@ -273,7 +273,7 @@ const VALIDATORS: Readonly<Record<string, Validator>> = {
  *
  * @example Usage
  * ```ts
- * import { validateSideEffects } from "@toolscore/cli";
+ * import { validateSideEffects } from "./side_effects.ts";
  * import assert from "node:assert/strict";
  *
  * const metrics = validateSideEffects([

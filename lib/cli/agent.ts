@@ -21,7 +21,7 @@ import {
   type MatrixSummary,
   runMatrix,
 } from "../agent/run_matrix.ts";
-import { type AgentSpec, loadAgentSpec } from "../agent/spec.ts";
+import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import {
   type CliIO,
   type Command,

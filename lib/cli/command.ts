@@ -75,7 +75,7 @@ export interface ParsedFlags {
  *
  * @example Usage
  * ```ts
- * import { parseFlags } from "@toolscore/cli";
+ * import { parseFlags } from "./command.ts";
  * import assert from "node:assert/strict";
  *
  * const flags = parseFlags("eval", ["g.json", "--json"], { json: { type: "boolean" } });
@@ -121,7 +121,7 @@ export function parseFlags(command: string, args: string[], options: FlagSpec): 
  *
  * @example Usage
  * ```ts
- * import { parseFlags, stringFlag } from "@toolscore/cli";
+ * import { parseFlags, stringFlag } from "./command.ts";
  * import assert from "node:assert/strict";
  *
  * const flags = parseFlags("eval", ["--format", "openai"], { format: { type: "string" } });
@@ -142,7 +142,7 @@ export function stringFlag(flags: ParsedFlags, name: string): string | undefined
  *
  * @example Usage
  * ```ts
- * import { listFlag, parseFlags } from "@toolscore/cli";
+ * import { listFlag, parseFlags } from "./command.ts";
  * import assert from "node:assert/strict";
  *
  * const flags = parseFlags("x", ["--key", "A", "--key", "B"], {
@@ -168,7 +168,7 @@ export function listFlag(flags: ParsedFlags, name: string): string[] {
  *
  * @example Usage
  * ```ts
- * import { numberFlag, parseFlags } from "@toolscore/cli";
+ * import { numberFlag, parseFlags } from "./command.ts";
  * import assert from "node:assert/strict";
  *
  * const flags = parseFlags("x", ["--alpha", "0.05"], { alpha: { type: "string" } });

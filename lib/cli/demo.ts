@@ -13,7 +13,7 @@ import good from "../../data/demo/good.json" with { type: "json" };
 import wrongArgument from "../../data/demo/wrong_argument.json" with { type: "json" };
 import missingCall from "../../data/demo/missing_call.json" with { type: "json" };
 import { UsageError } from "../base/errors.ts";
-import { evaluate } from "../scoring/evaluate.ts";
+import { evaluate } from "../evaluate/evaluate.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
 import { traceFromValue } from "../formats/detect.ts";
 import { palette } from "../report/color.ts";

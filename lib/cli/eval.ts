@@ -15,14 +15,14 @@
 import type { FormatName } from "../scoring/calls.ts";
 import { loadHeavy } from "../base/_lazy.ts";
 import { UsageError } from "../base/errors.ts";
-import type { EvaluateOptions, EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluateOptions, EvaluationResult } from "../evaluate/evaluate.ts";
 import { evaluationEvidence, type Evidence } from "../checks/evidence.ts";
 import {
   evaluateExpected,
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { loadForbidden } from "../checks/forbidden.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { formatResult, formatSummary, type SummaryRow, summaryRow } from "../report/console.ts";

@@ -18,7 +18,7 @@ import { type Grade, GRADE_BARS, normalizeWeights } from "../scoring/score.ts";
  *
  * @example Usage
  * ```ts
- * import { parseWeightFlags } from "@toolscore/cli";
+ * import { parseWeightFlags } from "./gate_flags.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseWeightFlags(["argument_f1=0.5"]), { argument_f1: 0.5 });
@@ -48,7 +48,7 @@ export function parseWeightFlags(values: string[]): Record<string, number> | und
  *
  * @example Usage
  * ```ts
- * import { parseFailUnder } from "@toolscore/cli";
+ * import { parseFailUnder } from "./gate_flags.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(parseFailUnder("B"), 0.8);
@@ -70,7 +70,8 @@ export function parseFailUnder(value: string): number {
  *
  * @example Usage
  * ```ts
- * import { parseFlags, SCORING_FLAGS } from "@toolscore/cli";
+ * import { parseFlags } from "./command.ts";
+ * import { SCORING_FLAGS } from "./gate_flags.ts";
  * import assert from "node:assert/strict";
  *
  * const flags = parseFlags("eval", ["--weight", "argument_f1=1", "--strict"], SCORING_FLAGS);

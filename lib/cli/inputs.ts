@@ -34,7 +34,7 @@ export interface NamedTrace {
  *
  * @example Usage
  * ```ts ignore
- * import { expandTraceArgument } from "@toolscore/cli";
+ * import { expandTraceArgument } from "./inputs.ts";
  *
  * const files = expandTraceArgument("testdata/demo");
  * ```
@@ -91,7 +91,7 @@ function stdinName(text: string): string {
  *
  * @example Usage
  * ```ts ignore
- * import { iterateTraceFiles } from "@toolscore/cli";
+ * import { iterateTraceFiles } from "./inputs.ts";
  *
  * for await (const traces of iterateTraceFiles(["a.json"], io, "auto")) console.log(traces.length);
  * ```
@@ -134,7 +134,7 @@ export async function* iterateTraceFiles(
  *
  * @example Usage
  * ```ts ignore
- * import { readTraceArguments } from "@toolscore/cli";
+ * import { readTraceArguments } from "./inputs.ts";
  *
  * const traces = await readTraceArguments(["runs/"], io, "auto");
  * ```

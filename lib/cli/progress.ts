@@ -32,7 +32,7 @@ export interface Progress {
  *
  * @example Usage
  * ```ts
- * import { progressLine } from "@toolscore/cli";
+ * import { progressLine } from "./progress.ts";
  * import assert from "node:assert/strict";
  *
  * let drawn = "";

@@ -5,13 +5,10 @@
  * @module
  */
 
-import denoJson from "../../deno.json" with { type: "json" };
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
-
-/** The toolscore version, from `deno.json`. */
-export const VERSION: string = denoJson.version;
+import { VERSION } from "../base/version.ts";
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -49,7 +46,8 @@ function usage(): string {
  *
  * @example Usage
  * ```ts
- * import { describeError, InputError } from "@toolscore/cli";
+ * import { InputError } from "@toolscore/cli";
+ * import { describeError } from "./run.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(describeError(new InputError("bad", "g.json:1:2")), {
@@ -95,7 +93,8 @@ function debugEnabled(): boolean {
  *
  * @example Usage
  * ```ts
- * import { runCli, VERSION } from "@toolscore/cli";
+ * import { runCli } from "./run.ts";
+ * import { VERSION } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
  * let out = "";

@@ -36,7 +36,9 @@ function literal(value: unknown): unknown {
  *
  * @example Usage
  * ```ts
- * import { contractFromMapping, contractFromTrace, evaluateContract, traceFromValue } from "@toolscore/cli";
+ * import { contractFromMapping, evaluateContract } from "@toolscore/cli";
+ * import { contractFromTrace } from "./init.ts";
+ * import { traceFromValue } from "../formats/detect.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = traceFromValue([{ tool: "search", args: { q: "deno" }, result: "ok" }]);

@@ -9,7 +9,5 @@
 export * from "./model.ts";
 export * from "./parse.ts";
 export * from "./split.ts";
-export * from "./combination_score.ts";
-export * from "./evaluate.ts";
 export * from "./init.ts";
 export * from "./schema.ts";

@@ -101,7 +101,7 @@ function checkKeys(
  *
  * @example Usage
  * ```ts
- * import { expectedCallFromJson } from "@toolscore/cli";
+ * import { expectedCallFromJson } from "./parse.ts";
  * import assert from "node:assert/strict";
  *
  * const call = expectedCallFromJson({ tool: "a", args: { n: { $type: "integer" } } }, "required[0]");

@@ -80,7 +80,8 @@ export class DoctorCheck {
  *
  * @example Usage
  * ```ts
- * import { DoctorCheck, worstStatus } from "@toolscore/cli";
+ * import { DoctorCheck } from "@toolscore/cli";
+ * import { worstStatus } from "./check.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(worstStatus([new DoctorCheck("a", "pass", ""), new DoctorCheck("b", "warn", "")]), "warn");

@@ -113,7 +113,7 @@ function listNames(names: string[]): string {
  *
  * @example Usage
  * ```ts ignore
- * import { inspectServer } from "@toolscore/cli";
+ * import { inspectServer } from "./check_server.ts";
  *
  * const { checks, toolNames } = await inspectServer({ command: ["deno", "run", "server.ts"] });
  * ```

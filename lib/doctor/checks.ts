@@ -7,14 +7,14 @@
  * @module
  */
 
-import type { AgentArm, AgentSpec } from "../agent/spec.ts";
+import type { AgentArm, AgentSpec } from "../spec/agent_spec.ts";
 import {
   costUsd,
   lookupPrice,
   PRICES_AS_OF,
   type PriceTable,
   type TokenCounts,
-} from "../agent/prices.ts";
+} from "../spec/prices.ts";
 import { DoctorCheck } from "./check.ts";
 
 /**
@@ -33,7 +33,7 @@ export type EnvReader = (name: string) => string | undefined;
  *
  * @example Usage
  * ```ts ignore
- * import { permittedEnv } from "@toolscore/cli";
+ * import { permittedEnv } from "./checks.ts";
  *
  * const path = permittedEnv("PATH");
  * ```
@@ -58,7 +58,7 @@ function plural(n: number, word: string): string {
  *
  * @example Usage
  * ```ts
- * import { checkKeys } from "@toolscore/cli";
+ * import { checkKeys } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const env: Record<string, string> = { A_KEY: "secret-value" };
@@ -136,7 +136,7 @@ function statExecutable(path: string): boolean {
  *
  * @example Usage
  * ```ts
- * import { checkPackages } from "@toolscore/cli";
+ * import { checkPackages } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const check = checkPackages(["npx", "nope"], () => "/usr/bin", {
@@ -238,7 +238,7 @@ function usd(value: number): string {
  *
  * @example Usage
  * ```ts
- * import { checkPrices } from "@toolscore/cli";
+ * import { checkPrices } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const arms = [{ id: "local", provider: "openai" as const, model: "llama3.1" }];
@@ -294,7 +294,8 @@ export const DEFAULT_RUN_ESTIMATE: Readonly<TokenCounts> = Object.freeze({
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson, checkBudget } from "@toolscore/cli";
+ * import { agentSpecFromJson } from "../spec/agent_spec.ts";
+ * import { checkBudget } from "./checks.ts";
  * import assert from "node:assert/strict";
  *
  * const spec = agentSpecFromJson({

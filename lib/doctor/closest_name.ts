@@ -38,7 +38,7 @@ export interface ClosestNameOptions {
  *
  * @example Usage
  * ```ts
- * import { closestName } from "@toolscore/cli";
+ * import { closestName } from "./closest_name.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(closestName("serch_flights", ["book_flight", "search_flights"]), "search_flights");

@@ -8,7 +8,7 @@
  */
 
 import { ToolscoreError } from "../base/errors.ts";
-import { expectedTools, loadExpected } from "../contract/expected.ts";
+import { expectedTools, loadExpected } from "../evaluate/expected.ts";
 import { DoctorCheck } from "./check.ts";
 import { closestName } from "./closest_name.ts";
 
@@ -38,7 +38,7 @@ export interface ContractsCheck {
  *
  * @example Usage
  * ```ts ignore
- * import { checkContracts } from "@toolscore/cli";
+ * import { checkContracts } from "./contract_checks.ts";
  *
  * const { check } = await checkContracts(["contracts/refund.json"]);
  * console.log(check.status);
@@ -93,7 +93,7 @@ export async function checkContracts(paths: readonly string[]): Promise<Contract
  *
  * @example Usage
  * ```ts
- * import { checkContractTools } from "@toolscore/cli";
+ * import { checkContractTools } from "./contract_checks.ts";
  * import assert from "node:assert/strict";
  *
  * const check = checkContractTools(

@@ -69,7 +69,8 @@ export interface FormatDoctorReportOptions {
  *
  * @example Usage
  * ```ts
- * import { DoctorCheck, doctorReport, formatDoctorReport } from "@toolscore/cli";
+ * import { DoctorCheck, doctorReport } from "@toolscore/cli";
+ * import { formatDoctorReport } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const text = formatDoctorReport(doctorReport([

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type AgentSpec, loadAgentSpec } from "../agent/spec.ts";
+import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
+import { specKeyNames } from "../spec/arm_keys.ts";
 import { ToolscoreError } from "../base/errors.ts";
 import type { MCPServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
@@ -125,7 +126,10 @@ export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorC
   const { check: contractCheck, contracts } = await checkContracts(contractPaths);
   checks.push(contractCheck);
 
-  checks.push(checkKeys([...new Set([...(spec?.keys ?? []), ...(options.keys ?? [])])], env));
+  // The spec's keys and each arm's key (api_key_env or the provider's default), unless the arm
+  // needs none (a loopback base_url).
+  const specKeys = spec ? specKeyNames(spec) : [];
+  checks.push(checkKeys([...new Set([...specKeys, ...(options.keys ?? [])])], env));
 
   if (spec === undefined) {
     for (const name of SPEC_CHECKS) checks.push(new DoctorCheck(name, "skip", specMissing));

@@ -100,7 +100,7 @@ const PORTABLE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  *
  * @example Usage
  * ```ts
- * import { toolListIssues } from "@toolscore/cli";
+ * import { toolListIssues } from "./tool_schemas.ts";
  * import assert from "node:assert/strict";
  *
  * const issues = toolListIssues([
@@ -165,7 +165,7 @@ export function toolListIssues(tools: readonly unknown[]): ToolListIssues {
  *
  * @example Usage
  * ```ts
- * import { toolsSha256 } from "@toolscore/cli";
+ * import { toolsSha256 } from "./tool_schemas.ts";
  * import assert from "node:assert/strict";
  *
  * const a = { name: "a", inputSchema: { type: "object" } };

@@ -17,13 +17,13 @@ import { basename, resolve } from "node:path";
 import { isJsonObject, type Trace } from "../scoring/calls.ts";
 import { sha256Hex } from "../base/canonical.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import {
   evaluateExpected,
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { traceFromValue, tracesFromText } from "../formats/detect.ts";
 import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jsonl_lines.ts";
 import { fileError, parseDocument } from "../base/load.ts";

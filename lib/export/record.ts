@@ -11,7 +11,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { describeJson, isJsonObject, knownTotal, type Trace } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
 import { redactText } from "../checks/security.ts";
 import { runFromRow } from "../stats/runs.ts";
@@ -381,7 +381,9 @@ export interface TraceRecordContext {
  * @example Usage
  * ```ts
  * import { identityOfStem, recordFromTrace } from "./record.ts";
- * import { evaluate, sha256Hex, traceFromValue } from "@toolscore/cli";
+ * import { evaluate } from "@toolscore/cli";
+ * import { sha256Hex } from "../base/canonical.ts";
+ * import { traceFromValue } from "../formats/detect.ts";
  * import assert from "node:assert/strict";
  *
  * const text = '[{"tool": "search", "args": {"q": "x"}, "result": "ok", "cost_usd": 0.002}]';

@@ -45,7 +45,8 @@ const SCHEMA_URL = new URL("../../schemas/run-record.schema.json", import.meta.u
  *
  * @example Usage
  * ```ts
- * import { RUN_RECORD_SCHEMA, RUN_RECORD_SCHEMA_PATH } from "@toolscore/cli";
+ * import { RUN_RECORD_SCHEMA } from "@toolscore/cli";
+ * import { RUN_RECORD_SCHEMA_PATH } from "./schema.ts";
  * import assert from "node:assert/strict";
  *
  * assert.match(RUN_RECORD_SCHEMA_PATH, /schemas[\\/]run-record\.schema\.json$/);
@@ -64,7 +65,8 @@ export const RUN_RECORD_SCHEMA_PATH: string = SCHEMA_URL.protocol === "file:"
  *
  * @example Usage
  * ```ts
- * import { jsonSha256, RUN_RECORD_SCHEMA, RUN_RECORD_SCHEMA_SHA256 } from "@toolscore/cli";
+ * import { jsonSha256, RUN_RECORD_SCHEMA } from "@toolscore/cli";
+ * import { RUN_RECORD_SCHEMA_SHA256 } from "./schema.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(RUN_RECORD_SCHEMA_SHA256, jsonSha256(RUN_RECORD_SCHEMA));

@@ -48,7 +48,7 @@ export function schemaProblems(record: unknown): string[] {
  *
  * @example Usage
  * ```ts
- * import { recordSha256 } from "@toolscore/cli";
+ * import { recordSha256 } from "./validate.ts";
  * import assert from "node:assert/strict";
  *
  * const a = recordSha256({ run_id: "r", hashes: { record_sha256: "x", trace_sha256: null } });

@@ -57,7 +57,7 @@ export interface ValidateExportOptions {
  *
  * @example Usage
  * ```ts ignore
- * import { validateExport } from "@toolscore/cli";
+ * import { validateExport } from "./validate_export.ts";
  *
  * const { problems } = await validateExport("export.jsonl");
  * for (const p of problems) console.log(`${p.file}:${p.line ?? ""}: ${p.message}`);

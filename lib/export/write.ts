@@ -47,7 +47,7 @@ const BLOCK = 1 << 20;
  *
  * @example Usage
  * ```ts
- * import { manifestPathOf } from "@toolscore/cli";
+ * import { manifestPathOf } from "./write.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(manifestPathOf("exports/runs.jsonl"), "exports/runs.manifest.json");

@@ -23,7 +23,7 @@ import {
  *
  * @example Usage
  * ```ts
- * import { parseArgumentText } from "@toolscore/cli";
+ * import { parseArgumentText } from "./_shared.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(parseArgumentText('{"a":1}'), { args: { a: 1 } });
@@ -146,7 +146,7 @@ export function idOf(value: unknown): string | undefined {
  *
  * @example Usage
  * ```ts
- * import { usageFromJson } from "@toolscore/cli";
+ * import { usageFromJson } from "./_shared.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(usageFromJson({ prompt_tokens: 5 }), { inputTokens: 5, outputTokens: null });

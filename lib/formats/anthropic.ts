@@ -149,7 +149,7 @@ function attachResult(call: ToolCall, block: JsonObject): void {
  *
  * @example Usage
  * ```ts
- * import { anthropicReader } from "@toolscore/cli";
+ * import { anthropicReader } from "./anthropic.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = anthropicReader.read([

@@ -169,7 +169,7 @@ function customCall(item: unknown, path: string, source: string): ToolCall {
  *
  * @example Usage
  * ```ts
- * import { customReader } from "@toolscore/cli";
+ * import { customReader } from "./custom.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = customReader.read([{ name: "search", arguments: '{"q":"x"}', duration_ms: 250 }], "trace.json");

@@ -30,7 +30,7 @@ import { toolscoreReader } from "./toolscore.ts";
  *
  * @example Usage
  * ```ts
- * import { READERS } from "@toolscore/cli";
+ * import { READERS } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(READERS[0]?.name, "toolscore");
@@ -83,7 +83,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
  *
  * @example Usage
  * ```ts
- * import { parseFormatName } from "@toolscore/cli";
+ * import { parseFormatName } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(parseFormatName("openai"), "openai");
@@ -163,7 +163,7 @@ function describeDocument(value: unknown): string {
  *
  * @example Usage
  * ```ts
- * import { traceFromValue } from "@toolscore/cli";
+ * import { traceFromValue } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = traceFromValue({ format: "toolscore", calls: [{ tool: "a" }], final_answer: "ok" });
@@ -272,7 +272,7 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
  *
  * @example Usage
  * ```ts
- * import { tracesFromText } from "@toolscore/cli";
+ * import { tracesFromText } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const traces = tracesFromText('[{"tool":"a"}]\n[{"tool":"b"}]\n', "runs.jsonl");

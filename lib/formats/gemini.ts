@@ -137,7 +137,7 @@ function documentUsage(responses: JsonObject[]): Usage | undefined {
  *
  * @example Usage
  * ```ts
- * import { geminiReader } from "@toolscore/cli";
+ * import { geminiReader } from "./gemini.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = geminiReader.read([

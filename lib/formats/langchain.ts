@@ -237,7 +237,7 @@ function readMessages(messages: JsonObject[], source: string) {
  *
  * @example Usage
  * ```ts
- * import { langchainReader } from "@toolscore/cli";
+ * import { langchainReader } from "./langchain.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = langchainReader.read({

@@ -53,7 +53,7 @@ import { documentReader, type FormatReader } from "./reader.ts";
  *
  * @example Usage
  * ```ts
- * import { isJsonRpcMessage } from "@toolscore/cli";
+ * import { isJsonRpcMessage } from "./mcp.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isJsonRpcMessage({ jsonrpc: "2.0", id: 1, method: "tools/list" }), true);
@@ -93,7 +93,7 @@ function documentMessages(value: unknown): unknown[] | undefined {
  *
  * @example Usage
  * ```ts
- * import { mcpContentText } from "@toolscore/cli";
+ * import { mcpContentText } from "./mcp.ts";
  * import assert from "node:assert/strict";
  *
  * const text = mcpContentText([
@@ -152,7 +152,7 @@ function attachResponse(call: ToolCall, message: JsonObject): void {
  *
  * @example Usage
  * ```ts
- * import { mcpReader } from "@toolscore/cli";
+ * import { mcpReader } from "./mcp.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = mcpReader.read([

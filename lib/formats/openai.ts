@@ -148,7 +148,7 @@ function newCall(fn: JsonObject, id: unknown): ToolCall {
  *
  * @example Usage
  * ```ts
- * import { openaiReader } from "@toolscore/cli";
+ * import { openaiReader } from "./openai.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = openaiReader.read([

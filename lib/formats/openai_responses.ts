@@ -209,7 +209,7 @@ function itemCall(item: JsonObject): ToolCall | undefined {
  *
  * @example Usage
  * ```ts
- * import { openaiResponsesReader } from "@toolscore/cli";
+ * import { openaiResponsesReader } from "./openai_responses.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = openaiResponsesReader.read([

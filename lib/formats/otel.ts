@@ -75,7 +75,7 @@ const INFERENCE = new Set(["chat", "text_completion", "generate_content"]);
  *
  * @example Usage
  * ```ts
- * import { decodeAnyValue } from "@toolscore/cli";
+ * import { decodeAnyValue } from "./otel.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(decodeAnyValue({ intValue: "42" }), 42);
@@ -190,7 +190,7 @@ function exportSpans(value: JsonObject): unknown[] {
  *
  * @example Usage
  * ```ts
- * import { isOtelLine } from "@toolscore/cli";
+ * import { isOtelLine } from "./otel.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isOtelLine({ resourceSpans: [] }), true);
@@ -373,7 +373,7 @@ function spanUsage(spans: Span[]): Usage | undefined {
  *
  * @example Usage
  * ```ts
- * import { otelReader } from "@toolscore/cli";
+ * import { otelReader } from "./otel.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = otelReader.read([{

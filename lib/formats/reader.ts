@@ -14,7 +14,7 @@ import { InputError } from "../base/errors.ts";
  *
  * @example Usage
  * ```ts
- * import { READERS } from "@toolscore/cli";
+ * import { READERS } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = { format: "toolscore", calls: [{ tool: "a" }] };
@@ -52,7 +52,7 @@ export interface FormatReader {
  *
  * @example Usage
  * ```ts
- * import { documentReader } from "@toolscore/cli";
+ * import { documentReader } from "./reader.ts";
  * import assert from "node:assert/strict";
  *
  * const reader = documentReader(

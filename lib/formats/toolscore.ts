@@ -17,7 +17,7 @@ import type { FormatReader } from "./reader.ts";
  *
  * @example Usage
  * ```ts
- * import { toolscoreReader } from "@toolscore/cli";
+ * import { toolscoreReader } from "./toolscore.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = toolscoreReader.read({ format: "toolscore", calls: [{ tool: "a", is_error: true }] }, "trace.json");
@@ -53,7 +53,8 @@ export const toolscoreReader: FormatReader = {
  *
  * @example Usage
  * ```ts
- * import { traceFromValue, traceToJson } from "@toolscore/cli";
+ * import { traceFromValue } from "./detect.ts";
+ * import { traceToJson } from "./toolscore.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = traceFromValue([{ tool: "search", args: { q: "x" }, duration_s: 0.5 }]);

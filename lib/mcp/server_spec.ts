@@ -179,7 +179,7 @@ function pickEntry(
  *
  * @example Usage
  * ```ts
- * import { serverSpecFromJson } from "@toolscore/cli";
+ * import { serverSpecFromJson } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * const spec = serverSpecFromJson({
@@ -319,7 +319,7 @@ export function serverSpecFromJson(
  *
  * @example Usage
  * ```ts
- * import { splitCommandLine } from "@toolscore/cli";
+ * import { splitCommandLine } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(splitCommandLine(`npx -y "my server" 'a b'`), ["npx", "-y", "my server", "a b"]);
@@ -369,7 +369,7 @@ export function splitCommandLine(line: string): string[] {
  *
  * @example Usage
  * ```ts
- * import { serverSpecFromCommandLine } from "@toolscore/cli";
+ * import { serverSpecFromCommandLine } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(serverSpecFromCommandLine("deno run server.ts"), {
@@ -394,7 +394,7 @@ export function serverSpecFromCommandLine(command: string | string[]): StdioServ
  *
  * @example Usage
  * ```ts
- * import { serverSpecToJson } from "@toolscore/cli";
+ * import { serverSpecToJson } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(serverSpecToJson({ command: ["srv"], env: { TOKEN: "s3cret" }, timeoutS: 5 }), {
@@ -434,7 +434,7 @@ export function serverSpecToJson(spec: MCPServerSpec): Record<string, unknown> {
  *
  * @example Usage
  * ```ts
- * import { isRemoteSpec } from "@toolscore/cli";
+ * import { isRemoteSpec } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isRemoteSpec({ url: "http://127.0.0.1:3000/mcp" }), true);
@@ -454,7 +454,7 @@ export function isRemoteSpec(spec: MCPServerSpec): spec is HttpServerSpec {
  *
  * @example Usage
  * ```ts
- * import { describeServer } from "@toolscore/cli";
+ * import { describeServer } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(describeServer({ command: ["npx", "-y", "my server"] }), `npx -y "my server"`);
@@ -513,7 +513,7 @@ export const BASE_ENV_NAMES: readonly string[] = [
  *
  * @example Usage
  * ```ts
- * import { looksSecret } from "@toolscore/cli";
+ * import { looksSecret } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(looksSecret("OPENAI_API_KEY"), true);
@@ -543,7 +543,7 @@ function envReadable(name: string): boolean {
  *
  * @example Usage
  * ```ts
- * import { expandVariables } from "@toolscore/cli";
+ * import { expandVariables } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(expandVariables("Bearer ${T}", (n) => n === "T" ? "x" : undefined, "h"), "Bearer x");
@@ -583,7 +583,7 @@ export function expandVariables(
  *
  * @example Usage
  * ```ts
- * import { serverEnvironment } from "@toolscore/cli";
+ * import { serverEnvironment } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
  * const ours: Record<string, string> = { PATH: "/bin", OPENAI_API_KEY: "sk-x", TOKEN: "t" };
@@ -616,7 +616,7 @@ export function serverEnvironment(
  *
  * @example Usage
  * ```ts ignore
- * import { readEnv } from "@toolscore/cli";
+ * import { readEnv } from "./server_spec.ts";
  *
  * const path = readEnv("PATH");
  * ```

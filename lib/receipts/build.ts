@@ -10,7 +10,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { canonicalValue, jsonSha256, sha256Hex } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
 import { redactSecrets } from "../checks/security.ts";
 import { type FileDigest, fileDigest } from "./digest.ts";
@@ -89,7 +89,8 @@ export interface BuildReceiptOptions {
  *
  * @example Usage
  * ```ts
- * import { jsonSha256, receiptSha256 } from "@toolscore/cli";
+ * import { jsonSha256 } from "@toolscore/cli";
+ * import { receiptSha256 } from "./build.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(receiptSha256({ a: 1, receipt_sha256: "x" }), jsonSha256({ a: 1 }));
@@ -161,7 +162,8 @@ function resultBlock(result: EvaluationResult, minScore: number): ReceiptResult 
  *
  * @example Usage
  * ```ts
- * import { buildReceipt, evaluate, receiptSha256 } from "@toolscore/cli";
+ * import { buildReceipt, evaluate } from "@toolscore/cli";
+ * import { receiptSha256 } from "./build.ts";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate([{ tool: "search" }], [{ tool: "search", args: { key: "AKIAIOSFODNN7EXAMPLE" } }]);

@@ -36,7 +36,7 @@ function validate(): Validate {
  *
  * @example Usage
  * ```ts
- * import { receiptShapeProblems } from "@toolscore/cli";
+ * import { receiptShapeProblems } from "./io.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(receiptShapeProblems([]), ["/: must be object"]);
@@ -59,7 +59,7 @@ export function receiptShapeProblems(value: unknown): string[] {
  *
  * @example Usage
  * ```ts
- * import { receiptFromJson } from "@toolscore/cli";
+ * import { receiptFromJson } from "./io.ts";
  * import assert from "node:assert/strict";
  *
  * assert.throws(() => receiptFromJson({ calls: [] }, "run.json"), /run\.json: not a receipt/);

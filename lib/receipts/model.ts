@@ -28,7 +28,7 @@ export const RECEIPT_VERSION = 1;
  *
  * @example Usage
  * ```ts
- * import { INPUT_ROLES } from "@toolscore/cli";
+ * import { INPUT_ROLES } from "./model.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(INPUT_ROLES.slice(0, 2), ["gold", "trace"]);

@@ -30,7 +30,7 @@ const wrap = (open: number, close: number) => (text: string) =>
  *
  * @example Usage
  * ```ts
- * import { palette } from "@toolscore/cli";
+ * import { palette } from "./color.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(palette(false).red("x"), "x");

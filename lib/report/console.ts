@@ -7,11 +7,11 @@
  * @module
  */
 
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import { type Evidence, formatEvidence } from "../checks/evidence.ts";
 import { meetsBar } from "../scoring/score.ts";
 import { palette } from "./color.ts";
-import { summarizeIssues } from "./issues.ts";
+import { summarizeIssues } from "../evaluate/issues.ts";
 
 /** Options for {@linkcode formatResult}. */
 export interface FormatResultOptions {
@@ -68,7 +68,8 @@ interface Findings {
  *
  * @example Usage
  * ```ts
- * import { evaluate, evaluationEvidence, formatResult } from "@toolscore/cli";
+ * import { evaluate, evaluationEvidence } from "@toolscore/cli";
+ * import { formatResult } from "./console.ts";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate([{ tool: "a" }], [{ tool: "a" }]);
@@ -203,7 +204,8 @@ export interface SummaryRow {
  *
  * @example Usage
  * ```ts
- * import { evaluate, summaryRow } from "@toolscore/cli";
+ * import { evaluate } from "@toolscore/cli";
+ * import { summaryRow } from "./console.ts";
  * import assert from "node:assert/strict";
  *
  * const row = summaryRow("t.json", evaluate([{ tool: "a" }], [{ tool: "a" }]), true);
@@ -233,7 +235,8 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
  *
  * @example Usage
  * ```ts
- * import { evaluate, formatSummary, summaryRow } from "@toolscore/cli";
+ * import { evaluate } from "@toolscore/cli";
+ * import { formatSummary, summaryRow } from "./console.ts";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate([{ tool: "a" }], [{ tool: "a" }]);

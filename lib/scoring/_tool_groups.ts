@@ -168,7 +168,7 @@ export interface GroupPairing {
  *
  * @example Usage
  * ```ts
- * import { argsChecked } from "@toolscore/cli";
+ * import { argsChecked } from "./_tool_groups.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(argsChecked({ tool: "a" }), false);

@@ -20,7 +20,7 @@ import { valuesMatch } from "./matchers.ts";
  *
  * @example Usage
  * ```ts
- * import { callMatchesEntry } from "@toolscore/cli";
+ * import { callMatchesEntry } from "./call_match.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(callMatchesEntry({ tool: "w", args: { city: "NYC" } }, { tool: "w", args: { city: "NYC", d: 1 } }), true);

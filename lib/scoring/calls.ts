@@ -15,6 +15,11 @@
 
 import { InputError } from "../base/errors.ts";
 
+import { joinPath } from "../base/json_pointer.ts";
+
+// joinPath lives in lib/base (json_pointer needs it too); the readers keep importing it from here.
+export { joinPath };
+
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
 
@@ -94,7 +99,7 @@ export interface Trace {
  *
  * @example Usage
  * ```ts
- * import { callFailed } from "@toolscore/cli";
+ * import { callFailed } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(callFailed({ tool: "a", error: "boom" }), true);
@@ -113,7 +118,7 @@ export function callFailed(call: ToolCall): boolean {
  *
  * @example Usage
  * ```ts
- * import { hasOutcome } from "@toolscore/cli";
+ * import { hasOutcome } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(hasOutcome({ tool: "a" }), false);
@@ -137,7 +142,7 @@ export function hasOutcome(call: ToolCall): boolean {
  *
  * @example Usage
  * ```ts
- * import { knownTotal } from "@toolscore/cli";
+ * import { knownTotal } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(knownTotal([{ tool: "a", costUsd: 0.5 }, { tool: "b", costUsd: 0 }], (c) => c.costUsd), 0.5);
@@ -166,7 +171,7 @@ export function knownTotal(
  *
  * @example Usage
  * ```ts
- * import { isJsonObject } from "@toolscore/cli";
+ * import { isJsonObject } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(isJsonObject({}), true);
@@ -234,7 +239,7 @@ export interface CallFromJsonOptions {
  *
  * @example Usage
  * ```ts
- * import { callFromJson } from "@toolscore/cli";
+ * import { callFromJson } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * const call = callFromJson({ tool: "search", args: { q: "x" }, duration_s: 0.5 });
@@ -392,7 +397,7 @@ function fieldValid(field: keyof ToolCall, value: unknown): boolean {
  *
  * @example Usage
  * ```ts
- * import { callToJson } from "@toolscore/cli";
+ * import { callToJson } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(callToJson({ tool: "a", isError: true }), { tool: "a", is_error: true });
@@ -409,28 +414,6 @@ export function callToJson(call: ToolCall): JsonObject {
 }
 
 /**
- * Append a key or index to a JSON path: `required[1]` + `tool` → `required[1].tool`.
- *
- * @param path The path so far (`""` for the root).
- * @param key An object key or an array index.
- * @returns The longer path.
- *
- * @example Usage
- * ```ts
- * import { joinPath } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * assert.equal(joinPath(joinPath("required", 1), "tool"), "required[1].tool");
- * assert.equal(joinPath("", 0), "[0]");
- * ```
- */
-export function joinPath(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}[${key}]`;
-  const safe = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-  return path === "" ? safe : /^[A-Za-z_$]/.test(safe) ? `${path}.${safe}` : `${path}[${safe}]`;
-}
-
-/**
  * A short description of a JSON value for error messages: `a string`, `an array of 3`.
  *
  * @param value Any value.
@@ -438,7 +421,7 @@ export function joinPath(path: string, key: string | number): string {
  *
  * @example Usage
  * ```ts
- * import { describeJson } from "@toolscore/cli";
+ * import { describeJson } from "./calls.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(describeJson([1, 2]), "an array of 2");

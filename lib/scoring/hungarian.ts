@@ -21,7 +21,7 @@ export const MAX_EXACT_COST: number = Number.MAX_SAFE_INTEGER;
  *
  * @example Usage
  * ```ts
- * import { hungarian } from "@toolscore/cli";
+ * import { hungarian } from "./hungarian.ts";
  * import assert from "node:assert/strict";
  *
  * const costs = [[4, 1, 3], [2, 0, 5], [3, 2, 2]];

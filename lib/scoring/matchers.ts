@@ -124,7 +124,8 @@ class AnyMatcher implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { ANY, valuesMatch } from "@toolscore/cli";
+ * import { ANY } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch({ id: ANY }, { id: 42 }), true);
@@ -196,7 +197,8 @@ function listItemText(item: unknown): string {
  *
  * @example Usage
  * ```ts
- * import { Regex, valuesMatch } from "@toolscore/cli";
+ * import { Regex } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const flight = new Regex("^FL-\\d+$");
@@ -305,7 +307,8 @@ function checkTolerance(name: string, value: unknown): number {
  *
  * @example Usage
  * ```ts
- * import { Approx, valuesMatch } from "@toolscore/cli";
+ * import { Approx } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch(new Approx(2, { abs: 0.1 }), 2.05), true);
@@ -375,7 +378,8 @@ export class Approx implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { Contains, valuesMatch } from "@toolscore/cli";
+ * import { Contains } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch(new Contains("@"), "me@example.com"), true);
@@ -439,7 +443,8 @@ export class Contains implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { OneOf, Regex, valuesMatch } from "@toolscore/cli";
+ * import { OneOf, Regex } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const city = new OneOf("NYC", new Regex("^New York"));
@@ -527,7 +532,8 @@ function checkTypeName(name: unknown): JsonTypeName {
  *
  * @example Usage
  * ```ts
- * import { IsType, valuesMatch } from "@toolscore/cli";
+ * import { IsType } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch(new IsType("integer"), 3), true);
@@ -588,7 +594,8 @@ export class IsType implements Matcher {
  *
  * @example Usage
  * ```ts
- * import { matcherFromJson, valuesMatch } from "@toolscore/cli";
+ * import { matcherFromJson } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const literal = matcherFromJson({ $eq: { $ref: "#/a" } });
@@ -819,7 +826,8 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
  *
  * @example Usage
  * ```ts
- * import { matcherFromJson, valuesMatch } from "@toolscore/cli";
+ * import { matcherFromJson } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const args = matcherFromJson({ date: { $regex: "^2026-" }, seats: 2 });
@@ -852,7 +860,7 @@ export function matcherFromJson(value: unknown, path = ""): unknown {
  *
  * @example Usage
  * ```ts
- * import { expectedArgsFromJson } from "@toolscore/cli";
+ * import { expectedArgsFromJson } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * const args = expectedArgsFromJson({ q: { $regex: "^a" } }, "required[0].args");
@@ -935,7 +943,7 @@ function compare(expected: unknown, actual: unknown, strict: boolean, matchers: 
  *
  * @example Usage
  * ```ts
- * import { valuesMatch } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(valuesMatch("NYC", " NYC "), true);

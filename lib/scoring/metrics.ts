@@ -86,7 +86,7 @@ export interface CoreMetrics {
  *
  * @example Usage
  * ```ts
- * import { levenshtein } from "@toolscore/cli";
+ * import { levenshtein } from "./metrics.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(levenshtein(["a", "b"], ["b"]), 1);
@@ -150,7 +150,7 @@ export interface ArgumentCounts {
  *
  * @example Usage
  * ```ts
- * import { argumentScoresFromCounts } from "@toolscore/cli";
+ * import { argumentScoresFromCounts } from "./metrics.ts";
  * import assert from "node:assert/strict";
  *
  * const scores = argumentScoresFromCounts({
@@ -308,7 +308,7 @@ function schemaCompliance(gold: ToolCall[], actual: ToolCall[]): number | null |
  *
  * @example Usage
  * ```ts
- * import { computeMetrics } from "@toolscore/cli";
+ * import { computeMetrics } from "./metrics.ts";
  * import assert from "node:assert/strict";
  *
  * const m = computeMetrics([{ tool: "a", args: { x: 1 } }], [{ tool: "a", args: { x: 1 } }]);

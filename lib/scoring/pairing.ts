@@ -48,7 +48,7 @@ export { argsChecked } from "./_tool_groups.ts";
  *
  * @example Usage
  * ```ts
- * import { matchedKeyCount } from "@toolscore/cli";
+ * import { matchedKeyCount } from "./pairing.ts";
  * import assert from "node:assert/strict";
  *
  * const n = matchedKeyCount({ tool: "a", args: { x: 1, y: 2 } }, { tool: "a", args: { x: 1 } });
@@ -85,7 +85,7 @@ export function matchedKeyCount(
  *
  * @example Usage
  * ```ts
- * import { pairCalls } from "@toolscore/cli";
+ * import { pairCalls } from "./pairing.ts";
  * import assert from "node:assert/strict";
  *
  * const pairs = pairCalls(

@@ -53,7 +53,7 @@ function validatorFor(schema: unknown): Validate {
  *
  * @example Usage
  * ```ts
- * import { schemaAccepts } from "@toolscore/cli";
+ * import { schemaAccepts } from "./schema_check.ts";
  * import assert from "node:assert/strict";
  *
  * const schema = { type: "object", required: ["q"], properties: { q: { type: "string" } } };

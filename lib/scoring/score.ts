@@ -38,7 +38,7 @@ export const SCORE_EPSILON = 1e-9;
  *
  * @example Usage
  * ```ts
- * import { normalizeWeights } from "@toolscore/cli";
+ * import { normalizeWeights } from "./score.ts";
  * import assert from "node:assert/strict";
  *
  * const w = normalizeWeights({ required_call_recall: 1 });
@@ -97,7 +97,7 @@ export interface ScoreInputs {
  *
  * @example Usage
  * ```ts
- * import { compositeScore, normalizeWeights } from "@toolscore/cli";
+ * import { compositeScore, normalizeWeights } from "./score.ts";
  * import assert from "node:assert/strict";
  *
  * const score = compositeScore({
@@ -126,7 +126,7 @@ export function compositeScore(metrics: ScoreInputs, weights: Record<string, num
  *
  * @example Usage
  * ```ts
- * import { gradeOf } from "@toolscore/cli";
+ * import { gradeOf } from "./score.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(gradeOf(0.7999999999999999), "B");
@@ -159,7 +159,7 @@ export const GRADE_BARS: Readonly<Record<Grade, number>> = Object.freeze({
  *
  * @example Usage
  * ```ts
- * import { meetsBar } from "@toolscore/cli";
+ * import { meetsBar } from "./score.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(meetsBar(0.8999999999, 0.9), true);

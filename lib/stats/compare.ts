@@ -48,7 +48,7 @@ export const OBJECTIVE_METRICS: Readonly<Record<string, ObjectiveGoal>> = Object
  *
  * @example Usage
  * ```ts
- * import { checkMetric } from "@toolscore/cli";
+ * import { checkMetric } from "./compare.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(checkMetric("cost"), "cost");
@@ -513,7 +513,7 @@ function statsOf(tally: Tally, k: number): VariantStats {
  *
  * @example Usage
  * ```ts
- * import { formatPassRate } from "@toolscore/cli";
+ * import { formatPassRate } from "./compare.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(formatPassRate(0.9), "0.90");
@@ -532,7 +532,7 @@ export function formatPassRate(value: number | null): string {
  *
  * @example Usage
  * ```ts
- * import { formatPValue } from "@toolscore/cli";
+ * import { formatPValue } from "./compare.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(formatPValue(0.0009431206287072294), "0.00094");
@@ -573,7 +573,8 @@ function shortRuns(stats: VariantStats, minN: number): string {
  *
  * @example Usage
  * ```ts
- * import { comparePair, compareRuns, Run } from "@toolscore/cli";
+ * import { compareRuns, Run } from "@toolscore/cli";
+ * import { comparePair } from "./compare.ts";
  * import assert from "node:assert/strict";
  *
  * const runs = [

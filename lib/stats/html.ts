@@ -126,7 +126,8 @@ ${note}`;
  *
  * @example Usage
  * ```ts
- * import { compareRuns, comparisonHtml, Run } from "@toolscore/cli";
+ * import { compareRuns, Run } from "@toolscore/cli";
+ * import { comparisonHtml } from "./html.ts";
  * import assert from "node:assert/strict";
  *
  * const html = comparisonHtml(compareRuns([new Run("a<b", "t", "pass", { cost: 1 })]));

@@ -120,7 +120,7 @@ function optionalNumber(
  *
  * @example Usage
  * ```ts
- * import { protocolFromJson } from "@toolscore/cli";
+ * import { protocolFromJson } from "./protocol.ts";
  * import assert from "node:assert/strict";
  *
  * const protocol = protocolFromJson({

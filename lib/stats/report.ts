@@ -36,7 +36,7 @@ function paint(text: string, style: keyof typeof STYLES, color: boolean): string
  *
  * @example Usage
  * ```ts
- * import { formatStatsTable } from "@toolscore/cli";
+ * import { formatStatsTable } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(formatStatsTable(["a", "n"], [["xy", "3"]], [1]), ["a   n", "xy  3"]);
@@ -74,7 +74,8 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
  *
  * @example Usage
  * ```ts
- * import { compareRuns, formatComparison, Run } from "@toolscore/cli";
+ * import { compareRuns, Run } from "@toolscore/cli";
+ * import { formatComparison } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const text = formatComparison(compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "fail")]));
@@ -134,7 +135,8 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
  *
  * @example Usage
  * ```ts
- * import { compareRuns, formatSelection, Run, selectVariant } from "@toolscore/cli";
+ * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
+ * import { formatSelection } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const comparison = compareRuns([new Run("a", "t", "pass", { cost: 1 }), new Run("b", "t", "pass", { cost: 2 })]);
@@ -202,7 +204,8 @@ const STATUS_STYLE: Record<RuleStatus, keyof typeof STYLES> = {
  *
  * @example Usage
  * ```ts
- * import { compareRuns, evaluateProtocol, formatProtocolResult, Run } from "@toolscore/cli";
+ * import { compareRuns, evaluateProtocol, Run } from "@toolscore/cli";
+ * import { formatProtocolResult } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const runs = [new Run("a", "t", "pass"), new Run("b", "t", "pass")];

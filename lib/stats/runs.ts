@@ -249,7 +249,7 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
  *
  * @example Usage
  * ```ts
- * import { runsFromJsonl } from "@toolscore/cli";
+ * import { runsFromJsonl } from "./runs.ts";
  * import assert from "node:assert/strict";
  *
  * const text = '{"arm_id": "a", "task_id": "t", "passed": true}\n\n{"arm_id": "b", "passed": false}\n';

@@ -110,7 +110,8 @@ export type SelectionPolicy = typeof SELECTION_POLICIES[number];
  *
  * @example Usage
  * ```ts
- * import { compareRuns, DEFAULT_OBJECTIVES, Run, selectVariant } from "@toolscore/cli";
+ * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
+ * import { DEFAULT_OBJECTIVES } from "./select.ts";
  * import assert from "node:assert/strict";
  *
  * const selection = selectVariant(compareRuns([new Run("a", "t", "pass")]));
@@ -310,7 +311,7 @@ export interface SelectVariantOptions {
  *
  * @example Usage
  * ```ts
- * import { formatMetricValue } from "@toolscore/cli";
+ * import { formatMetricValue } from "./select.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(formatMetricValue("cost", 0.0031), "$0.0031");

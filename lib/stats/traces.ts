@@ -14,7 +14,7 @@ import {
   type Expected,
   expectedMinScore,
   loadExpected,
-} from "../contract/expected.ts";
+} from "../evaluate/expected.ts";
 import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
 
@@ -23,7 +23,7 @@ import { Run } from "./runs.ts";
  *
  * @example Usage
  * ```ts
- * import { DEFAULT_TASK_PATTERN } from "@toolscore/cli";
+ * import { DEFAULT_TASK_PATTERN } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups?.task, "refund");
@@ -61,7 +61,7 @@ export interface RunsFromTracesOptions {
  *
  * @example Usage
  * ```ts
- * import { taskOfStem } from "@toolscore/cli";
+ * import { taskOfStem } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(taskOfStem("refund-3"), "refund");

@@ -11,7 +11,8 @@ import { InputError } from "../base/errors.ts";
  *
  * @example Usage
  * ```ts
- * import { wilsonInterval, Z_95 } from "@toolscore/cli";
+ * import { wilsonInterval } from "@toolscore/cli";
+ * import { Z_95 } from "./wilson.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(wilsonInterval(7, 10, { z: Z_95 }), wilsonInterval(7, 10));
@@ -38,7 +39,7 @@ export interface WilsonOptions {
  *
  * @example Usage
  * ```ts
- * import { checkRunCount } from "@toolscore/cli";
+ * import { checkRunCount } from "./wilson.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(checkRunCount(3, "n"), 3);

@@ -11,7 +11,7 @@
 
 import { keyCount } from "../scoring/_tool_groups.ts";
 import type { ToolCall } from "../scoring/calls.ts";
-import type { EvaluationResult } from "../scoring/evaluate.ts";
+import type { EvaluationResult } from "./evaluate.ts";
 import { valuesMatch, type ValuesMatchOptions } from "../scoring/matchers.ts";
 import { argsChecked } from "../scoring/pairing.ts";
 import { redactSecrets } from "../checks/security.ts";
@@ -45,7 +45,7 @@ export interface Issue {
  *
  * @example Usage
  * ```ts
- * import { preview } from "@toolscore/cli";
+ * import { preview } from "./issues.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(preview({ a: 1 }), '{"a":1}');
@@ -196,7 +196,8 @@ export interface SummarizeIssuesOptions {
  *
  * @example Usage
  * ```ts
- * import { evaluate, summarizeIssues } from "@toolscore/cli";
+ * import { evaluate } from "@toolscore/cli";
+ * import { summarizeIssues } from "./issues.ts";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate(
@@ -227,7 +228,8 @@ export function summarizeIssues(
  *
  * @example Usage
  * ```ts
- * import { evaluate, topIssues } from "@toolscore/cli";
+ * import { evaluate } from "@toolscore/cli";
+ * import { topIssues } from "./issues.ts";
  * import assert from "node:assert/strict";
  *
  * const result = evaluate([{ tool: "a", args: { x: 1 } }], [{ tool: "a", args: { x: 2 } }]);

@@ -45,7 +45,9 @@ export interface CombinationScorerOptions {
  *
  * @example Usage
  * ```ts
- * import { CombinationScorer, computeMetrics, compositeScore, normalizeWeights } from "@toolscore/cli";
+ * import { CombinationScorer } from "./combination_score.ts";
+ * import { computeMetrics } from "../scoring/metrics.ts";
+ * import { compositeScore, normalizeWeights } from "../scoring/score.ts";
  * import assert from "node:assert/strict";
  *
  * const calls = [{ tool: "a", args: { x: 1 } }, { tool: "b", args: { y: 2 } }];

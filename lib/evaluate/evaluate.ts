@@ -11,14 +11,20 @@
  * @module
  */
 
-import { goldJson } from "./_frozen_gold.ts";
-import { callToJson, type FormatName, type ToolCall, type Trace } from "./calls.ts";
+import { goldJson } from "../scoring/_frozen_gold.ts";
+import { callToJson, type FormatName, type ToolCall, type Trace } from "../scoring/calls.ts";
 import { traceFromValue } from "../formats/detect.ts";
 import { checkForbidden, type ForbiddenRule } from "../checks/forbidden.ts";
 import { goldFromJson } from "./gold.ts";
 import { checkHonesty, type HonestyConfig } from "../checks/honesty.ts";
-import { computeMetrics, type CoreMetrics } from "./metrics.ts";
-import { compositeScore, type Grade, gradeOf, meetsBar, normalizeWeights } from "./score.ts";
+import { computeMetrics, type CoreMetrics } from "../scoring/metrics.ts";
+import {
+  compositeScore,
+  type Grade,
+  gradeOf,
+  meetsBar,
+  normalizeWeights,
+} from "../scoring/score.ts";
 import { redactSecrets, scanCredentials } from "../checks/security.ts";
 import { validateSideEffects } from "../checks/side_effects.ts";
 
@@ -219,7 +225,8 @@ export class EvaluationResult {
  *
  * @example Usage
  * ```ts
- * import { evaluateTrace, traceFromValue } from "@toolscore/cli";
+ * import { evaluateTrace } from "@toolscore/cli";
+ * import { traceFromValue } from "../formats/detect.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = traceFromValue([{ tool: "a", args: { x: 1 } }]);

@@ -13,7 +13,7 @@
 
 import { AssertionError } from "node:assert";
 import { evaluate, type EvaluateOptions } from "./evaluate.ts";
-import { preview, topIssues } from "../report/issues.ts";
+import { preview, topIssues } from "./issues.ts";
 
 /** Options for {@linkcode assertTools}. */
 export interface AssertToolsOptions extends EvaluateOptions {

@@ -8,12 +8,12 @@
  */
 
 import type { ToolCall } from "../scoring/calls.ts";
-import { AlternativeGroup, type Contract } from "./model.ts";
-import { contractFromMapping, isContract } from "./parse.ts";
-import { evaluateContract } from "./evaluate.ts";
+import { AlternativeGroup, type Contract } from "../contract/model.ts";
+import { contractFromMapping, isContract } from "../contract/parse.ts";
+import { evaluateContract } from "./evaluate_contract.ts";
 import { inFile, InputError } from "../base/errors.ts";
-import { evaluate, type EvaluateOptions, type EvaluationResult } from "../scoring/evaluate.ts";
-import { goldFromJson } from "../scoring/gold.ts";
+import { evaluate, type EvaluateOptions, type EvaluationResult } from "./evaluate.ts";
+import { goldFromJson } from "./gold.ts";
 import { readDocument } from "../base/load.ts";
 
 /** A gold file's calls or a contract. */
@@ -31,7 +31,7 @@ export type Expected =
  *
  * @example Usage
  * ```ts
- * import { expectedFromJson } from "@toolscore/cli";
+ * import { expectedFromJson } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(expectedFromJson([{ tool: "a" }]).kind, "gold");
@@ -58,7 +58,7 @@ export function expectedFromJson(value: unknown, source?: string): Expected {
  *
  * @example Usage
  * ```ts ignore
- * import { loadExpected } from "@toolscore/cli";
+ * import { loadExpected } from "./expected.ts";
  *
  * const expected = await loadExpected("contract.yaml");
  * ```
@@ -84,7 +84,7 @@ function folderOf(path: string | undefined): string | undefined {
  *
  * @example Usage
  * ```ts
- * import { evaluateExpected, expectedFromJson } from "@toolscore/cli";
+ * import { evaluateExpected, expectedFromJson } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * const expected = expectedFromJson({ required: [{ tool: "a" }], optional: [{ tool: "b" }] });
@@ -110,7 +110,7 @@ export function evaluateExpected(
  *
  * @example Usage
  * ```ts
- * import { expectedFromJson, expectedMinScore } from "@toolscore/cli";
+ * import { expectedFromJson, expectedMinScore } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(expectedMinScore(expectedFromJson({ required: [], min_score: 0.8 })), 0.8);
@@ -130,7 +130,7 @@ export function expectedMinScore(expected: Expected): number | undefined {
  *
  * @example Usage
  * ```ts
- * import { expectedFromJson, expectedTools } from "@toolscore/cli";
+ * import { expectedFromJson, expectedTools } from "./expected.ts";
  * import assert from "node:assert/strict";
  *
  * const expected = expectedFromJson({

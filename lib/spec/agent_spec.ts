@@ -218,7 +218,7 @@ function uniqueIds(items: { id: string }[], path: string): void {
  *
  * @example Usage
  * ```ts
- * import { agentSpecFromJson } from "@toolscore/cli";
+ * import { agentSpecFromJson } from "./agent_spec.ts";
  * import assert from "node:assert/strict";
  *
  * const spec = agentSpecFromJson({
@@ -305,7 +305,7 @@ export function agentSpecFromJson(
  *
  * @example Usage
  * ```ts ignore
- * import { loadAgentSpec } from "@toolscore/cli";
+ * import { loadAgentSpec } from "./agent_spec.ts";
  *
  * const spec = await loadAgentSpec("agent.yaml");
  * console.log(spec.arms.map((arm) => arm.model));

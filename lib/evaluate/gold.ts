@@ -8,9 +8,9 @@
  * @module
  */
 
-import { freezeGold, isFrozenGold } from "./_frozen_gold.ts";
-import { keyCount } from "./_tool_groups.ts";
-import { describeJson, isJsonObject, joinPath, type ToolCall } from "./calls.ts";
+import { freezeGold, isFrozenGold } from "../scoring/_frozen_gold.ts";
+import { keyCount } from "../scoring/_tool_groups.ts";
+import { describeJson, isJsonObject, joinPath, type ToolCall } from "../scoring/calls.ts";
 import { expectedCallFromJson } from "../contract/parse.ts";
 import { inFile, InputError } from "../base/errors.ts";
 import { readDocument } from "../base/load.ts";

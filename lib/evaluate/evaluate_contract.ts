@@ -17,15 +17,15 @@
  */
 
 import type { FormatName } from "../scoring/calls.ts";
-import { evaluateTrace, type EvaluationResult } from "../scoring/evaluate.ts";
+import { evaluateTrace, type EvaluationResult } from "./evaluate.ts";
 import type { ForbiddenRule } from "../checks/forbidden.ts";
 import { traceFromValue } from "../formats/detect.ts";
 import type { HonestyConfig } from "../checks/honesty.ts";
 import { normalizeWeights } from "../scoring/score.ts";
 import { CombinationScorer } from "./combination_score.ts";
-import { Contract, CONTRACT_VERSION } from "./model.ts";
-import { contractFromMapping } from "./parse.ts";
-import { splitOptional } from "./split.ts";
+import { Contract, CONTRACT_VERSION } from "../contract/model.ts";
+import { contractFromMapping } from "../contract/parse.ts";
+import { splitOptional } from "../contract/split.ts";
 
 /** Options for {@linkcode evaluateContract}. */
 export interface EvaluateContractOptions {

@@ -68,7 +68,7 @@ export interface LookupPriceOptions {
  *
  * @example Usage
  * ```ts
- * import { pricesFromJson } from "@toolscore/cli";
+ * import { pricesFromJson } from "./prices.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(pricesFromJson({ m: { input_per_mtok: 1, output_per_mtok: 2 } }), {
@@ -153,7 +153,7 @@ function findIn(model: string, prices: PriceTable): { key: string; exact: boolea
  *
  * @example Usage
  * ```ts
- * import { lookupPrice } from "@toolscore/cli";
+ * import { lookupPrice } from "./prices.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(lookupPrice("gpt-4.1-mini-2025-04-14")?.key, "gpt-4.1-mini");
@@ -203,7 +203,7 @@ export interface TokenCounts {
  *
  * @example Usage
  * ```ts
- * import { costUsd } from "@toolscore/cli";
+ * import { costUsd } from "./prices.ts";
  * import assert from "node:assert/strict";
  *
  * const usd = costUsd({ inputPerMtok: 0.4, outputPerMtok: 1.6 }, { inputTokens: 20_000, outputTokens: 2_000 });

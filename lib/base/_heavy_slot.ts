@@ -1,0 +1,25 @@
+/**
+ * Internal: where `_heavy.ts` puts the heavy packages and `_lazy.ts` finds
+ * them. A module of its own so that neither of those two imports the other
+ * (`_lazy.ts` loads `_heavy.ts` dynamically).
+ *
+ * @module
+ */
+
+import type { Ajv } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+
+/** What `_heavy.ts` registers. */
+export interface HeavyModules {
+  /** ajv's default (draft-07) validator class. */
+  Ajv: typeof Ajv;
+  /** ajv's JSON Schema 2020-12 validator class. */
+  Ajv2020: typeof Ajv2020;
+  /** jsonc-parser. */
+  jsonc: typeof import("jsonc-parser");
+  /** js-yaml. */
+  yaml: typeof import("js-yaml");
+}
+
+/** The loaded packages, once `_heavy.ts` (or `require`) has provided them. */
+export const heavySlot: { modules?: HeavyModules } = {};

@@ -1,0 +1,13 @@
+/**
+ * The `evaluate` part of toolscore (see ARCHITECTURE.md).
+ *
+ * @module
+ */
+
+export * from "./assert_tools.ts";
+export * from "./combination_score.ts";
+export * from "./evaluate.ts";
+export * from "./evaluate_contract.ts";
+export * from "./expected.ts";
+export * from "./gold.ts";
+export * from "./issues.ts";

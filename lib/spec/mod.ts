@@ -1,0 +1,9 @@
+/**
+ * The `spec` part of toolscore (see ARCHITECTURE.md).
+ *
+ * @module
+ */
+
+export * from "./prices.ts";
+export * from "./agent_spec.ts";
+export * from "./arm_keys.ts";
