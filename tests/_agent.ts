@@ -1,5 +1,7 @@
 // Shared by the agent-run tests: specs written into scratch folders, rows read back, and the
 // process table searched for servers a run left behind.
+import assert from "node:assert/strict";
+import { runCollect } from "./_cli.ts";
 import { FIXTURE } from "./_mcp.ts";
 
 export const CONTRACTS = new URL("../testdata/agent/", import.meta.url).pathname;
@@ -29,8 +31,16 @@ export async function writeSpec(
   const spec = {
     spec_version: 1,
     tasks: [
-      { id: "book", prompt: "Book the first flight to NYC on 2026-01-05", contract: `${CONTRACTS}contract_book.json` },
-      { id: "weather", prompt: "Weather in Paris, and add 2 and 3", contract: `${CONTRACTS}contract_weather.json` },
+      {
+        id: "book",
+        prompt: "Book the first flight to NYC on 2026-01-05",
+        contract: `${CONTRACTS}contract_book.json`,
+      },
+      {
+        id: "weather",
+        prompt: "Weather in Paris, and add 2 and 3",
+        contract: `${CONTRACTS}contract_weather.json`,
+      },
     ],
     max_turns: 6,
     timeout_s: 60,
@@ -80,4 +90,52 @@ export async function filesUnder(dir: string): Promise<string[]> {
     else out.push(path);
   }
   return out.sort();
+}
+
+/**
+ * What every end-to-end test shows about an output: `rows` rows, as many traces and receipts,
+ * every receipt verifies, and compare, export and decide read the rows.
+ */
+export async function checkReaders(
+  dir: string,
+  out: string,
+  options: { rows: number; baseline: string; candidate: string },
+): Promise<{ rows: Record<string, unknown>[]; files: string[] }> {
+  const rows = await readRows(out);
+  assert.equal(rows.length, options.rows);
+  assert.equal(new Set(rows.map(keyOf)).size, options.rows);
+  const outDir = out.replace(/\.jsonl$/, "");
+  const files = await filesUnder(outDir);
+  const receipts = files.filter((f) => f.endsWith(".receipt.json"));
+  const traces = files.filter((f) => /\/[^/.]+-\d+\.json$/.test(f));
+  assert.equal(receipts.length, options.rows);
+  assert.equal(traces.length, options.rows);
+  const verify = await runCollect(["verify", ...receipts]);
+  assert.equal(verify.code, 0, verify.out + verify.err);
+
+  const compare = await runCollect(["compare", out, "--json"]);
+  assert.equal(compare.code, 0, compare.err);
+  assert.ok(compare.out.includes(options.baseline) && compare.out.includes(options.candidate));
+
+  const exported = `${dir}/export.jsonl`;
+  const exportRun = await runCollect(["export", out, "-o", exported]);
+  assert.equal(exportRun.code, 0, exportRun.err);
+  const records = await readRows(exported);
+  assert.equal(records.length, options.rows);
+  assert.ok(records.every((r) => (r.hashes as Record<string, unknown>).receipt_sha256 !== null));
+
+  const protocol = `${dir}/protocol.json`;
+  await Deno.writeTextFile(
+    protocol,
+    JSON.stringify({
+      protocol_version: 1,
+      baseline: options.baseline,
+      candidate: options.candidate,
+      min_runs: 3,
+      rules: [{ id: "no-worse", metric: "pass_rate", expect: "not_worse", tolerance: 0.05 }],
+    }),
+  );
+  const decide = await runCollect(["decide", protocol, out]);
+  assert.equal(decide.code, 0, decide.out + decide.err);
+  return { rows, files: [...files, exported] };
 }

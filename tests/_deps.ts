@@ -8,7 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 
-const DEPS = fileURLToPath(new URL("../tools/test-deps/node_modules", import.meta.url));
+const DEPS = fileURLToPath(new URL("../tools/test-deps/node_modules/", import.meta.url));
 const warned = new Set<string>();
 
 function exists(path: string): boolean {

@@ -30,6 +30,7 @@ export interface BrainInput {
  *   the others mention a failed call in their answer).
  * - "Weather …": get_weather and add in one reply (parallel calls), then a final answer.
  * - "Remember …" (server-memory): create_entities, then read_graph, then a final answer.
+ * - "Find …" (server-memory): create_entities, then search_nodes, then a final answer.
  */
 export function brain(input: BrainInput): Decision {
   const { model, prompt, results } = input;
@@ -44,7 +45,9 @@ export function brain(input: BrainInput): Decision {
   };
   if (prompt.startsWith("Book")) {
     if (results.length === 0) {
-      return { calls: [{ name: "search_flights", args: { destination: "NYC", date: "2026-01-05" } }] };
+      return {
+        calls: [{ name: "search_flights", args: { destination: "NYC", date: "2026-01-05" } }],
+      };
     }
     if (results.length === 1) {
       if (model === "sloppy") return { text: "Found FL-100." };
@@ -69,12 +72,30 @@ export function brain(input: BrainInput): Decision {
       return {
         calls: [{
           name: "create_entities",
-          args: { entities: [{ name: "Ada", entityType: "person", observations: ["mathematician"] }] },
+          args: {
+            entities: [{ name: "Ada", entityType: "person", observations: ["mathematician"] }],
+          },
         }],
       };
     }
     if (results.length === 1) return { calls: [{ name: "read_graph", args: {} }] };
     return final("I stored Ada as a person, a mathematician.");
+  }
+  if (prompt.startsWith("Find")) {
+    if (results.length === 0) {
+      return {
+        calls: [{
+          name: "create_entities",
+          args: { entities: [{ name: "Grace", entityType: "person", observations: ["admiral"] }] },
+        }],
+      };
+    }
+    if (results.length === 1) {
+      return {
+        calls: [{ name: "search_nodes", args: { query: model === "sloppy" ? "Ada" : "Grace" } }],
+      };
+    }
+    return final(`Found: ${last!.text.includes("Grace") ? "Grace, an admiral" : "nobody"}.`);
   }
   return { text: "I do not know this task." };
 }
@@ -178,17 +199,15 @@ export function openaiServer(options: { delayMs?: number } = {}): ModelServer {
     );
     const decision = brain({ model, prompt, results, tools });
     const turn = messages.filter((m) => m.role === "assistant").length;
-    const message = "text" in decision
-      ? { role: "assistant", content: decision.text }
-      : {
-        role: "assistant",
-        content: null,
-        tool_calls: decision.calls.map((call, i) => ({
-          id: `call_${turn}_${i}`,
-          type: "function",
-          function: { name: call.name, arguments: JSON.stringify(call.args) },
-        })),
-      };
+    const message = "text" in decision ? { role: "assistant", content: decision.text } : {
+      role: "assistant",
+      content: null,
+      tool_calls: decision.calls.map((call, i) => ({
+        id: `call_${turn}_${i}`,
+        type: "function",
+        function: { name: call.name, arguments: JSON.stringify(call.args) },
+      })),
+    };
     return Response.json({
       id: `chatcmpl-${turn}`,
       object: "chat.completion",

@@ -6,13 +6,29 @@ import { runCollect } from "./_cli.ts";
 import { npmBin } from "./_deps.ts";
 import { tempDir } from "./_mcp.ts";
 import { openaiServer } from "./_model_wire.ts";
-import { CONTRACTS, filesUnder, fixtureServer, keyOf, readRows, waitNoProcesses, writeSpec } from "./_agent.ts";
+import {
+  checkReaders,
+  CONTRACTS,
+  fixtureServer,
+  keyOf,
+  readRows,
+  waitNoProcesses,
+  writeSpec,
+} from "./_agent.ts";
 
 const FAKE_KEY = "sk-test-FAKE-9f8e7d6c5b4a";
 
 function arms(url: string) {
   return [
-    { id: "good", provider: "openai", model: "gpt-good", base_url: url, api_key_env: "TOOLSCORE_TEST_KEY", seed: 7, temperature: 0 },
+    {
+      id: "good",
+      provider: "openai",
+      model: "gpt-good",
+      base_url: url,
+      api_key_env: "TOOLSCORE_TEST_KEY",
+      seed: 7,
+      temperature: 0,
+    },
     { id: "sloppy", provider: "openai", model: "sloppy", base_url: url, system: "Be brief." },
   ];
 }
@@ -50,9 +66,12 @@ Deno.test("agent run: 2 arms × 2 tasks × 3 repeats write 12 rows, traces and r
       assert.equal(row.status, "ok");
       assert.match(String(row.trace), /^runs\/(good|sloppy)\/(book|weather)-[0-2]\.json$/);
       assert.equal(row.receipt, String(row.trace).replace(/\.json$/, ".receipt.json"));
-      assert.deepEqual(row.usage, row.task_id === "weather" || row.arm_id === "sloppy"
-        ? { input_tokens: 200, output_tokens: 40 }
-        : { input_tokens: 300, output_tokens: 60 });
+      assert.deepEqual(
+        row.usage,
+        row.task_id === "weather" || row.arm_id === "sloppy"
+          ? { input_tokens: 200, output_tokens: 40 }
+          : { input_tokens: 300, output_tokens: 60 },
+      );
       assert.equal(typeof row.cost_usd, "number");
       assert.equal(row.honesty_errors, 0);
       assert.equal(row.server_fresh, true);
@@ -81,38 +100,16 @@ Deno.test("agent run: 2 arms × 2 tasks × 3 repeats write 12 rows, traces and r
     assert.ok(tools.some((t) => t.function.name === "book_flight"));
     const sloppy = model.requests.find((r) => r.body.model === "sloppy")!;
     assert.equal(sloppy.headers.get("authorization"), null);
-    assert.deepEqual((sloppy.body.messages as unknown[])[0], { role: "system", content: "Be brief." });
+    assert.deepEqual((sloppy.body.messages as unknown[])[0], {
+      role: "system",
+      content: "Be brief.",
+    });
 
-    const files = await filesUnder(`${dir}/runs`);
-    const receipts = files.filter((f) => f.endsWith(".receipt.json"));
-    const traces = files.filter((f) => /\/(book|weather)-\d\.json$/.test(f));
-    assert.equal(receipts.length, 12);
-    assert.equal(traces.length, 12);
-    const verify = await runCollect(["verify", ...receipts]);
-    assert.equal(verify.code, 0, verify.out + verify.err);
-
-    const compare = await runCollect(["compare", out, "--json"]);
-    assert.equal(compare.code, 0, compare.err);
-    const compared = JSON.parse(compare.out);
-    assert.ok(JSON.stringify(compared).includes("sloppy"));
-
-    const exported = `${dir}/export.jsonl`;
-    const exportRun = await runCollect(["export", out, "-o", exported]);
-    assert.equal(exportRun.code, 0, exportRun.err);
-    const records = await readRows(exported);
-    assert.equal(records.length, 12);
-    assert.ok(records.every((r) => (r.hashes as Record<string, unknown>).receipt_sha256 !== null));
-
-    const protocol = `${dir}/protocol.json`;
-    await Deno.writeTextFile(protocol, JSON.stringify({
-      protocol_version: 1,
+    const { files } = await checkReaders(dir, out, {
+      rows: 12,
       baseline: "sloppy",
       candidate: "good",
-      min_runs: 3,
-      rules: [{ id: "better", metric: "pass_rate", expect: "not_worse", tolerance: 0.05 }],
-    }));
-    const decide = await runCollect(["decide", protocol, out]);
-    assert.equal(decide.code, 0, decide.out + decide.err);
+    });
 
     // Rerun: everything is there, nothing runs.
     const again = await runCollect(["agent", "run", spec, "-o", out, "--json"]);
@@ -121,10 +118,10 @@ Deno.test("agent run: 2 arms × 2 tasks × 3 repeats write 12 rows, traces and r
     assert.equal((await readRows(out)).length, 12);
 
     // The fake key is in no file written, nor in any output.
-    for (const file of [out, ...files, exported]) {
+    for (const file of [out, ...files]) {
       assert.ok(!(await Deno.readTextFile(file)).includes(FAKE_KEY), file);
     }
-    for (const text of [run.out, run.err, again.out, again.err, verify.out, compare.out]) {
+    for (const text of [run.out, run.err, again.out, again.err]) {
       assert.ok(!text.includes(FAKE_KEY));
     }
     assert.deepEqual(await waitNoProcesses(marker), []);
@@ -135,7 +132,7 @@ Deno.test("agent run: 2 arms × 2 tasks × 3 repeats write 12 rows, traces and r
   }
 });
 
-Deno.test("agent run against the reference memory server: a fresh MEMORY_FILE_PATH per run", async () => {
+Deno.test("agent run against the reference memory server over stdio: 12 rows, a fresh MEMORY_FILE_PATH per run", async () => {
   const bin = npmBin("mcp-server-memory");
   if (bin === undefined) return;
   const dir = await tempDir("agent_memory");
@@ -147,25 +144,136 @@ Deno.test("agent run against the reference memory server: a fresh MEMORY_FILE_PA
         env: { MEMORY_FILE_PATH: "${TOOLSCORE_RUN_DIR}/memory.jsonl" },
         timeout_s: 30,
       },
-      arms: [{ id: "good", provider: "openai", model: "gpt-good", base_url: model.url }],
-      tasks: [{ id: "remember", prompt: "Remember that Ada is a mathematician", contract: `${CONTRACTS}contract_memory.json` }],
-      repeats: 2,
+      arms: arms(model.url),
+      tasks: [
+        {
+          id: "remember",
+          prompt: "Remember that Ada is a mathematician",
+          contract: `${CONTRACTS}contract_memory.json`,
+        },
+        {
+          id: "find",
+          prompt: "Find the admiral in memory",
+          contract: `${CONTRACTS}contract_find.json`,
+        },
+      ],
+      repeats: 3,
       prices: PRICES,
     });
+    Deno.env.set("TOOLSCORE_TEST_KEY", FAKE_KEY);
     const out = `${dir}/runs.jsonl`;
-    const run = await runCollect(["agent", "run", spec, "-o", out]);
+    const run = await runCollect(["agent", "run", spec, "-o", out, "--concurrency", "2"]);
     assert.equal(run.code, 0, run.err);
-    const rows = await readRows(out);
-    assert.deepEqual(rows.map((r) => r.outcome), ["pass", "pass"]);
-    for (const repeat of [0, 1]) {
+    const { rows } = await checkReaders(dir, out, {
+      rows: 12,
+      baseline: "sloppy",
+      candidate: "good",
+    });
+    assert.deepEqual(
+      rows.filter((r) => r.arm_id === "good").map((r) => r.outcome),
+      ["pass", "pass", "pass", "pass", "pass", "pass"],
+    );
+    assert.deepEqual(
+      rows.filter((r) => r.arm_id === "sloppy" && r.task_id === "find").map((r) => r.outcome),
+      ["fail", "fail", "fail"],
+    );
+    for (const repeat of [0, 1, 2]) {
       // Each run had its own graph: one entity, not one per run so far.
-      const graph = await Deno.readTextFile(`${dir}/runs/good/remember-${repeat}.work/memory.jsonl`);
+      const graph = await Deno.readTextFile(
+        `${dir}/runs/good/remember-${repeat}.work/memory.jsonl`,
+      );
       assert.equal(graph.trim().split("\n").length, 1);
       const trace = JSON.parse(await Deno.readTextFile(`${dir}/runs/good/remember-${repeat}.json`));
       assert.match(JSON.stringify(trace.calls[1].result), /Ada/);
     }
   } finally {
+    Deno.env.delete("TOOLSCORE_TEST_KEY");
     await model.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("agent run against a server over Streamable HTTP: 12 rows that say the server is not fresh", async () => {
+  const mcp = await httpFixture();
+  const dir = await tempDir("agent_http");
+  const model = openaiServer();
+  Deno.env.set("TOOLSCORE_TEST_KEY", FAKE_KEY);
+  try {
+    const spec = await writeSpec(dir, {
+      server: { url: mcp.url },
+      arms: arms(model.url),
+      repeats: 3,
+      prices: PRICES,
+    });
+    const out = `${dir}/runs.jsonl`;
+    const run = await runCollect(["agent", "run", spec, "-o", out, "--concurrency", "2"]);
+    assert.equal(run.code, 0, run.err);
+    const { rows } = await checkReaders(dir, out, {
+      rows: 12,
+      baseline: "sloppy",
+      candidate: "good",
+    });
+    assert.ok(rows.every((r) => r.server_fresh === false));
+    assert.match(String((rows[0]!.notes as string[])[0]), /not fresh per run/);
+    assert.ok(mcp.calls() >= 12);
+  } finally {
+    Deno.env.delete("TOOLSCORE_TEST_KEY");
+    await model.close();
+    await mcp.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// A Streamable HTTP MCP server with the fixture's flight and weather tools, stateless: a new
+// SDK server and transport per POST, so that every run's session is its own.
+async function httpFixture(): Promise<{ url: string; calls(): number; close(): Promise<void> }> {
+  const { McpServer } = await import(
+    "@modelcontextprotocol/sdk/server/mcp.js"
+  ) as typeof import("@modelcontextprotocol/sdk/server/mcp");
+  const { WebStandardStreamableHTTPServerTransport } = await import(
+    "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+  ) as typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp");
+  const { z } = await import("zod");
+  let calls = 0;
+  const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    // No standalone event stream and no sessions to delete: both allowed answers (405).
+    if (request.method !== "POST") return new Response(null, { status: 405 });
+    const mcp = new McpServer({ name: "http-fixture", version: "1.0.0" });
+    mcp.registerTool(
+      "search_flights",
+      {
+        description: "Search flights.",
+        inputSchema: { destination: z.string(), date: z.string() },
+      },
+      (
+        { destination, date },
+      ) => (calls++, text(JSON.stringify([{ flight_id: "FL-100", destination, date }]))),
+    );
+    mcp.registerTool("book_flight", {
+      description: "Book a flight.",
+      inputSchema: { flight_id: z.string() },
+    }, ({ flight_id }) => (calls++, text(`booked ${flight_id}`)));
+    mcp.registerTool(
+      "get_weather",
+      { description: "Weather.", inputSchema: { city: z.string() } },
+      ({ city }) => (calls++, text(`sunny in ${city}`)),
+    );
+    mcp.registerTool(
+      "add",
+      { description: "Add.", inputSchema: { a: z.number(), b: z.number() } },
+      ({ a, b }) => (calls++, text(String(a + b))),
+    );
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await mcp.connect(transport);
+    return await transport.handleRequest(request);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/mcp`,
+    calls: () => calls,
+    close: () => server.shutdown(),
+  };
+}

@@ -12,7 +12,7 @@
  */
 
 import { describeJson, isJsonObject, type JsonObject } from "../scoring/calls.ts";
-import { ProviderError, postJson } from "./http.ts";
+import { postJson, ProviderError } from "./http.ts";
 import {
   type Conversation,
   type ConversationInput,

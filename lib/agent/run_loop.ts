@@ -286,7 +286,9 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       turns++;
       usage = addUsage(usage, reply.usage);
       model = reply.model ?? model;
-      if (reply.calls.length === 0) return finish("final_answer", { finalAnswer: reply.text ?? "" });
+      if (reply.calls.length === 0) {
+        return finish("final_answer", { finalAnswer: reply.text ?? "" });
+      }
       results = [];
       for (const call of reply.calls) {
         const tool = listed.back.get(call.name) ?? call.name;

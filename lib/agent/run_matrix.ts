@@ -179,7 +179,12 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   }
   const dropped = await dropRows(options.output, retry, outDir);
   if (dropped > 0) emit({ type: "note", text: `retrying ${dropped} error row(s)` });
-  emit({ type: "planned", total: planned.length, skipped: planned.length - todo.length, todo: todo.length });
+  emit({
+    type: "planned",
+    total: planned.length,
+    skipped: planned.length - todo.length,
+    todo: todo.length,
+  });
 
   const summary: MatrixSummary = {
     total: planned.length,

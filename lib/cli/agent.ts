@@ -45,7 +45,8 @@ const FLAGS: FlagSpec = {
   json: { type: "boolean" },
 };
 
-const HELP = `toolscore agent run SPEC -o RUNS.jsonl — run models against an MCP server and score them
+const HELP =
+  `toolscore agent run SPEC -o RUNS.jsonl — run models against an MCP server and score them
 
 Runs every arm × task × repeat of the agent spec: a fresh stdio server per run,
 its tools handed to the model, the model ↔ tools/call loop until a final answer,
@@ -103,7 +104,9 @@ function planText(spec: AgentSpec, shard: Shard | undefined): string {
   const tokens = runEstimateTokens(spec);
   const lines = [
     `plan: ${spec.arms.length} arm(s) × ${spec.tasks.length} task(s) × ${spec.repeats} repeat(s)` +
-    ` = ${planRuns(spec).length} runs${shard ? `; shard ${shard.k}/${shard.n}: ${runs.length}` : ""}`,
+    ` = ${planRuns(spec).length} runs${
+      shard ? `; shard ${shard.k}/${shard.n}: ${runs.length}` : ""
+    }`,
     `estimate per run: ${tokens.inputTokens.toLocaleString("en-US")} input + ${
       tokens.outputTokens.toLocaleString("en-US")
     } output tokens${spec.budget.estimatePerRun ? " (budget.estimate_per_run)" : " (default)"}`,
@@ -218,7 +221,9 @@ function summaryText(summary: MatrixSummary, output: string): string {
 async function agentRun(args: string[], io: CliIO): Promise<number> {
   const flags = parseFlags("agent run", args, FLAGS);
   const [specPath, ...extra] = flags.positionals;
-  if (specPath === undefined) throw new UsageError("agent run needs SPEC; see toolscore agent --help");
+  if (specPath === undefined) {
+    throw new UsageError("agent run needs SPEC; see toolscore agent --help");
+  }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   const output = stringFlag(flags, "output");
   if (output === undefined) {
