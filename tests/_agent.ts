@@ -139,3 +139,77 @@ export async function checkReaders(
   assert.equal(decide.code, 0, decide.out + decide.err);
   return { rows, files: [...files, exported] };
 }
+
+// A Streamable HTTP MCP server with the fixture's flight and weather tools, stateless: a new
+// SDK server and transport per POST, so that every run's session is its own.
+export async function httpFixture(
+  options: { rpcErrorTool?: string } = {},
+): Promise<{ url: string; calls(): number; close(): Promise<void> }> {
+  const { McpServer } = await import(
+    "@modelcontextprotocol/sdk/server/mcp.js"
+  ) as typeof import("@modelcontextprotocol/sdk/server/mcp");
+  const { WebStandardStreamableHTTPServerTransport } = await import(
+    "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+  ) as typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp");
+  const { z } = await import("zod");
+  let calls = 0;
+  const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    // No standalone event stream and no sessions to delete: both allowed answers (405).
+    if (request.method !== "POST") return new Response(null, { status: 405 });
+    const message = await request.clone().json().catch(() => ({}));
+    if (
+      options.rpcErrorTool !== undefined && message.method === "tools/call" &&
+      message.params?.name === options.rpcErrorTool
+    ) {
+      // What a server that fails inside its handler answers: a JSON-RPC error, not a result.
+      return Response.json({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: -32603, message: "database is down" },
+      });
+    }
+    const mcp = new McpServer({ name: "http-fixture", version: "1.0.0" });
+    mcp.registerTool(
+      "search_flights",
+      {
+        description: "Search flights.",
+        inputSchema: { destination: z.string(), date: z.string() },
+      },
+      (
+        { destination, date },
+      ) => (calls++, text(JSON.stringify([{ flight_id: "FL-100", destination, date }]))),
+    );
+    mcp.registerTool("book_flight", {
+      description: "Book a flight.",
+      inputSchema: { flight_id: z.string() },
+    }, ({ flight_id }) => (calls++, text(`booked ${flight_id}`)));
+    mcp.registerTool(
+      "get_weather",
+      { description: "Weather.", inputSchema: { city: z.string() } },
+      ({ city }) => (calls++, text(`sunny in ${city}`)),
+    );
+    // A name OpenAI and Anthropic refuse (the dot): handed to them as weather_now, mapped back.
+    mcp.registerTool(
+      "weather.now",
+      { description: "Weather now.", inputSchema: {} },
+      () => (calls++, text("rain")),
+    );
+    mcp.registerTool(
+      "add",
+      { description: "Add.", inputSchema: { a: z.number(), b: z.number() } },
+      ({ a, b }) => (calls++, text(String(a + b))),
+    );
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await mcp.connect(transport);
+    return await transport.handleRequest(request);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/mcp`,
+    calls: () => calls,
+    close: () => server.shutdown(),
+  };
+}

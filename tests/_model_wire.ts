@@ -123,7 +123,11 @@ const seen = new Set<string>();
  * - `garbled`: 200 with a body that is not JSON;
  * - `overloaded`: the first request of each turn gets 529 (Anthropic's overloaded).
  */
-export const quirks: Quirk = (model, body, headers) => {
+export function quirks(
+  model: string,
+  body: Record<string, unknown>,
+  headers: Headers,
+): Response | null {
   const key = headers.get("authorization") ?? headers.get("x-api-key") ??
     headers.get("x-goog-api-key") ?? "(none)";
   const turn = `${model}:${JSON.stringify(body)}`;
@@ -144,7 +148,7 @@ export const quirks: Quirk = (model, body, headers) => {
   }
   if (model === "garbled") return new Response("<html>not json", { status: 200 });
   return null;
-};
+}
 
 /** Start a loopback server; `handle` gets the parsed body and returns the response. */
 export function serveJson(

@@ -10,6 +10,7 @@ import {
   checkReaders,
   CONTRACTS,
   fixtureServer,
+  httpFixture,
   keyOf,
   readRows,
   waitNoProcesses,
@@ -224,56 +225,86 @@ Deno.test("agent run against a server over Streamable HTTP: 12 rows that say the
   }
 });
 
-// A Streamable HTTP MCP server with the fixture's flight and weather tools, stateless: a new
-// SDK server and transport per POST, so that every run's session is its own.
-async function httpFixture(): Promise<{ url: string; calls(): number; close(): Promise<void> }> {
-  const { McpServer } = await import(
-    "@modelcontextprotocol/sdk/server/mcp.js"
-  ) as typeof import("@modelcontextprotocol/sdk/server/mcp");
-  const { WebStandardStreamableHTTPServerTransport } = await import(
-    "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-  ) as typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp");
-  const { z } = await import("zod");
-  let calls = 0;
-  const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    // No standalone event stream and no sessions to delete: both allowed answers (405).
-    if (request.method !== "POST") return new Response(null, { status: 405 });
-    const mcp = new McpServer({ name: "http-fixture", version: "1.0.0" });
-    mcp.registerTool(
-      "search_flights",
-      {
-        description: "Search flights.",
-        inputSchema: { destination: z.string(), date: z.string() },
-      },
-      (
-        { destination, date },
-      ) => (calls++, text(JSON.stringify([{ flight_id: "FL-100", destination, date }]))),
-    );
-    mcp.registerTool("book_flight", {
-      description: "Book a flight.",
-      inputSchema: { flight_id: z.string() },
-    }, ({ flight_id }) => (calls++, text(`booked ${flight_id}`)));
-    mcp.registerTool(
-      "get_weather",
-      { description: "Weather.", inputSchema: { city: z.string() } },
-      ({ city }) => (calls++, text(`sunny in ${city}`)),
-    );
-    mcp.registerTool(
-      "add",
-      { description: "Add.", inputSchema: { a: z.number(), b: z.number() } },
-      ({ a, b }) => (calls++, text(String(a + b))),
-    );
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+Deno.test("agent run works with exactly the permissions the README shows", async () => {
+  const dir = await tempDir("agent_perms");
+  const model = openaiServer();
+  const marker = `agent-perms-${crypto.randomUUID()}`;
+  try {
+    const spec = await writeSpec(dir, {
+      server: fixtureServer(marker),
+      arms: arms(model.url).slice(0, 1),
+      repeats: 1,
+      prices: PRICES,
     });
-    await mcp.connect(transport);
-    return await transport.handleRequest(request);
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}/mcp`,
-    calls: () => calls,
-    close: () => server.shutdown(),
-  };
-}
+    const out = `${dir}/runs.jsonl`;
+    const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+    assert.match(
+      readme,
+      /--allow-read --allow-write=runs\.jsonl,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
+    );
+    const child = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        `--allow-write=${out},${dir}/runs`,
+        "--allow-env=TOOLSCORE_TEST_KEY,PATH,HOME,DENO_DIR",
+        "--allow-net=127.0.0.1",
+        "--allow-run",
+        new URL("../cli.ts", import.meta.url).pathname,
+        "agent",
+        "run",
+        spec,
+        "-o",
+        out,
+      ],
+      env: { NO_COLOR: "1", TOOLSCORE_TEST_KEY: FAKE_KEY },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(child.stderr);
+    assert.equal(child.code, 0, stderr);
+    const rows = await readRows(out);
+    assert.deepEqual(rows.map((r) => r.outcome), ["pass", "pass"]);
+    assert.ok(!stderr.includes(FAKE_KEY));
+    assert.deepEqual(await waitNoProcesses(marker), []);
+  } finally {
+    await model.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("agent run --dry-run prints the plan and estimates, runs the doctor, and runs nothing", async () => {
+  const dir = await tempDir("agent_dry");
+  try {
+    const spec = await writeSpec(dir, {
+      server: fixtureServer("agent-dry"),
+      arms: [...arms("http://127.0.0.1:9/v1"), {
+        id: "free",
+        provider: "openai",
+        model: "unpriced",
+        base_url: "http://127.0.0.1:9/v1",
+      }],
+      repeats: 3,
+      prices: PRICES,
+    });
+    Deno.env.set("TOOLSCORE_TEST_KEY", FAKE_KEY);
+    const out = `${dir}/runs.jsonl`;
+    const run = await runCollect(["agent", "run", spec, "-o", out, "--dry-run", "--shard", "1/2"]);
+    assert.match(
+      run.out,
+      /plan: 3 arm\(s\) × 2 task\(s\) × 3 repeat\(s\) = 18 runs; shard 1\/2: 9/,
+    );
+    assert.match(run.out, /estimate per run: 20,000 input \+ 2,000 output tokens \(default\)/);
+    assert.match(run.out, /good \(openai gpt-good\): \d runs, ~\$0\.\d+/);
+    assert.match(run.out, /free \(openai unpriced\): \d runs, cost unknown \(no price\)/);
+    assert.match(run.out, /estimated total: ~\$[\d.]+ plus the unpriced arms/);
+    assert.match(run.out, /server-start/);
+    assert.equal(run.code, 1); // the doctor fails the unpriced arm
+    await assert.rejects(Deno.stat(out));
+    assert.ok(!run.out.includes(FAKE_KEY));
+  } finally {
+    Deno.env.delete("TOOLSCORE_TEST_KEY");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
