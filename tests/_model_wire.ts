@@ -105,7 +105,7 @@ export interface ModelServer {
   /** The base URL to put in an arm's base_url. */
   url: string;
   /** Every request body received, with its headers and time. */
-  requests: { body: Record<string, unknown>; headers: Headers; at: number }[];
+  requests: { body: Record<string, unknown>; headers: Headers; at: number; path: string }[];
   close(): Promise<void>;
 }
 
@@ -160,7 +160,12 @@ export function serveJson(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     async (request) => {
       const body = await request.json().catch(() => ({}));
-      requests.push({ body, headers: request.headers, at: performance.now() });
+      requests.push({
+        body,
+        headers: request.headers,
+        at: performance.now(),
+        path: new URL(request.url).pathname,
+      });
       if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       return await handle(body, request);
     },
@@ -225,4 +230,101 @@ export function openaiServer(options: { delayMs?: number } = {}): ModelServer {
     });
   }, options);
   return { ...server, url: `${server.url}/v1` };
+}
+
+// --- Anthropic Messages ------------------------------------------------------------------------
+
+/** A loopback server speaking Anthropic Messages at `/v1/messages`. */
+export function anthropicServer(options: { delayMs?: number } = {}): ModelServer {
+  return serveJson((body, request) => {
+    if (new URL(request.url).pathname !== "/v1/messages") {
+      return new Response("not found", { status: 404 });
+    }
+    const model = String(body.model);
+    const quirk = quirks(model, body, request.headers);
+    if (quirk) return quirk;
+    const messages = body.messages as { role: string; content: unknown }[];
+    const names = new Map<string, string>();
+    const results: SeenResult[] = [];
+    for (const message of messages) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content as Record<string, unknown>[]) {
+        if (block.type === "tool_use") names.set(String(block.id), String(block.name));
+        if (block.type === "tool_result") {
+          results.push({
+            name: names.get(String(block.tool_use_id)) ?? "?",
+            text: String(block.content),
+            isError: block.is_error === true,
+          });
+        }
+      }
+    }
+    const prompt = String(messages[0]?.content ?? "");
+    const tools = ((body.tools ?? []) as { name: string }[]).map((t) => t.name);
+    const decision = brain({ model, prompt, results, tools });
+    const turn = messages.filter((m) => m.role === "assistant").length;
+    const content = "text" in decision ? [{ type: "text", text: decision.text }] : [
+      { type: "text", text: "Let me do that." },
+      ...decision.calls.map((call, i) => ({
+        type: "tool_use",
+        id: `toolu_${turn}_${i}`,
+        name: call.name,
+        input: call.args,
+      })),
+    ];
+    return Response.json({
+      id: `msg_${turn}`,
+      type: "message",
+      role: "assistant",
+      model: `${model}-20260101`,
+      content,
+      stop_reason: "text" in decision ? "end_turn" : "tool_use",
+      usage: { input_tokens: 100, output_tokens: 20 },
+    });
+  }, options);
+}
+
+// --- Gemini generateContent --------------------------------------------------------------------
+
+/** A loopback server speaking Gemini `generateContent` at `/v1beta/models/M:generateContent`. */
+export function geminiServer(options: { delayMs?: number } = {}): ModelServer {
+  return serveJson((body, request) => {
+    const match = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(
+      new URL(request.url).pathname,
+    );
+    if (!match) return new Response("not found", { status: 404 });
+    const model = decodeURIComponent(match[1]!);
+    const quirk = quirks(model, body, request.headers);
+    if (quirk) return quirk;
+    const contents = body.contents as { role: string; parts: Record<string, unknown>[] }[];
+    const results: SeenResult[] = [];
+    for (const content of contents) {
+      for (const part of content.parts) {
+        const response = part.functionResponse as Record<string, unknown> | undefined;
+        if (response === undefined) continue;
+        const inner = response.response as Record<string, unknown>;
+        results.push({
+          name: String(response.name),
+          text: String(inner.result ?? inner.error),
+          isError: "error" in inner,
+        });
+      }
+    }
+    const prompt = String(contents[0]?.parts[0]?.text ?? "");
+    const tools = ((body.tools as { functionDeclarations: { name: string }[] }[] | undefined)?.[0]
+      ?.functionDeclarations ?? []).map((t) => t.name);
+    const decision = brain({ model, prompt, results, tools });
+    const turn = contents.filter((c) => c.role === "model").length;
+    const parts = "text" in decision
+      ? [{ text: decision.text }]
+      : decision.calls.map((call, i) => ({
+        functionCall: { id: `fc_${turn}_${i}`, name: call.name, args: call.args },
+        ...(i === 0 ? { thoughtSignature: "c2lnbmF0dXJl" } : {}),
+      }));
+    return Response.json({
+      candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
+      modelVersion: `${model}-001`,
+    });
+  }, options);
 }

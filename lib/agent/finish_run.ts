@@ -20,6 +20,7 @@ import { buildReceipt } from "../receipts/build.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import type { ReplacedResult } from "./faults.ts";
 import type { Redactor } from "./keys.ts";
 import type { PlannedRun } from "./plan.ts";
 import { costUsd, lookupPrice } from "../spec/prices.ts";
@@ -146,7 +147,7 @@ export interface FinishedRun {
  * @param run The run.
  * @param output What it produced.
  * @param startedAt When it started.
- * @param applied The faults applied to its tool results, when the spec injects faults.
+ * @param injected The faults applied to its tool results, when the spec injects faults.
  * @returns The row and cost.
  *
  * @example Usage
@@ -161,8 +162,9 @@ export async function finishRun(
   run: PlannedRun,
   output: RunOutput,
   startedAt: Date,
-  applied?: InjectedFault[],
+  injected?: { faults: InjectedFault[]; replaced: ReplacedResult[] },
 ): Promise<FinishedRun> {
+  const applied = injected?.faults;
   const { spec, redactor } = context;
   const files = runFiles(context.outDir, run);
   const folder = dirname(files.trace);
@@ -172,7 +174,7 @@ export async function finishRun(
   if (applied !== undefined) {
     await writeTextFileAtomic(
       files.injected,
-      `${JSON.stringify(redactor.value({ run_id: run.runId, faults: applied }), null, 2)}\n`,
+      `${JSON.stringify(redactor.value({ run_id: run.runId, ...injected }), null, 2)}\n`,
     );
   }
   const notes: string[] = [];

@@ -5,6 +5,8 @@
  */
 
 import type { PostJsonOptions } from "./http.ts";
+import { anthropicProvider } from "./anthropic.ts";
+import { geminiProvider } from "./gemini.ts";
 import { openaiProvider } from "./openai.ts";
 import type { Provider } from "./provider.ts";
 import type { AgentArm } from "../spec/agent_spec.ts";
@@ -35,7 +37,9 @@ export function createProvider(
   switch (arm.provider) {
     case "openai":
       return openaiProvider(options);
-    default:
-      throw new Error(`provider ${arm.provider} is not wired yet`);
+    case "anthropic":
+      return anthropicProvider(options);
+    case "gemini":
+      return geminiProvider(options);
   }
 }

@@ -17,6 +17,8 @@ import { readArmKeys } from "./keys.ts";
 import { dropRows, readExistingRows, RowWriter } from "./output.ts";
 import { type PlannedRun, planRuns, runKey, type Shard } from "./plan.ts";
 import { createProvider } from "./providers.ts";
+import { BudgetGate } from "./budget.ts";
+import { type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
@@ -82,6 +84,11 @@ export interface RunMatrixOptions {
    * @default {{}}
    */
   http?: Omit<PostJsonOptions, "signal" | "redactor">;
+  /**
+   * Under a budget, run arms whose price is unknown (their cost stays `null`).
+   * @default {false}
+   */
+  allowUnknownPrice?: boolean;
 }
 
 /** What {@linkcode runMatrix} did. */
@@ -125,11 +132,14 @@ export function defaultOutDir(output: string): string {
   return ext === "" ? `${output}.d` : output.slice(0, -ext.length);
 }
 
-async function loadInputs(spec: AgentSpec): Promise<Pick<FinishContext, "expected" | "honesty">> {
+async function loadInputs(
+  spec: AgentSpec,
+): Promise<Pick<FinishContext, "expected" | "honesty"> & { faults?: FaultSpec[] }> {
   const expected = new Map<string, Expected>();
   for (const task of spec.tasks) expected.set(task.id, await loadExpected(task.contract));
   const honesty = spec.honesty !== undefined ? await loadHonestyConfig(spec.honesty) : undefined;
-  return { expected, honesty };
+  const faults = spec.faults !== undefined ? await loadFaults(spec.faults) : undefined;
+  return { expected, honesty, faults };
 }
 
 /**
@@ -152,7 +162,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const { spec } = options;
   const emit = options.onEvent ?? (() => {});
   const keys = readArmKeys(spec, options.readEnv);
-  const inputs = await loadInputs(spec);
+  const { faults, ...inputs } = await loadInputs(spec);
   const outDir = options.outDir ?? defaultOutDir(options.output);
   const planned = planRuns(spec, options.shard);
 
@@ -207,8 +217,17 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const stop = options.signal ?? new AbortController().signal;
   const writer = await RowWriter.open(options.output);
   const queue = [...todo];
+  const gate = new BudgetGate(spec, { allowUnknownPrice: options.allowUnknownPrice });
+  const notStarted = (run: PlannedRun, reason: string) =>
+    summary.notStarted.push({
+      arm_id: run.arm.id,
+      task_id: run.task.id,
+      repeat: run.repeat,
+      reason,
+    });
 
-  async function one(run: PlannedRun): Promise<void> {
+  // The run's cost when its row was written (`{cost}`), `null` when it was stopped unwritten.
+  async function one(run: PlannedRun): Promise<{ cost: number | null } | null> {
     const startedAt = new Date();
     const work = runFiles(outDir, run).work;
     await Deno.remove(work, { recursive: true }).catch(() => {});
@@ -223,6 +242,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       redactor: keys.redactor,
     });
     emit({ type: "started", run });
+    const runFaults = faults !== undefined ? new RunFaults(faults, run.runId) : undefined;
     const output = await executeRun({
       spec,
       arm: run.arm,
@@ -231,16 +251,19 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       lookup: (name) => runVariables[name] ?? options.readEnv(name),
       signal: stop,
       redactor: keys.redactor,
+      faults: runFaults?.hook,
     });
-    if (stop.aborted) return;
-    const finished = await finishRun(context, run, output, startedAt);
-    if (stop.aborted) return;
+    if (stop.aborted) return null;
+    const injected = runFaults && { faults: runFaults.applied, replaced: runFaults.replaced };
+    const finished = await finishRun(context, run, output, startedAt, injected);
+    if (stop.aborted) return null;
     await writer.append(finished.row);
     summary.runs++;
     if (finished.row.status === "error") summary.errors++;
     if (finished.costUsd === null) summary.unknownCost++;
     else summary.spendUsd += finished.costUsd;
     emit({ type: "finished", run, row: finished.row, costUsd: finished.costUsd });
+    return { cost: finished.costUsd };
   }
 
   // A failure that is not a run's (a file that cannot be written) stops the matrix once the
@@ -250,12 +273,20 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
     while (!stop.aborted && fatal === undefined) {
       const run = queue.shift();
       if (run === undefined) return;
-      try {
-        await one(run);
-      } catch (error) {
-        if (stop.aborted) return;
-        fatal ??= { error };
+      const admission = gate.admit(run.arm);
+      if (!admission.ok) {
+        notStarted(run, admission.reason);
+        continue;
       }
+      let written: { cost: number | null } | null = null;
+      try {
+        written = await one(run);
+      } catch (error) {
+        if (!stop.aborted) fatal ??= { error };
+      } finally {
+        gate.settle(admission.estimate, written?.cost ?? null);
+      }
+      if (written === null && stop.aborted) notStarted(run, "stopped while it ran; not written");
     }
   }
 
@@ -267,5 +298,6 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   }
   if (fatal !== undefined) throw fatal.error;
   summary.interrupted = stop.aborted;
+  for (const run of queue) notStarted(run, "the matrix was stopped before it started");
   return summary;
 }

@@ -42,6 +42,7 @@ const FLAGS: FlagSpec = {
   shard: { type: "string" },
   "retry-errors": { type: "boolean" },
   "dry-run": { type: "boolean" },
+  "allow-unknown-price": { type: "boolean" },
   json: { type: "boolean" },
 };
 
@@ -55,7 +56,8 @@ included); one JSONL row per run, read by compare, select, decide and export.
 
 Usage:
   toolscore agent run SPEC -o RUNS.jsonl [--out-dir DIR] [--concurrency N]
-                      [--shard k/n] [--retry-errors] [--dry-run] [--json]
+                      [--shard k/n] [--retry-errors] [--allow-unknown-price]
+                      [--dry-run] [--json]
 
 Options:
   -o, --output FILE     the JSONL file (required); rows already in it are skipped
@@ -65,8 +67,17 @@ Options:
   --shard k/n           only the runs whose index in the sorted (arm, task, repeat)
                         list is k-1 mod n; the shards' files concatenate into the run
   --retry-errors        run again the runs whose row has status "error"
+  --allow-unknown-price under budget.max_usd, run arms without a price (cost stays unknown)
   --dry-run             print the plan and estimated cost, run the doctor, run nothing
   --json                print {runs, errors, not_started, spend_usd, …} at the end
+
+budget.max_usd: before each run starts, the spend so far plus the estimates of the
+runs in flight and of this run (budget.estimate_per_run, else 20,000 input + 2,000
+output tokens, at the arm's price) must not pass it; the first that would stops the
+matrix. Runs not started are listed with the reason (and in --json's not_started).
+Injected faults (the spec's faults file: {tool, occurrence, kind: error | timeout |
+warning | replace, message?, result?, probability?, seed?}) change real tool results
+before the model sees them; each run's are written to RUN.injected.json.
 
 A stdio server may use \${TOOLSCORE_RUN_DIR} (a fresh folder per run) and
 \${TOOLSCORE_RUN_ID} in its env, e.g. MEMORY_FILE_PATH: \${TOOLSCORE_RUN_DIR}/memory.jsonl.
@@ -241,7 +252,12 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   if (flags.values["dry-run"] === true) {
     io.stdout(planText(spec, shard));
     io.stdout(`rows: ${output}; traces and receipts: ${outDir}/\n\n`);
-    const report = doctorReport(await runDoctor({ specPath }));
+    const report = doctorReport(
+      await runDoctor({
+        specPath,
+        allowUnknownPrice: flags.values["allow-unknown-price"] === true,
+      }),
+    );
     io.stdout(
       flags.values.json === true
         ? `${JSON.stringify(report, null, 2)}\n`
@@ -262,6 +278,7 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
       concurrency,
       shard,
       retryErrors: flags.values["retry-errors"] === true,
+      allowUnknownPrice: flags.values["allow-unknown-price"] === true,
       readEnv,
       signal: controller.signal,
       onEvent: progress(io),
