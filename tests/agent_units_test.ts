@@ -215,3 +215,78 @@ Deno.test("agentSpecFromJson() reads api_key_env, seed and provider gemini, and 
     /arms\[0\]\.seed: must be integer/,
   );
 });
+
+Deno.test("postJson() times out each request and retries network errors before it gives up", async () => {
+  const { postJson, ProviderError } = await import("../lib/agent/http.ts");
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return Response.json({});
+  });
+  try {
+    const retries: string[] = [];
+    const slow = await postJson(`http://127.0.0.1:${server.addr.port}/x`, {}, {}, {
+      timeoutMs: 100,
+      retries: 1,
+      baseDelayMs: 1,
+      onRetry: (_attempt, _wait, reason) => retries.push(reason),
+    }).catch((error) => error);
+    assert.ok(slow instanceof ProviderError);
+    assert.equal(slow.kind, "timeout");
+    assert.match(
+      slow.message,
+      /no answer from http:\/\/127\.0\.0\.1:\d+\/x within 0\.1 s \(gave up after 2 attempts\)/,
+    );
+    assert.equal(retries.length, 1);
+  } finally {
+    await server.shutdown();
+  }
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const refused = await postJson(`http://127.0.0.1:${port}/v1`, {}, {}, {
+    retries: 2,
+    baseDelayMs: 1,
+  })
+    .catch((error) => error);
+  assert.equal(refused.kind, "network");
+  assert.match(
+    refused.message,
+    /cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: .*gave up after 3 attempts/,
+  );
+});
+
+Deno.test("agent run draws a progress line on a terminal: runs done, errors, spend, ETA", async () => {
+  const { runCli } = await import("../lib/cli/run.ts");
+  const { openaiServer } = await import("./_model_wire.ts");
+  const { tempDir } = await import("./_mcp.ts");
+  const { fixtureServer, writeSpec, CONTRACTS } = await import("./_agent.ts");
+  const dir = await tempDir("agent_progress");
+  const model = openaiServer();
+  try {
+    const spec = await writeSpec(dir, {
+      server: fixtureServer("agent-progress"),
+      arms: [{ id: "a", provider: "openai", model: "gpt-good", base_url: model.url }],
+      tasks: [{
+        id: "weather",
+        prompt: "Weather in Paris, and add 2 and 3",
+        contract: `${CONTRACTS}contract_weather.json`,
+      }],
+      repeats: 2,
+      prices: { "gpt-good": { input_per_mtok: 1, output_per_mtok: 4 } },
+    });
+    let err = "";
+    const code = await runCli(["agent", "run", spec, "-o", `${dir}/runs.jsonl`], {
+      stdout: () => {},
+      stderr: (text) => void (err += text),
+      color: false,
+      progress: true,
+      stdin: () => Promise.resolve(""),
+    });
+    assert.equal(code, 0, err);
+    assert.match(err, /\r\x1b\[2Kagent run: 1\/2 runs, 0 error\(s\), \$0\.00036 spent, ETA \d+s/);
+    assert.match(err, /agent run: 2\/2 runs, 0 error\(s\), \$0\.00072 spent, ETA 0s\r\x1b\[2K/);
+  } finally {
+    await model.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -80,13 +80,15 @@ const KEYS = ["tool", "occurrence", "kind", "message", "result", "probability", 
  * ```
  */
 export function faultsFromJson(value: unknown, source?: string): FaultSpec[] {
-  const at = (path: string) => source === undefined ? path || "(faults)" : `${source}: ${path}`;
-  const list = isJsonObject(value) && Array.isArray(value.faults) ? value.faults : value;
-  const base = list === value ? "" : "faults";
+  const at = (path: string) =>
+    source === undefined ? path || "(faults)" : path === "" ? source : `${source}: ${path}`;
+  const wrapped = isJsonObject(value) && "faults" in value;
+  const list = wrapped ? value.faults : value;
+  const base = wrapped ? "faults" : "";
   if (!Array.isArray(list)) {
     throw new InputError(
       `expected a list of faults like {"tool": "deploy", "kind": "timeout"}, got ${
-        describeJson(value)
+        describeJson(list)
       }`,
       at(base),
     );
