@@ -194,7 +194,21 @@ export function faultFires(fault: FaultSpec, index: number, runId: string): bool
   return parseInt(hash.slice(0, 8), 16) / 2 ** 32 < fault.probability;
 }
 
-/** The faults of one run: the hook for the run loop, and what it applied. */
+/**
+ * The faults of one run: the hook for the run loop, and what it applied.
+ *
+ * @example Usage
+ * ```ts
+ * import { faultsFromJson, RunFaults } from "./faults.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const faults = new RunFaults(faultsFromJson([{ tool: "book", kind: "error", message: "down" }]), "run-1");
+ * const seen = faults.hook("book", 1, { text: "booked", isError: false, result: "booked" });
+ * assert.equal(seen?.text, "down");
+ * assert.deepEqual(faults.applied, [{ tool: "book", occurrence: 1, kind: "error", message: "down" }]);
+ * assert.equal(faults.hook("book", 2, { text: "booked", isError: false, result: "booked" }), null);
+ * ```
+ */
 export class RunFaults {
   /** The faults applied, in the honesty checks' shape. */
   readonly applied: InjectedFault[] = [];

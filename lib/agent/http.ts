@@ -15,7 +15,19 @@ import { Redactor } from "./keys.ts";
 /** Why a provider request failed. */
 export type ProviderErrorKind = "http" | "network" | "timeout" | "malformed" | "aborted";
 
-/** A provider request that failed for good (after its retries). */
+/**
+ * A provider request that failed for good (after its retries).
+ *
+ * @example Usage
+ * ```ts
+ * import { ProviderError } from "./http.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new ProviderError("http", "api.example.test answered HTTP 401", 401);
+ * assert.equal(error.name, "ProviderError");
+ * assert.equal(error.status, 401);
+ * ```
+ */
 export class ProviderError extends ToolscoreError {
   /**
    * Create the error.
@@ -90,6 +102,34 @@ export interface JsonResponse {
 
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
 const BODY_EXCERPT = 300;
+/** The largest response body read (a model reply is far smaller). */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+// The body as text, refusing one larger than MAX_BODY_BYTES rather than holding it all.
+async function boundedText(response: Response, where: string): Promise<string> {
+  if (response.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      await response.body.cancel().catch(() => {});
+      throw new ProviderError(
+        "malformed",
+        `${where} sent a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+        response.status,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
 
 /**
  * Milliseconds a `Retry-After` header asks to wait: delta-seconds or an HTTP
@@ -221,7 +261,7 @@ export async function postJson(
         body: payload,
         signal,
       });
-      const text = await response.text();
+      const text = await boundedText(response, where);
       if (response.ok) {
         try {
           return { status: response.status, body: JSON.parse(text), attempts: attempt + 1 };

@@ -129,7 +129,18 @@ export async function dropRows(
   return dropped;
 }
 
-/** Appends rows to the output, each as one line with one write. */
+/**
+ * Appends rows to the output, each as one line with one write.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { RowWriter } from "./output.ts";
+ *
+ * const writer = await RowWriter.open("runs.jsonl");
+ * await writer.append({ arm_id: "a", task_id: "t", repeat: 0, status: "ok" });
+ * await writer.close();
+ * ```
+ */
 export class RowWriter {
   readonly #file: Deno.FsFile;
   #queue: Promise<void> = Promise.resolve();
