@@ -45,12 +45,9 @@ function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): v
  * ```
  */
 export function terminalIO(args: string[]): CliIO {
-  let noColor = args.includes("--no-color");
-  try {
-    noColor ||= Deno.env.get("NO_COLOR") !== undefined;
-  } catch {
-    // No env permission: treat as no preference.
-  }
+  // Deno.noColor reflects NO_COLOR without asking for env permission, so scoring stays
+  // --allow-read only and still honours it.
+  const noColor = args.includes("--no-color") || Deno.noColor;
   return {
     stdout: (text) => writeAll(Deno.stdout, text),
     stderr: (text) => writeAll(Deno.stderr, text),

@@ -32,6 +32,7 @@ import "./lib/base/_heavy.ts";
 export { VERSION } from "./lib/base/mod.ts";
 export { InputError, ToolscoreError, UsageError } from "./lib/base/mod.ts";
 export { canonicalJson, jsonSha256 } from "./lib/base/mod.ts";
+export type { TextPattern } from "./lib/base/mod.ts";
 
 // Scoring: the call model and matchers.
 export {
@@ -169,12 +170,15 @@ export type {
 
 // Statistics and selection.
 export {
+  clusteredInterval,
+  COMPARE_TESTS,
   compareRuns,
   Comparison,
   evaluateProtocol,
   fisherExact,
   loadProtocol,
   loadRuns,
+  mcnemarExact,
   Objective,
   OBJECTIVE_METRICS,
   PairComparison,
@@ -186,17 +190,24 @@ export {
   RUN_OUTCOMES,
   runFromRow,
   runsFromTraces,
+  runsNeeded,
   Selection,
   SELECTION_POLICIES,
   selectVariant,
+  signFlipTest,
   VariantStats,
   wilsonInterval,
 } from "./lib/stats/mod.ts";
 export type {
+  Cluster,
+  ClusteredIntervalOptions,
+  ClusteredIntervalResult,
   CompareRunsOptions,
+  CompareTest,
   ObjectiveGoal,
   ObjectiveSpec,
   PairComparisonFields,
+  PairTest,
   Protocol,
   ProtocolDecision,
   ProtocolResultFields,
@@ -208,10 +219,15 @@ export type {
   RunOptions,
   RunOutcome,
   RunsFromTracesOptions,
+  RunsNeededOptions,
   SelectionFields,
   SelectionPolicy,
   SelectVariantOptions,
+  SignFlipTestOptions,
+  SignFlipTestResult,
+  TaskRuns,
   VariantStatsFields,
+  WilsonIntervalOptions,
   WilsonOptions,
 } from "./lib/stats/mod.ts";
 
@@ -225,7 +241,14 @@ export {
   validateRecord,
   writeExport,
 } from "./lib/export/mod.ts";
-export type { ExportManifest, ExportOptions, RecordSource, RunRecord } from "./lib/export/mod.ts";
+export type {
+  ExportManifest,
+  ExportOptions,
+  ExportRecordsOptions,
+  IterateRecordsOptions,
+  RecordSource,
+  RunRecord,
+} from "./lib/export/mod.ts";
 
 // Doctor: MCP server specs and the preflight checks.
 export { McpServerError } from "./lib/mcp/mod.ts";
@@ -244,3 +267,11 @@ export type {
   EnvReader,
   RunDoctorOptions,
 } from "./lib/doctor/mod.ts";
+
+// `deno run jsr:@toolscore/cli eval …`: run as the main module, the package's default export is
+// the CLI. Imported dynamically, so `import { evaluate } from "@toolscore/cli"` neither starts
+// the CLI nor loads its command table.
+if (import.meta.main) {
+  const { main } = await import("./cli.ts");
+  await main(Deno.args);
+}

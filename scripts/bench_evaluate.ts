@@ -1,61 +1,80 @@
 /**
- * Speed figures for the foundation (issue 2), printed, never asserted:
+ * Speed figures on the traces users really have, printed, never asserted
+ * (issue 21). Each figure is printed beside its floor, measured in the same
+ * run, because this machine's speed drifts by up to ±50% between minutes:
  *
- * - `evaluate()` in-process over 10,000 generated traces of 20 calls
- *   (credential scan and honesty checks included): traces/second;
- * - pairing 500 calls of one tool;
- * - `toolscore eval` over a directory of 10,000 trace files, end to end;
- * - `toolscore --version` start-up time.
+ * - `evaluate()` in-process (gold loaded once) on 10,000 parsed documents of
+ *   each shape of `_bench_traces.ts` — OpenAI chat transcripts, Anthropic
+ *   message lists, OTLP exports, toolscore traces — beside a bare walk over
+ *   the same documents' calls;
+ * - `toolscore eval DIR` end to end over 10,000 and 2,000 files of each shape,
+ *   console and `--json`, beside a separate `deno run` that only reads and
+ *   `JSON.parse`s the same files, with the peak memory (max RSS) of each;
+ * - pairing 500 × 500 calls of one tool, and `toolscore --version`.
  *
- * Run: deno run --allow-read --allow-write --allow-run --allow-env scripts/bench_evaluate.ts
+ * The comparison with the Python Toolscore is `scripts/bench_vs_python.ts`.
+ *
+ *     deno run --allow-read --allow-write --allow-run --allow-env scripts/bench_evaluate.ts [--quick]
+ *
+ * `--quick` runs one shape (openai) and one round, for a smoke test.
  *
  * @module
  */
 
-import { evaluate } from "../lib/evaluate/evaluate.ts";
-import { goldFromJson } from "../lib/evaluate/gold.ts";
+import { evaluate, goldFromJson } from "../mod.ts";
 import { pairCalls } from "../lib/scoring/pairing.ts";
+import {
+  BENCH_FORMATS,
+  type BenchFormat,
+  benchGold,
+  benchTrace,
+  walkCalls,
+} from "./_bench_traces.ts";
 
-const TOOLS = ["search", "fetch", "summarize", "write_file", "send_email"];
+const quick = Deno.args.includes("--quick");
+const formats: readonly BenchFormat[] = quick ? ["openai"] : BENCH_FORMATS;
+const ROUNDS = quick ? 1 : 5;
+const RUNS = quick ? 1 : 3;
+const TRACES = 10_000;
+const root = new URL("..", import.meta.url).pathname;
 
-function makeCall(i: number, jitter: number) {
-  return {
-    tool: TOOLS[i % TOOLS.length]!,
-    args: { query: `item ${i}`, limit: 10 + (i % 3), page: jitter % 2 === 0 ? i : i + 1 },
-    result: { ok: true, items: [`result ${i}`] },
-    duration_s: 0.01 * (i + 1),
-  };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+function timeRounds(work: () => void): number[] {
+  work(); // warm up the JIT
+  return Array.from({ length: ROUNDS }, () => {
+    const begin = performance.now();
+    work();
+    return (performance.now() - begin) / 1000;
+  });
 }
 
-const gold = Array.from({ length: 20 }, (_, i) => ({
-  tool: TOOLS[i % TOOLS.length]!,
-  args: { query: `item ${i}`, limit: 10 + (i % 3), page: i },
-}));
-const traces = Array.from({ length: 10_000 }, (_, t) => ({
-  format: "toolscore",
-  calls: Array.from({ length: 20 }, (_, i) => makeCall(i, t + i)),
-  final_answer: "Here is the summary you asked for.",
-}));
-
-// The gold list as loadGold() returns it (converted and frozen once), and as raw JSON, which
-// evaluate() compares with its snapshot on every call to notice edits.
-const loaded = goldFromJson(gold);
-for (const [label, expected] of [["loaded gold", loaded], ["raw JSON gold", gold]] as const) {
-  // Warm up the JIT, then time several rounds: this machine's speed varies between rounds.
-  for (let i = 0; i < 2000; i++) evaluate(expected, traces[i]!);
-  const rates: number[] = [];
-  let sum = 0;
-  for (let round = 0; round < 5; round++) {
-    const begin = performance.now();
-    sum = 0;
-    for (const trace of traces) sum += evaluate(expected, trace).score;
-    rates.push(traces.length / ((performance.now() - begin) / 1000));
-  }
-  rates.sort((a, b) => a - b);
+console.log(
+  `# in-process: evaluate() with the gold loaded once, ${fmt(TRACES)} traces of 20 calls`,
+);
+const gold = goldFromJson(benchGold());
+for (const format of formats) {
+  const docs = Array.from(
+    { length: TRACES },
+    (_, t) => JSON.parse(JSON.stringify(benchTrace(format, t))),
+  );
+  let check = 0;
+  const floor = timeRounds(() => {
+    for (const doc of docs) check += walkCalls(format, doc);
+  });
+  let score = 0;
+  const scoring = timeRounds(() => {
+    score = 0;
+    for (const doc of docs) score += evaluate(gold, doc).score;
+  });
+  const [e, f] = [median(scoring), median(floor)];
   console.log(
-    `evaluate() with ${label}: ${traces.length} traces x 20 calls, 5 rounds: median ` +
-      `${Math.round(rates[2]!)} traces/s, best ${Math.round(rates[4]!)}, worst ` +
-      `${Math.round(rates[0]!)} (mean score ${(sum / traces.length).toFixed(3)})`,
+    `${format.padEnd(9)} evaluate(): median ${fmt(TRACES / e)} traces/s (rounds ` +
+      `${scoring.map((s) => fmt(TRACES / s)).join(", ")}); bare walk ${fmt(TRACES / f)}/s; ` +
+      `ratio ${(e / f).toFixed(1)}x (mean score ${(score / TRACES).toFixed(3)}, check ${
+        check % 997
+      })`,
   );
 }
 
@@ -64,53 +83,86 @@ const shuffled = [...many].reverse().map((c, i) => ({
   ...c,
   args: { ...c.args, tag: (i * 3) % 7 },
 }));
-const start = performance.now();
+const pairingStart = performance.now();
 const pairs = pairCalls(many, shuffled);
-const seconds = (performance.now() - start) / 1000;
 console.log(
-  `pairCalls(): 500 x 500 calls of one tool in ${seconds.toFixed(3)} s (${pairs.length} pairs)`,
+  `pairCalls(): 500 x 500 calls of one tool in ` +
+    `${((performance.now() - pairingStart) / 1000).toFixed(3)} s (${pairs.length} pairs)`,
 );
 
+interface Timed {
+  seconds: number;
+  maxRssMb: number;
+}
+
+/** Run a command with stdout to /dev/null; wall time and max RSS (GNU time). */
+async function timed(args: string[]): Promise<Timed> {
+  const rssFile = await Deno.makeTempFile();
+  const begin = performance.now();
+  const { code, stderr } = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "%M", "-o", rssFile, ...args],
+    stdout: "null",
+    stderr: "piped",
+    cwd: root,
+  }).output();
+  const seconds = (performance.now() - begin) / 1000;
+  const kilobytes = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1));
+  await Deno.remove(rssFile);
+  // eval exits 1 when traces fail the bar, which half-wrong traces do.
+  if (code > 1) {
+    throw new Error(`${args.join(" ")} exited ${code}: ${new TextDecoder().decode(stderr)}`);
+  }
+  return { seconds, maxRssMb: kilobytes / 1024 };
+}
+
+const deno = Deno.execPath();
 const dir = await Deno.makeTempDir({ prefix: "toolscore-bench-" });
 try {
-  await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(gold));
-  await Deno.mkdir(`${dir}/traces`);
-  for (let t = 0; t < traces.length; t++) {
-    await Deno.writeTextFile(
-      `${dir}/traces/run-${String(t).padStart(5, "0")}.json`,
-      JSON.stringify(traces[t]),
-    );
-  }
-  const cli = new URL("../cli.ts", import.meta.url).pathname;
-  const run = async (args: string[]) => {
-    const begin = performance.now();
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", `--allow-read=${dir}`, cli, ...args],
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    const elapsed = (performance.now() - begin) / 1000;
-    if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
-    return elapsed;
-  };
-  await run(["--version"]); // warm the module cache
-  for (const mode of [[] as string[], ["--json"]]) {
-    const runs: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      runs.push(await run(["eval", `${dir}/gold.json`, `${dir}/traces`, ...mode]));
-    }
-    runs.sort((a, b) => a - b);
+  await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(benchGold()));
+  for (const count of [10_000, 2_000]) {
     console.log(
-      `toolscore eval DIR ${mode.join(" ") || "(console)"}: ${traces.length} files, 3 runs: ` +
-        `median ${runs[1]!.toFixed(2)} s = ${Math.round(traces.length / runs[1]!)} traces/s ` +
-        `end to end (best ${Math.round(traces.length / runs[0]!)}, worst ` +
-        `${Math.round(traces.length / runs[2]!)})`,
+      `\n# end to end: toolscore eval DIR over ${fmt(count)} files (median of ${RUNS} runs)`,
     );
+    for (const format of formats) {
+      const traces = `${dir}/${format}-${count}`;
+      await Deno.mkdir(traces);
+      for (let t = 0; t < count; t++) {
+        await Deno.writeTextFile(
+          `${traces}/run-${String(t).padStart(5, "0")}.json`,
+          JSON.stringify(benchTrace(format, t)),
+        );
+      }
+      const commands: Record<string, string[]> = {
+        floor: [deno, "run", "--allow-read", "scripts/_bench_floor.ts", traces],
+        console: [deno, "run", "--allow-read", "cli.ts", "eval", `${dir}/gold.json`, traces],
+        json: [deno, "run", "--allow-read", "cli.ts", "eval", `${dir}/gold.json`, traces, "--json"],
+      };
+      const results: Record<string, Timed[]> = { floor: [], console: [], json: [] };
+      // Interleaved, so a slow minute hits every command alike.
+      for (let run = 0; run < RUNS; run++) {
+        for (const [name, args] of Object.entries(commands)) results[name]!.push(await timed(args));
+      }
+      const wall = (name: string) => median(results[name]!.map((r) => r.seconds));
+      const rss = (name: string) => median(results[name]!.map((r) => r.maxRssMb));
+      const floor = wall("floor");
+      console.log(
+        `${format.padEnd(9)} read+parse ${floor.toFixed(2)} s (${rss("floor").toFixed(0)} MB); ` +
+          `console ${wall("console").toFixed(2)} s = ${(wall("console") / floor).toFixed(2)}x ` +
+          `(${rss("console").toFixed(0)} MB, ${fmt(count / wall("console"))} traces/s); ` +
+          `--json ${wall("json").toFixed(2)} s = ${(wall("json") / floor).toFixed(2)}x ` +
+          `(${rss("json").toFixed(0)} MB)`,
+      );
+      await Deno.remove(traces, { recursive: true });
+    }
   }
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) times.push(await run(["--version"]));
-  times.sort((a, b) => a - b);
-  console.log(`toolscore --version: median ${(times[2]! * 1000).toFixed(0)} ms over 5 runs`);
 } finally {
   await Deno.remove(dir, { recursive: true });
 }
+
+const versions: number[] = [];
+for (let i = 0; i < 10; i++) {
+  versions.push((await timed([deno, "run", "--allow-read", "cli.ts", "--version"])).seconds);
+}
+console.log(
+  `\ntoolscore --version: median ${(median(versions) * 1000).toFixed(0)} ms over 10 runs`,
+);

@@ -8,6 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 
+// With the trailing slash: the helpers append names directly.
 const DEPS = fileURLToPath(new URL("../tools/test-deps/node_modules/", import.meta.url));
 const warned = new Set<string>();
 

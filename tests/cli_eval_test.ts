@@ -176,7 +176,7 @@ for (const [what, args, pattern] of BAD) {
 
 Deno.test("toolscore --version, --help and COMMAND --help", async () => {
   const version = await run(["--version"]);
-  assert.match(version.out, /^toolscore \d+\.\d+\.\d+\n$/);
+  assert.match(version.out, /^toolscore \d+\.\d+\.\d+\ndeno \d/);
   const help = await run(["--help"]);
   assert.match(help.out, /Commands:/);
   assert.match(help.out, /eval +score traces/);
@@ -232,7 +232,102 @@ Deno.test("toolscore eval --json stays one JSON document past its 32 MB buffer",
   }
 });
 
-Deno.test("the bundled CLI loads parsers and validators when eval's inputs need them", async () => {
+/** Every file under `dir`, as paths relative to it. */
+async function filesUnder(dir: string, prefix = ""): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${dir}/${prefix}`)) {
+    const name = `${prefix}${entry.name}`;
+    if (entry.isDirectory) names.push(...await filesUnder(dir, `${name}/`));
+    else names.push(name);
+  }
+  return names.sort();
+}
+
+/**
+ * The bundle prints byte for byte what `deno run cli.ts` prints (stdout, stderr, exit code) for
+ * demo, eval, compare and export, and writes the same files; only the `created_at` of the
+ * export manifest and of receipts (and so a receipt's own hash) differ, as they would between
+ * two runs of either.
+ */
+async function assertBundleRunsAsSource(bundle: string, root: string): Promise<void> {
+  const base = await Deno.makeTempDir({ prefix: "toolscore-bundle-same-" });
+  try {
+    const [source, bundled] = [`${base}/source`, `${base}/bundle`];
+    for (const dir of [source, bundled]) {
+      await Deno.mkdir(`${dir}/demo`, { recursive: true });
+      await Deno.mkdir(`${dir}/runs`);
+      await Deno.mkdir(`${dir}/out`);
+      for (const name of ["gold.json", "good.json", "missing_call.json", "wrong_argument.json"]) {
+        await Deno.copyFile(`${root}data/demo/${name}`, `${dir}/demo/${name}`);
+      }
+      for (const name of ["flights.yaml", "good_run.json"]) {
+        await Deno.copyFile(`${root}testdata/contract/${name}`, `${dir}/${name}`);
+      }
+      await Deno.copyFile(`${root}testdata/eval/broken.json`, `${dir}/broken.json`);
+      await Deno.copyFile(`${root}testdata/runs/agent_runs.jsonl`, `${dir}/runs/agent_runs.jsonl`);
+    }
+    const demoRuns = ["demo/good.json", "demo/missing_call.json", "demo/wrong_argument.json"];
+    const commands: [string[], number][] = [
+      [["demo"], 0],
+      [["eval", "demo/gold.json", ...demoRuns], 0],
+      [["eval", "demo/gold.json", ...demoRuns, "--json"], 0],
+      [["eval", "flights.yaml", "good_run.json", "-v"], 0],
+      [["eval", "demo/gold.json", "demo/wrong_argument.json", "--fail-under", "A"], 1],
+      [["eval", "demo/gold.json", "broken.json"], 2],
+      [["eval", "demo/gold.json", ...demoRuns, "--receipt-dir", "receipts"], 0],
+      // Each side's receipts check out (their receipt_sha256 covers created_at).
+      [[
+        "verify",
+        "--root",
+        ".",
+        "receipts/good.receipt.json",
+        "receipts/missing_call.receipt.json",
+      ], 0],
+      [["compare", "runs/agent_runs.jsonl"], 0],
+      [["compare", "runs/agent_runs.jsonl", "--json", "--html", "compare.html"], 0],
+      [["export", "runs/agent_runs.jsonl", "-o", "out/runs.jsonl"], 0],
+      [["validate-export", "out/runs.jsonl"], 0],
+    ];
+    for (const [args, code] of commands) {
+      const flags = ["--no-prompt", `--allow-read=${base}`, `--allow-write=${base}`];
+      const fromSource = await runDeno(
+        ["run", ...flags, "--config", `${root}deno.json`, `${root}cli.ts`, ...args],
+        { cwd: source },
+      );
+      const fromBundle = await runDeno(["run", "--no-config", ...flags, bundle, ...args], {
+        cwd: bundled,
+      });
+      assert.equal(fromSource.code, code, `${args.join(" ")}: ${fromSource.err}`);
+      assert.ok(fromSource.out.length > 0 || fromSource.err.length > 0, args.join(" "));
+      assert.deepEqual(fromBundle, fromSource, args.join(" "));
+    }
+    const written = await filesUnder(source);
+    assert.deepEqual(await filesUnder(bundled), written);
+    assert.ok(written.includes("out/runs.manifest.json") && written.includes("compare.html"));
+    assert.equal(written.filter((name) => name.startsWith("receipts/")).length, 3);
+    for (const name of written) {
+      const [a, b] = [
+        await Deno.readFile(`${source}/${name}`),
+        await Deno.readFile(`${bundled}/${name}`),
+      ];
+      if (name.endsWith("manifest.json") || name.endsWith(".receipt.json")) {
+        const [left, right] = [a, b].map((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+        assert.match(left.created_at, /^\d{4}-\d\d-\d\dT/);
+        for (const doc of [left, right]) {
+          delete doc.created_at;
+          delete doc.receipt_sha256; // a receipt's hash covers its created_at
+        }
+        assert.deepEqual(right, left, name);
+      } else {
+        assert.deepEqual(b, a, name);
+      }
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+Deno.test("the bundled CLI runs demo, eval, compare and export as deno run cli.ts does, and loads parsers and validators when eval's inputs need them", async () => {
   // In-process tests import mod.ts, which loads every package up front, and outside a bundle
   // a missing package is still found on first use. Only the single-file bundle (the offline
   // deliverable, README) shows that eval loads each package before it needs it.
@@ -252,6 +347,9 @@ Deno.test("the bundled CLI loads parsers and validators when eval's inputs need 
     await Deno.writeTextFile(`${dir}/broken.json`, '[{"tool": "search",}]');
     await Deno.writeTextFile(`${dir}/trace.yaml`, "- tool: search\n  args: {q: x}\n");
     const cli = `${dir}/toolscore.js`;
+    // `deno task bundle`, writing to this folder instead of dist/.
+    const task = JSON.parse(await Deno.readTextFile(`${root}deno.json`)).tasks.bundle as string;
+    assert.equal(task, "deno bundle --platform=deno -o dist/toolscore.js cli.ts");
     const bundled = await runDeno(
       ["bundle", "--quiet", "--platform=deno", "-o", cli, `${root}cli.ts`],
       { cwd: root },
@@ -299,6 +397,7 @@ Deno.test("the bundled CLI loads parsers and validators when eval's inputs need 
     const pooled = await run("eval", "gold.json", "runs", "-j", "2");
     assert.equal(pooled.code, 0, pooled.err);
     assert.match(pooled.out, /250 traces: 250 passed, 0 failed/);
+    await assertBundleRunsAsSource(cli, root);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -10,10 +10,14 @@ const TEMP = {
   suffix: ".tmp",
 };
 
-/** A test that gets a fresh temp folder holding copies of the demo gold file and traces. */
-function inTemp(name: string, fn: (dir: string) => Promise<void>): void {
+/**
+ * A test that gets a fresh temp folder holding copies of the demo gold file
+ * and traces: inside the repository (the current directory), or (`outside`)
+ * outside it, where a plain verify does not reach.
+ */
+function inTemp(name: string, fn: (dir: string) => Promise<void>, outside = false): void {
   Deno.test(name, async () => {
-    const dir = await Deno.makeTempDir(TEMP);
+    const dir = await Deno.makeTempDir(outside ? { prefix: "toolscore_cli_receipts_" } : TEMP);
     try {
       for (const file of ["gold.json", "good.json", "wrong_argument.json", "missing_call.json"]) {
         await Deno.copyFile(`data/demo/${file}`, `${dir}/${file}`);
@@ -209,8 +213,9 @@ inTemp(
     const receipt = await loadReceipt(`${dir}/out/good.regraded.receipt.json`);
     assert.equal(receipt.inputs.trace?.path, "../good.json");
     assert.equal(receipt.regraded_from, undefined);
-    // The receipt's folder is out/, and its trace is one level up: refused unless opted in.
-    assert.equal((await run(["verify", `${dir}/out/good.regraded.receipt.json`])).code, 1);
+    // The receipt's folder is out/ and its trace one level up, under the current directory:
+    // a plain verify from the project root admits it (issue 20).
+    assert.equal((await run(["verify", `${dir}/out/good.regraded.receipt.json`])).code, 0);
     assert.equal(
       (await run(["verify", "--allow-outside", `${dir}/out/good.regraded.receipt.json`])).code,
       0,
@@ -322,8 +327,8 @@ inTemp("verify reports ../../etc/passwd and absolute inputs without reading them
   const verified = await run(["verify", receipt, "--json"]);
   assert.equal(verified.code, 1);
   assert.deepEqual(JSON.parse(verified.out).receipts[0].problems, [
-    "gold ../../etc/passwd: input escapes the receipt directory; not read",
-    "trace /etc/passwd: input escapes the receipt directory (absolute path); not read",
+    "gold ../../etc/passwd: input escapes the receipt directory and the current directory; not read",
+    "trace /etc/passwd: input escapes the receipt directory and the current directory (absolute path); not read",
   ]);
   const regraded = await run(["regrade", receipt, "--no-verify"]);
   assert.equal(regraded.code, 2);
@@ -363,7 +368,27 @@ inTemp(
 );
 
 inTemp(
-  "eval --receipt with the gold file one level up notes it; verify --root admits it",
+  "eval --receipt-dir receipts verifies from the project root with a plain verify",
+  async (dir) => {
+    const done = await run([
+      "eval",
+      `${dir}/gold.json`,
+      `${dir}/good.json`,
+      "--receipt-dir",
+      `${dir}/receipts`,
+    ]);
+    assert.equal(done.code, 0, done.err);
+    assert.doesNotMatch(done.err, /note: it names inputs outside its folder/);
+    const receipt = await loadReceipt(`${dir}/receipts/good.receipt.json`);
+    assert.equal(receipt.inputs.trace?.path, "../good.json");
+    const plain = await run(["verify", `${dir}/receipts/good.receipt.json`]);
+    assert.equal(plain.code, 0, plain.out + plain.err);
+    assert.equal((await run(["regrade", `${dir}/receipts/good.receipt.json`])).code, 0);
+  },
+);
+
+inTemp(
+  "eval --receipt with the gold file one level up, outside the current directory, notes it; verify --root admits it",
   async (dir) => {
     await Deno.mkdir(`${dir}/runs`);
     await Deno.rename(`${dir}/good.json`, `${dir}/runs/good.json`);
@@ -384,4 +409,5 @@ inTemp(
     assert.match(refused.err, /not regraded \(--root DIR admits a folder that holds its inputs;/);
     assert.equal((await run(["regrade", "--root", dir, receipt])).code, 0);
   },
+  true,
 );

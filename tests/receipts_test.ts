@@ -25,10 +25,14 @@ const CREATED = new Date("2026-11-29T12:00:00Z");
 // Temp folders inside the repository (the tests may read only there); removed after each test.
 const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".receipts_", suffix: ".tmp" };
 
-/** A test that gets a fresh temp folder, removed afterwards. */
-function inTemp(name: string, fn: (dir: string) => Promise<void>): void {
+/**
+ * A test that gets a fresh temp folder, removed afterwards: inside the
+ * repository, or (`outside`) outside the current directory, which verify
+ * admits by default.
+ */
+function inTemp(name: string, fn: (dir: string) => Promise<void>, outside = false): void {
   Deno.test(name, async () => {
-    const dir = await Deno.makeTempDir(TEMP);
+    const dir = await Deno.makeTempDir(outside ? { prefix: "toolscore_receipts_" } : TEMP);
     try {
       await fn(dir);
     } finally {
@@ -251,15 +255,16 @@ inTemp(
     forged.receipt_sha256 = receiptSha256(forged);
     const problems = await verifyReceipt(forged, { base: dir });
     assert.deepEqual(problems, [
-      "gold ../secret.txt: input escapes the receipt directory; not read",
-      `trace ${outer}/secret.txt: input escapes the receipt directory (absolute path); not read`,
-      "forbidden ../../etc/passwd: input escapes the receipt directory; not read",
+      "gold ../secret.txt: input escapes the receipt directory and the current directory; not read",
+      `trace ${outer}/secret.txt: input escapes the receipt directory and the current directory (absolute path); not read`,
+      "forbidden ../../etc/passwd: input escapes the receipt directory and the current directory; not read",
     ]);
     // Opting in reads them: the two real ones check out, /etc/passwd's bytes do not match.
     const opted = await verifyReceipt(forged, { base: dir, allowOutside: true });
     assert.equal(opted.length, 1, opted.join("\n"));
     assert.match(opted[0]!, /^forbidden \.\.\/\.\.\/etc\/passwd: (changed|missing|cannot be read)/);
   },
+  true,
 );
 
 inTemp(
@@ -282,9 +287,10 @@ inTemp(
     const forged = { ...receipt, inputs: { trace: { ...digest, path: "link.json" } } } as Receipt;
     forged.receipt_sha256 = receiptSha256(forged);
     assert.deepEqual(await verifyReceipt(forged, { base: `${outer}/inner` }), [
-      "trace link.json: input escapes the receipt directory (through a symbolic link); not read",
+      "trace link.json: input escapes the receipt directory and the current directory (through a symbolic link); not read",
     ]);
   },
+  true,
 );
 
 Deno.test("verifyReceipt() reports a damaged receipt instead of throwing", async () => {
@@ -429,6 +435,7 @@ inTemp(
     const trusted = await regrade(`${outer}/inner/run.receipt.json`, { allowOutside: true });
     assert.equal(trusted.result.score, result.score);
   },
+  true,
 );
 
 inTemp(
@@ -569,7 +576,7 @@ inTemp(
     assert.equal(receipt.inputs.gold?.path, "../gold.json");
     const base = `${outer}/runs`;
     assert.deepEqual(await verifyReceipt(receipt, { base }), [
-      "gold ../gold.json: input escapes the receipt directory; not read",
+      "gold ../gold.json: input escapes the receipt directory and the current directory; not read",
     ]);
     assert.deepEqual(await verifyReceipt(receipt, { base, root: outer }), []);
     const forged = {
@@ -587,4 +594,5 @@ inTemp(
     await assert.rejects(() => regrade(`${base}/good.receipt.json`), ReceiptMismatchError);
     assert.equal((await regrade(`${base}/good.receipt.json`, { root: outer })).scoreDelta, 0);
   },
+  true,
 );

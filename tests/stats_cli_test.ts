@@ -11,18 +11,39 @@ Deno.test("toolscore compare prints a table per variant and the verdicts", async
   const { code, out, err } = await cli("compare", RUNS, RECORDS);
   assert.equal(code, 0, err);
   const lines = out.split("\n");
-  assert.match(lines[0]!, /^variant +n +pass rate +95% interval +pass\^1 +cost +latency +errors$/);
-  assert.match(out, /^mini +60 +44\/60 = 0\.73 +\[0\.61, 0\.83\]/m);
+  assert.match(
+    lines[0]!,
+    /^variant +n +tasks +pass rate +95% interval +clustered 95% +deff +pass\^1 +cost +latency +errors$/,
+  );
+  assert.match(out, /^mini +60 +4 +44\/60 = 0\.73 +\[0\.61, 0\.83\] +\[0\.66, 0\.81\] +0\.45 /m);
   assert.match(out, /^local .* unknown /m); // no cost recorded: unknown, not $0
+  // The rows carry task and repeat, so the variants' runs match one to one: McNemar decides.
   assert.match(
     out,
-    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], p = 0\.002/,
+    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], McNemar p = 0\.0044 over 60 matched runs \(only large passed 16, only mini 3\); pooled Fisher p = 0\.002\n {4}McNemar's exact test decided: the runs match one to one by \(task, repeat\), 60 pairs on 4 tasks\n/,
+  );
+  // Pooled Fisher with overlapping intervals could not tell these apart; the matched runs can.
+  assert.match(
+    out,
+    /mini beats local: 44\/60 = 0\.73 \[0\.61, 0\.83\] vs 32\/60 = 0\.53 \[0\.41, 0\.65\], McNemar p = 0\.029 over 60 matched runs \(only mini passed 19, only local 7\); pooled Fisher p = 0\.037/,
+  );
+  assert.match(out, /variant local: cost unknown for every run; it counts as worst/);
+});
+
+Deno.test("toolscore compare --test fisher keeps the pooled Fisher rule and says so", async () => {
+  const { code, out, err } = await cli("compare", RUNS, RECORDS, "--test", "fisher");
+  assert.equal(code, 0, err);
+  assert.match(
+    out,
+    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], p = 0\.002\n {4}Fisher's exact test on the pooled runs and the Wilson intervals decided \(test = fisher\)\n/,
   );
   assert.match(
     out,
     /mini and local are not distinguishable: 44\/60 vs 32\/60, p = 0\.037 < alpha = 0\.05, intervals overlap/,
   );
-  assert.match(out, /variant local: cost unknown for every run; it counts as worst/);
+  const bad = await cli("compare", RUNS, "--test", "bayes");
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--test bayes: expected auto, paired, fisher/);
 });
 
 Deno.test("toolscore compare --json prints one JSON document", async () => {

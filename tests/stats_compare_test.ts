@@ -163,6 +163,7 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "k",
     "min_n",
     "alpha",
+    "test",
     "baseline",
     "variants",
     "pairs",
@@ -182,6 +183,9 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "cost_known",
     "latency",
     "latency_known",
+    "clustered_interval",
+    "clustered_se",
+    "design_effect",
   ]);
   assert.deepEqual(Object.keys(json.pairs[0]), [
     "a",
@@ -191,6 +195,11 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "overlap",
     "distinguishable",
     "verdict",
+    "test",
+    "paired_p_value",
+    "paired_tasks",
+    "discordant",
+    "test_reason",
   ]);
   assert.equal(json.variants[1].cost, null);
 });

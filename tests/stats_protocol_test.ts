@@ -232,6 +232,7 @@ Deno.test("ProtocolResult.toJSON() is snake_case", () => {
     "baseline_value",
     "candidate_value",
     "p_value",
+    "test",
     "detail",
     "rule",
   ]);

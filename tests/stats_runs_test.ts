@@ -22,6 +22,7 @@ Deno.test("runFromRow() reads a toolscore agent run row", () => {
     cost: 0.0031,
     latency: 12.4,
     run_id: "r1",
+    repeat: null,
   });
 });
 

@@ -17,6 +17,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.003,
       latency: 1,
       run_id: "refund-1",
+      repeat: 1,
     },
     {
       variant: "old",
@@ -25,6 +26,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: 0.001,
       latency: 0.5,
       run_id: "refund-2",
+      repeat: 2,
     },
     // Unreadable: an error run, kept in the population.
     {
@@ -34,6 +36,7 @@ Deno.test("runsFromTraces() scores every *.json trace, sorted by file name", asy
       cost: null,
       latency: null,
       run_id: "refund-3",
+      repeat: 3,
     },
   ]);
 });
@@ -85,7 +88,17 @@ Deno.test("runsFromTraces() reads the task from the file stem", async () => {
   );
   await assert.rejects(
     () => runsFromTraces("old", `${TRACES}/old`, GOLD, { taskPattern: "(?<task>" }),
-    /task_pattern: not a valid regular expression/,
+    /task_pattern: invalid task pattern "\(\?<task>"/,
+  );
+  // Python's named group, as in $regex; a backtracking pattern runs in linear time.
+  const python = await runsFromTraces("old", `${TRACES}/old`, GOLD, {
+    taskPattern: "^(?P<task>r)",
+  });
+  assert.equal(python[0]!.task, "r");
+  assert.equal(taskOfStem("a".repeat(50_000) + "!", "^(?P<task>(a+)+)$"), "a".repeat(50_000) + "!");
+  await assert.rejects(
+    () => runsFromTraces("old", `${TRACES}/old`, GOLD, { taskPattern: "^(?<task>r)(?=e)" }),
+    /task_pattern: task pattern .* uses lookahead/,
   );
 });
 

@@ -6,7 +6,21 @@
  * @module
  */
 
-/** Base class of every error toolscore throws on purpose. */
+/**
+ * Base class of every error toolscore throws on purpose; anything else that
+ * escapes is a bug.
+ *
+ * @example Usage
+ * ```ts
+ * import { InputError, loadGold, ToolscoreError } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const error = await loadGold("no/such/gold.json").catch((e) => e);
+ * assert.ok(error instanceof ToolscoreError); // an input problem, not a bug
+ * assert.ok(error instanceof InputError);
+ * assert.equal(new ToolscoreError("no trace").name, "ToolscoreError");
+ * ```
+ */
 export class ToolscoreError extends Error {
   /**
    * Create an error.

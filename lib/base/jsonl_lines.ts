@@ -10,6 +10,7 @@
  * @module
  */
 
+import { checkJsonLimits } from "./json_limits.ts";
 import { InputError } from "./errors.ts";
 import { fileError } from "./load.ts";
 
@@ -129,12 +130,15 @@ export async function* fileLineBlocks(
  * ```
  */
 export function parseJsonLine(text: string, where: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new InputError(
       `not valid JSON (${(error as Error).message}); each line must be one JSON object`,
       where,
     );
   }
+  checkJsonLimits(value, where);
+  return value;
 }

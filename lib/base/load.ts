@@ -7,12 +7,26 @@
  * other extension is sniffed: JSON first, then JSONC, then YAML when the text
  * does not start like JSON.
  *
+ * Every document is held to the limits of `json_limits.ts` before anything
+ * walks it (issue 20): nesting depth 1,000, YAML aliases adding at most
+ * 100,000 nodes, no number a float cannot hold, and — for the files people
+ * write, read by {@linkcode readDocument} — no key given twice in one object.
+ * Files must be UTF-8: invalid bytes are an error naming the line and column,
+ * not replacement characters.
+ *
  * @module
  */
 
 import type { ParseError } from "jsonc-parser";
 import { jsoncModule, withHeavy, yamlModule } from "./_lazy.ts";
 import { InputError } from "./errors.ts";
+import {
+  checkDuplicateKeys,
+  checkJsonLimits,
+  checkYamlAliases,
+  MAX_NESTING_DEPTH,
+  tooDeepOffset,
+} from "./json_limits.ts";
 
 /** The syntaxes {@linkcode parseDocument} reads. */
 export type Syntax = "json" | "jsonc" | "yaml";
@@ -24,6 +38,12 @@ export interface ParseDocumentOptions {
    * @default {undefined}
    */
   syntax?: Syntax;
+  /**
+   * Refuse a key given twice in one JSON or JSONC object (YAML always does).
+   * {@linkcode readDocument}, which reads the files people write, turns it on.
+   * @default {false}
+   */
+  uniqueKeys?: boolean;
 }
 
 /**
@@ -75,7 +95,21 @@ export function lineColumn(text: string, offset: number): [number, number] {
   return [line, end - start + 1];
 }
 
+function depthError(text: string, file: string): InputError | undefined {
+  const offset = tooDeepOffset(text);
+  if (offset < 0) return undefined;
+  const [line, column] = lineColumn(text, offset);
+  return new InputError(
+    `nested deeper than ${MAX_NESTING_DEPTH} levels of arrays and objects (the limit); ` +
+      "flatten the data",
+    `${file}:${line}:${column}`,
+  );
+}
+
 function jsoncError(text: string, file: string, allowComments: boolean): InputError | undefined {
+  // jsonc-parser recurses: hand it nothing deeper than the limit.
+  const deep = depthError(text, file);
+  if (deep) return deep;
   const errors: ParseError[] = [];
   const { parse: parseJsonc, printParseErrorCode } = jsoncModule();
   parseJsonc(text, errors, { allowTrailingComma: allowComments, disallowComments: !allowComments });
@@ -89,24 +123,52 @@ function jsoncError(text: string, file: string, allowComments: boolean): InputEr
   );
 }
 
-function parseJson(text: string, file: string): unknown {
+function parseJson(text: string, file: string, uniqueKeys: boolean): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw jsoncError(text, file, false) ??
       new InputError(`invalid JSON (${(error as Error).message})`, file);
   }
+  return checked(value, text, file, uniqueKeys);
 }
 
-function parseJsoncText(text: string, file: string): unknown {
+function checked(value: unknown, text: string, file: string, uniqueKeys: boolean): unknown {
+  checkJsonLimits(value, file);
+  if (uniqueKeys) checkDuplicateKeys(text, file, jsoncModule().visit);
+  return value;
+}
+
+function parseJsoncText(text: string, file: string, uniqueKeys: boolean): unknown {
   const error = jsoncError(text, file, true);
   if (error) throw error;
-  return jsoncModule().parse(text, [], { allowTrailingComma: true });
+  return checked(
+    jsoncModule().parse(text, [], { allowTrailingComma: true }),
+    text,
+    file,
+    uniqueKeys,
+  );
 }
 
 function parseYaml(text: string, file: string): unknown {
+  const yaml = yamlModule();
   try {
-    return yamlModule().load(text);
+    // Events first: the alias expansion is counted before the document is built.
+    const events = yaml.parseEvents(text, { maxDepth: MAX_NESTING_DEPTH });
+    checkYamlAliases(events, text, file, lineColumn);
+    const documents = yaml.constructFromEvents(events, { source: text });
+    if (documents.length !== 1) {
+      throw new InputError(
+        documents.length === 0
+          ? "invalid YAML (the file holds no document); write one"
+          : `invalid YAML (the file holds ${documents.length} documents separated by ---); ` +
+            "keep one",
+        file,
+      );
+    }
+    checkJsonLimits(documents[0], file);
+    return documents[0];
   } catch (error) {
     if (error instanceof yamlModule().YAMLException) {
       const mark = error.mark;
@@ -144,17 +206,20 @@ export function parseDocument(
   options: ParseDocumentOptions = {},
 ): unknown {
   const syntax = options.syntax ?? syntaxOf(file);
+  const unique = options.uniqueKeys ?? false;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (syntax === "json") return parseJson(text, file);
-  if (syntax === "jsonc") return parseJsoncText(text, file);
+  if (syntax === "json") return parseJson(text, file, unique);
+  if (syntax === "jsonc") return parseJsoncText(text, file, unique);
   if (syntax === "yaml") return parseYaml(text, file);
   const head = text.trimStart()[0];
   if (head === "{" || head === "[") {
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch {
-      return parseJsoncText(text, file);
+      return parseJsoncText(text, file, unique);
     }
+    return checked(value, text, file, unique);
   }
   return parseYaml(text, file);
 }
@@ -175,10 +240,63 @@ export function parseDocument(
  * ```
  */
 export async function readTextFile(path: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (error) {
     throw fileError(error, path);
+  }
+  return decodeUtf8(bytes, path);
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decode UTF-8 strictly: invalid bytes are an error naming the line and
+ * column where they start, never replacement characters.
+ *
+ * @param bytes The file's bytes.
+ * @param path The file, for errors.
+ * @returns The text.
+ * @throws {InputError} When the bytes are not UTF-8.
+ *
+ * @example Usage
+ * ```ts
+ * import { decodeUtf8 } from "./load.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(decodeUtf8(new TextEncoder().encode("ok"), "x.json"), "ok");
+ * assert.throws(() => decodeUtf8(new Uint8Array([0x61, 0x0a, 0xff]), "x.json"), /x\.json:2:1: not UTF-8/);
+ * ```
+ */
+export function decodeUtf8(bytes: Uint8Array, path: string): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // Find the first bad byte: the longest prefix that decodes, within a few bytes.
+    let low = 0;
+    let high = bytes.length;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (decodes(bytes.subarray(0, mid))) low = mid;
+      else high = mid - 1;
+    }
+    const before = new TextDecoder().decode(bytes.subarray(0, low));
+    const [line, column] = lineColumn(before, before.length);
+    throw new InputError(
+      `not UTF-8 (byte 0x${bytes[low]?.toString(16).padStart(2, "0")} at offset ${low}); ` +
+        "save the file as UTF-8 (a binary file is not a document)",
+      `${path}:${line}:${column}`,
+    );
+  }
+}
+
+function decodes(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -218,10 +336,12 @@ export function fileError(error: unknown, path: string): InputError {
 }
 
 /**
- * Read and parse a JSON, JSONC or YAML file.
+ * Read and parse a JSON, JSONC or YAML file that a person wrote (gold file,
+ * contract, spec, protocol, honesty or fault file): a key given twice in one
+ * object is an error unless `uniqueKeys: false`.
  *
  * @param path The file.
- * @param options The syntax, when the extension does not say.
+ * @param options The syntax, when the extension does not say; `uniqueKeys` (default `true` here).
  * @returns The parsed value.
  * @throws {InputError} When the file cannot be read or parsed.
  *
@@ -237,6 +357,6 @@ export async function readDocument(
   options: ParseDocumentOptions = {},
 ): Promise<unknown> {
   const text = await readTextFile(path);
-  // JSONC, YAML and the positions of JSON errors need parsers the CLI loads on demand.
-  return withHeavy(() => parseDocument(text, path, options));
+  // JSONC, YAML, duplicate keys and the positions of JSON errors need parsers loaded on demand.
+  return withHeavy(() => parseDocument(text, path, { uniqueKeys: true, ...options }));
 }

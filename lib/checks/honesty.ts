@@ -46,6 +46,7 @@ import { InputError } from "../base/errors.ts";
 import type { EvidenceState } from "./evidence.ts";
 import { resultFromText } from "../formats/_shared.ts";
 import { readDocument } from "../base/load.ts";
+import { compileUserPattern, type TextPattern } from "../base/user_regex.ts";
 
 /** The kinds of fault `agent run` injects into tool results. */
 export type InjectedFaultKind = "error" | "timeout" | "warning";
@@ -65,13 +66,13 @@ export interface InjectedFault {
 /** What the honesty checks look for. Patterns from files are case-insensitive. */
 export interface HonestyConfig {
   /** A final answer matching one of these claims success. */
-  readonly successPatterns: readonly RegExp[];
+  readonly successPatterns: readonly TextPattern[];
   /** A final answer matching one of these discloses a problem. */
-  readonly disclosurePatterns: readonly RegExp[];
+  readonly disclosurePatterns: readonly TextPattern[];
   /** A tool result matching one of these carries a warning. */
-  readonly warningPatterns: readonly RegExp[];
+  readonly warningPatterns: readonly TextPattern[];
   /** A result or error matching one of these is a refusal. */
-  readonly refusalPatterns: readonly RegExp[];
+  readonly refusalPatterns: readonly TextPattern[];
   /** Tools that run arbitrary code or shell commands. */
   readonly codeExecutionTools: readonly string[];
   /** Faults injected into tool results, if any. */
@@ -175,19 +176,9 @@ function located(source: string | undefined, path: string): string | undefined {
   return path === "" ? source : `${source}: ${path}`;
 }
 
-function compilePattern(text: string, where: string | undefined): RegExp {
-  // Python-written configs: (?P<name>…) is (?<name>…); a leading (?i) is our default anyway.
-  const source = text.replace(/^\(\?i\)/, "").replace(/\(\?P</g, "(?<");
-  try {
-    return new RegExp(source, "i");
-  } catch (error) {
-    throw new InputError(
-      `invalid pattern ${JSON.stringify(text)} (${
-        (error as Error).message
-      }); use JavaScript RegExp syntax`,
-      where,
-    );
-  }
+function compilePattern(text: string, where: string | undefined): TextPattern {
+  // Every user pattern runs on RE2 (linear time); a leading (?i) is our default anyway.
+  return compileUserPattern(text.replace(/^\(\?i\)/, ""), "i", where);
 }
 
 function stringList(value: unknown, path: string, source: string | undefined): string[] {
@@ -286,7 +277,7 @@ function faultsAt(value: unknown, path: string, source: string | undefined): Inj
 
 /**
  * Read a honesty configuration; every field present replaces the default's
- * (patterns as strings, case-insensitive, JavaScript RegExp syntax). Keys are
+ * (patterns as strings, case-insensitive, RE2 syntax, linear-time: see `lib/base/user_regex.ts`). Keys are
  * `success_patterns`, `disclosure_patterns`, `warning_patterns`,
  * `refusal_patterns`, `code_execution_tools` and `injected` (camelCase is
  * accepted too).
@@ -338,7 +329,7 @@ function configFrom(
     const entry = fields[field] as { key: string; raw: unknown } | undefined;
     return entry === undefined ? undefined : parse(entry.raw, joinPath("", entry.key));
   };
-  const patterns = (raw: unknown, path: string): RegExp[] =>
+  const patterns = (raw: unknown, path: string): TextPattern[] =>
     stringList(raw, path, source).map((text, i) =>
       compilePattern(text, located(source, joinPath(path, i)))
     );
@@ -443,15 +434,18 @@ export async function loadInjectedFaults(path: string): Promise<InjectedFault[]>
 
 type TextTest = (text: string) => boolean;
 
-const COMPILED = new WeakMap<readonly RegExp[], TextTest>();
+const COMPILED = new WeakMap<readonly TextPattern[], TextTest>();
 
-function textTest(patterns: readonly RegExp[]): TextTest {
+function textTest(patterns: readonly TextPattern[]): TextTest {
   let test = COMPILED.get(patterns);
   if (test !== undefined) return test;
-  const flagsOf = (p: RegExp) => p.flags.replace(/[gyd]/g, "");
+  const flagsOf = (p: TextPattern) => p.flags.replace(/[gyd]/g, "");
   const first = patterns[0];
   if (first === undefined) {
     test = () => false;
+  } else if (!patterns.every((p) => p instanceof RegExp)) {
+    // User patterns (RE2, linear time) are stateless: never rebuilt as a RegExp.
+    test = (text) => patterns.some((p) => p.test(text));
   } else if (patterns.every((p) => flagsOf(p) === flagsOf(first))) {
     // One alternation: one pass over the text instead of one per pattern.
     const combined = new RegExp(patterns.map((p) => `(?:${p.source})`).join("|"), flagsOf(first));

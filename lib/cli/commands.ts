@@ -61,6 +61,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "evaluate a pre-declared protocol: adopt (0), reject (1), undecided (3)",
     load: async () => (await heavy(import("./decide.ts"))).decideCommand,
   },
+  plan: {
+    summary: "runs needed per variant to detect a pass-rate difference, and what they cost",
+    load: async () => (await heavy(import("./plan.ts"))).planCommand,
+  },
   export: {
     summary: "run records (JSONL + manifest) from runs, traces and receipts, for warehouses",
     load: async () => (await heavy(import("./export.ts"))).exportCommand,

@@ -6,11 +6,13 @@
  * @module
  */
 
-import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { UsageError } from "../base/errors.ts";
-import { comparisonHtml } from "../stats/html.ts";
+import { comparisonHtml } from "../report/html/compare.ts";
+import { compareMarkdown } from "../report/markdown_stats.ts";
+import { REPORT_FLAGS, reportFlagsHelp, reportTargets, writeReports } from "./report_flags.ts";
 import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
-import { formatComparison } from "../stats/report.ts";
+import { COMPARE_TESTS, type CompareTest } from "../stats/comparison.ts";
+import { formatComparison } from "../report/stats_console.ts";
 import { loadRuns, type Run } from "../stats/runs.ts";
 import {
   type CliIO,
@@ -40,6 +42,7 @@ export const COMPARISON_FLAGS: FlagSpec = {
   baseline: { type: "string" },
   "min-n": { type: "string" },
   alpha: { type: "string" },
+  test: { type: "string" },
 };
 
 /** The help text of the run-reading flags. */
@@ -49,7 +52,8 @@ export const RUN_FLAGS_HELP = `Runs:
   --traces VARIANT=DIR     score every *.json trace in DIR as runs of VARIANT (repeatable; needs --gold)
   --gold G                 the gold file or contract for --traces
   --min-score S            the passing score for --traces (default: the contract's, else 0.9)
-  --task-pattern RE        regex with a (?<task>…) group over file stems (default ^(?<task>.+?)(?:[-_.]r?\\d+)?$)`;
+  --task-pattern RE        regex with a (?<task>…) group over file stems, and optionally (?<repeat>\\d+)
+                           (default ^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$)`;
 
 function integerFlag(flags: ParsedFlags, name: string, low: number): number | undefined {
   const raw = stringFlag(flags, name);
@@ -63,7 +67,7 @@ function integerFlag(flags: ParsedFlags, name: string, low: number): number | un
 }
 
 /**
- * The comparison options the flags set (`-k`, `--baseline`, `--min-n`, `--alpha`).
+ * The comparison options the flags set (`-k`, `--baseline`, `--min-n`, `--alpha`, `--test`).
  *
  * @param flags Parsed flags.
  * @returns The options for `compareRuns`.
@@ -72,7 +76,12 @@ function integerFlag(flags: ParsedFlags, name: string, low: number): number | un
 export function comparisonOptions(flags: ParsedFlags): CompareRunsOptions {
   const alpha = numberFlag(flags, "alpha", [0, 1]);
   if (alpha === 0 || alpha === 1) throw new UsageError(`--alpha ${alpha}: expected 0 < alpha < 1`);
+  const test = stringFlag(flags, "test");
+  if (test !== undefined && !(COMPARE_TESTS as readonly string[]).includes(test)) {
+    throw new UsageError(`--test ${test}: expected ${COMPARE_TESTS.join(", ")}`);
+  }
   return {
+    test: test as CompareTest | undefined,
     k: integerFlag(flags, "k", 1),
     baseline: stringFlag(flags, "baseline"),
     minN: integerFlag(flags, "min-n", 0),
@@ -131,7 +140,7 @@ export async function readRuns(
   return runs;
 }
 
-const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, html: { type: "string" } };
+const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, ...REPORT_FLAGS };
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {
@@ -143,9 +152,12 @@ toolscore compare --traces VARIANT=DIR… --gold G [OPTIONS]
 Compare variants (models, prompts, configurations) over repeated runs: per
 variant the number of runs, the pass rate with its 95% Wilson interval,
 pass^k, mean cost and latency over the runs that have one (unknown stays
-unknown), and a verdict for each pair. A difference is called only when both
-variants have at least --min-n runs, the Fisher exact p-value is below
---alpha, and the intervals do not overlap.
+unknown), the interval clustered by task with its design effect (deff), and a
+verdict for each pair. A difference is called only when both variants have at
+least --min-n runs and the deciding test says so at --alpha: with --test auto
+(the default) a paired test when both variants ran the same tasks (McNemar
+when runs match by task and repeat, else the sign-flip test over tasks), else
+the pooled Fisher exact test with the Wilson intervals apart.
 
 ${RUN_FLAGS_HELP}
 
@@ -153,16 +165,17 @@ Options:
   -k K                     the k of pass^k (default 1)
   --baseline V             compare every variant with V (default: all pairs)
   --min-n N                runs per variant before a difference can be called (default 10)
-  --alpha A                significance level of the Fisher test (default 0.05)
+  --alpha A                significance level of the pair tests (default 0.05)
+  --test T                 auto, paired or fisher: how pairs are decided (default auto)
   --json                   print the comparison as one JSON document
-  --html FILE              also write a self-contained HTML report (interval bars, Pareto scatter)
+${reportFlagsHelp(false, "interval bars, pass^k, Pareto scatter, verdicts")}
 
 Exit codes: 0 ok, 2 usage or input error.
 
 Examples:
   toolscore compare runs.jsonl
   toolscore compare runs.jsonl --baseline mini -k 3 --json
-  toolscore compare runs.jsonl --html compare.html
+  toolscore compare runs.jsonl --html compare.html --markdown compare.md
   toolscore compare --traces old=traces/old --traces new=traces/new --gold contract.yaml
 `,
   async run(args: string[], io: CliIO): Promise<number> {
@@ -170,8 +183,10 @@ Examples:
     const options = comparisonOptions(flags);
     const runs = await readRuns("compare", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
-    const html = stringFlag(flags, "html");
-    if (html !== undefined) await writeTextFileAtomic(html, comparisonHtml(comparison));
+    await writeReports(reportTargets(flags.values), {
+      markdown: () => compareMarkdown(comparison),
+      html: () => comparisonHtml(comparison),
+    }, io);
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
     } else {

@@ -20,6 +20,7 @@ import { InputError, UsageError } from "../base/errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { syntaxOf } from "../base/load.ts";
 import { scanCredentials } from "../checks/security.ts";
+import { MAX_PAIRING_CELLS } from "../scoring/hungarian.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readTraceArguments } from "./inputs.ts";
 
@@ -118,6 +119,18 @@ function traceNotes(calls: ToolCall[]): string[] {
       `the arguments of ${unparsed.join(", ")} did not parse, so they are required ` +
         `without an argument check`,
     );
+  }
+  // The contract expects every call, so scoring this trace pairs n × n calls of each tool.
+  const perTool = new Map<string, number>();
+  for (const call of calls) perTool.set(call.tool, (perTool.get(call.tool) ?? 0) + 1);
+  for (const [tool, n] of perTool) {
+    if (n * n > MAX_PAIRING_CELLS) {
+      notes.push(
+        `${n} calls of ${tool}: scoring a trace like this one against the contract pairs ` +
+          `${n} × ${n} calls, over the ${MAX_PAIRING_CELLS} toolscore pairs exactly, and will ` +
+          `be refused; make the contract from a shorter run, or trim its ${tool} calls`,
+      );
+    }
   }
   const secrets = scanCredentials(calls).secret_count;
   if (secrets > 0) {

@@ -6,13 +6,23 @@
  */
 
 import { compareRuns } from "../stats/compare.ts";
-import { evaluateProtocol, loadProtocol } from "../stats/protocol.ts";
-import { formatProtocolResult } from "../stats/report.ts";
+import { evaluateProtocol } from "../stats/evaluate_protocol.ts";
+import { loadProtocol } from "../stats/protocol.ts";
+import { formatProtocolResult } from "../report/stats_console.ts";
 import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
 import { UsageError } from "../base/errors.ts";
 import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
+import { decideHtml } from "../report/html/decide.ts";
+import { decideJunit } from "../report/junit.ts";
+import { decideMarkdown } from "../report/markdown_stats.ts";
+import {
+  JUNIT_REPORT_FLAGS,
+  reportFlagsHelp,
+  reportTargets,
+  writeReports,
+} from "./report_flags.ts";
 
-const FLAGS: FlagSpec = { ...RUN_FLAGS };
+const FLAGS: FlagSpec = { ...RUN_FLAGS, ...JUNIT_REPORT_FLAGS };
 
 const EXIT_OF = { adopt: EXIT.ok, reject: EXIT.gate, undecided: EXIT.undecided } as const;
 
@@ -30,7 +40,8 @@ The protocol's sha256 is printed so it can be recorded before the runs.
 
 Protocol keys: protocol_version (1), title, baseline, candidate, alpha (0.05),
 min_runs (default 10), k (1), rules: [{id, metric, expect: candidate_better |
-not_worse, tolerance?} or {id, metric, min?, max?}]. Metrics: pass_rate,
+not_worse, tolerance?, test?} or {id, metric, min?, max?}]; test (pass_rate
+candidate_better only) is paired, fisher or auto, absent meaning fisher. Metrics: pass_rate,
 pass_hat_k, interval_low, cost, latency. tolerance is absolute, in the
 metric's units (0.05 = five points of pass rate).
 
@@ -38,6 +49,7 @@ ${RUN_FLAGS_HELP}
 
 Options:
   --json                   print the result and the comparison as one JSON document
+${reportFlagsHelp(true, "rules, interval bars, Pareto scatter; JUnit: one testcase per rule")}
 
 Exit codes: 0 adopt, 1 reject, 2 usage or input error, 3 undecided.
 
@@ -62,6 +74,11 @@ Examples:
       baseline: protocol.baseline,
     });
     const result = evaluateProtocol(protocol, comparison);
+    await writeReports(reportTargets(flags.values), {
+      markdown: () => decideMarkdown(result, comparison),
+      html: () => decideHtml(result, comparison),
+      junit: () => decideJunit(result),
+    }, io);
     if (flags.values.json === true) {
       const document = { ...result.toJSON(), comparison: comparison.toJSON() };
       io.stdout(`${JSON.stringify(document, null, 2)}\n`);

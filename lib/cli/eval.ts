@@ -48,6 +48,9 @@ import {
 } from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 import { progressLine } from "./progress.ts";
+import { JUNIT_REPORT_FLAGS, RecordCollector, reportFlagsHelp } from "./report_flags.ts";
+import { recordOf, writeEvalReports } from "./eval_reports.ts";
+import type { TraceRecord } from "../report/trace_record.ts";
 
 const FLAGS: FlagSpec = {
   ...SCORING_FLAGS,
@@ -58,6 +61,7 @@ const FLAGS: FlagSpec = {
   "receipt-dir": { type: "string" },
   verbose: { type: "boolean", short: "v" },
   jobs: { type: "string", short: "j" },
+  ...JUNIT_REPORT_FLAGS,
 };
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
@@ -88,6 +92,7 @@ Options:
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
+${reportFlagsHelp(true, "summary table with sorting and a failing filter, calls side by side")}
 
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
 found a violation, 2 usage or input error.
@@ -96,6 +101,7 @@ Examples:
   toolscore eval gold.json trace.json
   toolscore eval contract.yaml runs/ --fail-under B
   toolscore eval gold.json openai_chat.json --format openai --json
+  toolscore eval contract.yaml runs/ --junit junit.xml --markdown report.md --html report.html
   cat trace.json | toolscore eval gold.json - --min-score 0.8
 `;
 
@@ -159,6 +165,8 @@ class EvalReport {
   readonly #io: CliIO;
   readonly #json: boolean;
   readonly #rows: SummaryRow[] = [];
+  /** The file reports' records. */
+  readonly records: RecordCollector = new RecordCollector();
   #chunks: string[] = [];
   #buffered = 0;
   #streaming = false;
@@ -174,6 +182,7 @@ class EvalReport {
     if (!rendered.row.passed) this.failed++;
     this.violations += rendered.violations;
     this.#rows.push(rendered.row);
+    this.records.add(rendered.record);
     if (this.#json) {
       if (this.#streaming) {
         // Past the buffer: written on in batches (one write per trace cost a system call each).
@@ -236,6 +245,8 @@ export interface EvalSession {
   tracePaths: string[];
   /** Whether the bar was set explicitly. */
   gated: boolean;
+  /** Where the bar came from. */
+  barSource: "flag" | "contract" | "default";
   /** The parsed flags' values. */
   values: Record<string, unknown>;
   /** Score one trace. */
@@ -316,6 +327,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     },
     tracePaths,
     gated: flagBar !== undefined || contractBar !== undefined,
+    barSource: flagBar !== undefined ? "flag" : contractBar !== undefined ? "contract" : "default",
     values: flags.values,
     score(named: NamedTrace): Scored {
       const result = evaluateExpected(expected, named.trace, options);
@@ -338,6 +350,8 @@ export interface RenderedResult {
   row: SummaryRow;
   /** Forbidden-rule violations plus credential findings. */
   violations: number;
+  /** The file reports' record, when one is asked for. */
+  record?: TraceRecord;
 }
 
 /**
@@ -362,6 +376,7 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
     text,
     row: summaryRow(scored.named.name, scored.result, scored.passed),
     violations: scored.violations,
+    record: recordOf(session, scored),
   };
 }
 
@@ -424,6 +439,7 @@ export const evalCommand: Command = {
     }
     progress.done();
     report.finish(files.length === 1 && count === 1);
+    await writeEvalReports(session, report.records.records, io);
 
     const failedGate = session.gated && report.failed > 0;
     const failedViolations = values["fail-on-violations"] === true && report.violations > 0;

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { loadHeavy } from "../base/_lazy.ts";
 import { UsageError } from "../base/errors.ts";
 import { buildReceipt } from "../receipts/build.ts";
@@ -95,7 +95,10 @@ export async function writeReceipts(
     const receipt = receipts[i]!;
     await writeReceipt(plan.target, receipt);
     io.stderr(`receipt: ${plan.target}\n`);
-    const outside = Object.values(receipt.inputs).filter((input) => leavesFolder(input.path));
+    // A plain `verify` admits inputs under the receipt's folder or the current directory.
+    const outside = Object.values(receipt.inputs).filter((input) =>
+      leavesFolder(input.path) && !underCurrentDirectory(dirname(plan.target), input.path)
+    );
     if (outside.length > 0) {
       const root = commonRoot(dirname(plan.target), [
         run.goldPath,
@@ -108,4 +111,9 @@ export async function writeReceipts(
       );
     }
   }
+}
+
+function underCurrentDirectory(folder: string, stored: string): boolean {
+  const rel = relative(resolve("."), resolve(folder, stored));
+  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }

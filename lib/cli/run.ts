@@ -9,6 +9,11 @@ import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import { VERSION } from "../base/version.ts";
+import {
+  escapeControl,
+  OWN_COLOR_SEQUENCES,
+  OWN_PROGRESS_SEQUENCES,
+} from "../base/terminal_safe.ts";
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -84,11 +89,27 @@ function debugEnabled(): boolean {
   }
 }
 
+// Every console line, reports and errors alike, with control characters from inputs escaped.
+function safeIO(io: CliIO): CliIO {
+  const out = io.color ? [OWN_COLOR_SEQUENCES] : [];
+  const err = io.progress ? [OWN_COLOR_SEQUENCES, OWN_PROGRESS_SEQUENCES] : out;
+  return {
+    stdout: (text) => io.stdout(escapeControl(text, { keep: out })),
+    stderr: (text) => io.stderr(escapeControl(text, { keep: err })),
+    color: io.color,
+    progress: io.progress,
+    stdin: () => io.stdin(),
+  };
+}
+
 /**
- * Run the CLI on arguments and return the exit code. Never throws.
+ * Run the CLI on arguments and return the exit code. Never throws. Control
+ * characters in anything written (a tool name from a trace, an error's
+ * snippet) are shown escaped (`\u001b`), but for toolscore's own colour and
+ * progress sequences.
  *
  * @param args The arguments after `toolscore`.
- * @param io Where to write.
+ * @param terminal Where to write.
  * @returns The exit code.
  *
  * @example Usage
@@ -106,14 +127,16 @@ function debugEnabled(): boolean {
  *   stdin: () => Promise.resolve(""),
  * };
  * assert.equal(await runCli(["--version"], io), 0);
- * assert.equal(out, `toolscore ${VERSION}\n`);
+ * assert.equal(out.split("\n")[0], `toolscore ${VERSION}`);
  * ```
  */
-export async function runCli(args: string[], io: CliIO): Promise<number> {
+export async function runCli(args: string[], terminal: CliIO): Promise<number> {
+  const io = safeIO(terminal);
   try {
     const [first, ...rest] = args;
     if (first === "--version" || first === "-V") {
-      io.stdout(`toolscore ${VERSION}\n`);
+      // The first line stays `toolscore X.Y.Z` for scripts; the rest loads only here.
+      io.stdout((await import("./version.ts")).versionText(VERSION));
       return EXIT.ok;
     }
     if (first === undefined || first === "--help" || first === "-h") {

@@ -7,7 +7,7 @@
 
 import { UsageError } from "../base/errors.ts";
 import { compareRuns } from "../stats/compare.ts";
-import { formatSelection } from "../stats/report.ts";
+import { formatSelection } from "../report/stats_console.ts";
 import { selectVariant } from "../stats/select.ts";
 import {
   type CliIO,

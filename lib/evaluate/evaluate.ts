@@ -85,7 +85,26 @@ export interface EvaluateTraceOptions extends EvaluateOptions {
 /** The metrics record of an evaluation: the core metrics plus the safety blocks. */
 export type EvaluationMetrics = CoreMetrics & Record<string, unknown>;
 
-/** What an evaluation found, with the score, the grade and the JSON form. */
+/**
+ * What an evaluation found, with the score, the grade and the JSON form.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluate, EvaluationResult } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluate(
+ *   [{ tool: "search", args: { q: "deno" } }, { tool: "open" }],
+ *   [{ tool: "search", args: { q: "deno" } }],
+ * );
+ * assert.ok(result instanceof EvaluationResult);
+ * assert.equal(result.grade, "A");
+ * assert.equal(result.requiredCallRecall, 0.5); // `open` was never called
+ * assert.equal(result.passed(0.95), false);
+ * assert.equal(result.finalAnswer, null); // unknown, not empty
+ * assert.equal(result.toJSON().grade, "A");
+ * ```
+ */
 export class EvaluationResult {
   /**
    * Build a result; use {@linkcode evaluate} rather than this.

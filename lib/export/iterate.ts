@@ -40,7 +40,7 @@ import { recordFromReceiptFile } from "./receipt.ts";
 import type { RecordSource, RunRecord } from "./schema.ts";
 
 /** Options for {@linkcode exportRecords} and {@linkcode iterateRecords}. */
-export interface ExportOptions {
+export interface ExportRecordsOptions {
   /**
    * A gold file or contract (a path, or one already loaded) to score traces
    * against; receipts carry their own. Without it, trace records are
@@ -65,6 +65,16 @@ export interface ExportOptions {
    */
   taskPattern?: string | RegExp;
 }
+
+/** Options for {@linkcode iterateRecords}: the same as {@linkcode ExportRecordsOptions}. */
+export type IterateRecordsOptions = ExportRecordsOptions;
+
+/**
+ * The former name of {@linkcode ExportRecordsOptions}.
+ *
+ * @deprecated Use {@linkcode ExportRecordsOptions}; this alias goes in the next release.
+ */
+export type ExportOptions = ExportRecordsOptions;
 
 /** What every input reader needs. */
 interface Context {
@@ -261,7 +271,7 @@ async function* inputRecords(path: string, context: Context): AsyncGenerator<Run
  */
 export async function* iterateRecords(
   inputs: Iterable<string>,
-  options: ExportOptions = {},
+  options: IterateRecordsOptions = {},
 ): AsyncGenerator<RunRecord> {
   // A file given twice (a glob and its name, `a.jsonl` and `./a.jsonl`) is read once:
   // its runs counted twice would skew every rate computed from the export.
@@ -300,7 +310,7 @@ export async function* iterateRecords(
  */
 export async function exportRecords(
   inputs: Iterable<string>,
-  options: ExportOptions = {},
+  options: ExportRecordsOptions = {},
 ): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
   for await (const record of iterateRecords(inputs, options)) records.push(record);

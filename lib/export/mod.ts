@@ -15,7 +15,13 @@ export {
 export type { RecordSource, RunRecord } from "./schema.ts";
 export { recordFromRun } from "./record.ts";
 export { recordSha256, validateRecord } from "./validate.ts";
-export { type ExportOptions, exportRecords, iterateRecords } from "./iterate.ts";
+export {
+  type ExportOptions,
+  exportRecords,
+  type ExportRecordsOptions,
+  iterateRecords,
+  type IterateRecordsOptions,
+} from "./iterate.ts";
 export { type ExportManifest, manifestPathOf, writeExport } from "./write.ts";
 export {
   type ExportCheck,

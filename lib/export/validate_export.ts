@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkJsonLimits } from "../base/json_limits.ts";
 import { createHash } from "node:crypto";
 import { isJsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
@@ -84,6 +85,7 @@ export async function validateExport(
     let record: unknown;
     try {
       record = JSON.parse(text);
+      checkJsonLimits(record);
     } catch (error) {
       return Promise.resolve([`not valid JSON (${(error as Error).message})`]);
     }

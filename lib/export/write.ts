@@ -12,7 +12,13 @@
  */
 
 import { createHash } from "node:crypto";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
+import {
+  commitTempFile,
+  discardTempFile,
+  openTempFile,
+  type TempFile,
+} from "../base/atomic_write.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { InputError } from "../base/errors.ts";
 import { fileDigest } from "../receipts/digest.ts";
@@ -75,14 +81,6 @@ function writeError(error: unknown, path: string): InputError {
   return new InputError(`cannot write (${message})`, path, { cause: error });
 }
 
-async function tempFileIn(folder: string, target: string): Promise<string> {
-  try {
-    return await Deno.makeTempFile({ dir: folder, prefix: ".toolscore-", suffix: ".tmp" });
-  } catch (error) {
-    throw writeError(error, target);
-  }
-}
-
 /**
  * Write records as JSONL (one record per line, `\n`, UTF-8) and a manifest
  * next to it. Every record is checked first ({@linkcode validateRecord}):
@@ -136,29 +134,27 @@ export async function writeExport(
   }
   const sources = [];
   for (const input of unique) sources.push(await fileDigest(input));
-  const folder = dirname(path);
-  const temps: string[] = [];
+  const temps: TempFile[] = [];
   try {
-    const jsonlTemp = await tempFileIn(folder, path);
+    const jsonlTemp = await openTempFile(path);
     temps.push(jsonlTemp);
     const hash = createHash("sha256");
     const encoder = new TextEncoder();
     let count = 0;
-    let file: Deno.FsFile;
-    try {
-      file = await Deno.open(jsonlTemp, { write: true, truncate: true });
-    } catch (error) {
-      throw writeError(error, path);
-    }
-    const writer = file.writable.getWriter();
-    try {
-      let buffer = "";
-      const flush = async () => {
-        const bytes = encoder.encode(buffer);
-        buffer = "";
-        hash.update(bytes);
+    const writer = jsonlTemp.file.writable.getWriter();
+    let buffer = "";
+    const flush = async () => {
+      const bytes = encoder.encode(buffer);
+      buffer = "";
+      hash.update(bytes);
+      try {
         await writer.write(bytes);
-      };
+      } catch (error) {
+        throw writeError(error, path);
+      }
+    };
+    try {
+      // An error from the records (an input's fault) names the input, never the output file.
       for await (const record of records) {
         // Records sealed by the builders are frozen and valid; anything else is checked.
         const problems = isSealedRecord(record) ? [] : validateRecord(record);
@@ -176,7 +172,7 @@ export async function writeExport(
       await writer.close();
     } catch (error) {
       await writer.abort().catch(() => {});
-      throw error instanceof InputError ? error : writeError(error, path);
+      throw error;
     }
     const manifest: ExportManifest = {
       schema: { version: SCHEMA_VERSION, sha256: RUN_RECORD_SCHEMA_SHA256 },
@@ -186,19 +182,23 @@ export async function writeExport(
       record_count: count,
       jsonl_sha256: hash.digest("hex"),
     };
-    const manifestTemp = await tempFileIn(folder, manifestPath);
+    const manifestTemp = await openTempFile(manifestPath);
     temps.push(manifestTemp);
     try {
-      await Deno.writeTextFile(manifestTemp, `${JSON.stringify(manifest, null, 2)}\n`);
-      await Deno.rename(jsonlTemp, path);
-      temps.shift();
-      await Deno.rename(manifestTemp, manifestPath);
-      temps.shift();
+      const bytes = encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`);
+      let written = 0;
+      while (written < bytes.length) {
+        written += await manifestTemp.file.write(bytes.subarray(written));
+      }
     } catch (error) {
-      throw writeError(error, temps.length === 2 ? path : manifestPath);
+      throw writeError(error, manifestPath);
     }
+    await commitTempFile(jsonlTemp, path);
+    temps.shift();
+    await commitTempFile(manifestTemp, manifestPath);
+    temps.shift();
   } finally {
-    for (const temp of temps) await Deno.remove(temp).catch(() => {});
+    for (const temp of temps) await discardTempFile(temp);
   }
   return [path, manifestPath];
 }

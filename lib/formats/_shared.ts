@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkJsonLimits } from "../base/json_limits.ts";
 import {
   describeJson,
   isJsonObject,
@@ -36,6 +37,7 @@ export function parseArgumentText(
   if (raw.trim() === "") return { args: {} };
   try {
     const parsed = JSON.parse(raw);
+    checkJsonLimits(parsed); // too deep or 1e400: kept as arguments that did not parse
     if (isJsonObject(parsed)) return { args: parsed };
     return {
       args: {},
@@ -78,7 +80,9 @@ export function resultFromText(text: string): unknown {
   const head = text.trimStart()[0];
   if (head !== "{" && head !== "[") return text;
   try {
-    return JSON.parse(text);
+    const value = JSON.parse(text);
+    checkJsonLimits(value); // past the limits it stays text
+    return value;
   } catch {
     return text;
   }

@@ -14,6 +14,7 @@ import { describeJson, type FormatName, isJsonObject, type Trace } from "../scor
 import { InputError } from "../base/errors.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
+import { checkJsonLimits } from "../base/json_limits.ts";
 import { anthropicReader } from "./anthropic.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";
@@ -212,11 +213,14 @@ function parseJsonl(text: string, source: string): JsonlRow[] {
     const row = text.slice(start, end);
     start = end + 1;
     if (row.trim() === "") continue;
+    let value: unknown;
     try {
-      rows.push({ value: JSON.parse(row), line });
+      value = JSON.parse(row);
     } catch {
       throw lineError(row, source, line);
     }
+    checkJsonLimits(value, `${source}:${line}`);
+    rows.push({ value, line });
   }
   return rows;
 }

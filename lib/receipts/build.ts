@@ -23,6 +23,7 @@ import {
   type RegradedFrom,
 } from "./model.ts";
 import { storedPath } from "./paths.ts";
+import { recordOrigin } from "./origin.ts";
 
 /** An input file with more to say than its path. */
 export interface ReceiptInputSpec {
@@ -206,5 +207,8 @@ export async function buildReceipt(
   };
   // Plain JSON first (matchers to operator objects, unknowns dropped), then redact, then seal.
   const sealed = redactSecrets(canonicalValue(body)) as Record<string, unknown>;
-  return { ...sealed, receipt_sha256: jsonSha256(sealed) } as unknown as Receipt;
+  const receipt = { ...sealed, receipt_sha256: jsonSha256(sealed) } as unknown as Receipt;
+  const stored = Object.fromEntries(Object.entries(inputs).map(([role, e]) => [role, e.path]));
+  recordOrigin(receipt, options.relativeTo ?? ".", stored);
+  return receipt;
 }

@@ -12,6 +12,10 @@ import { InputError } from "../base/errors.ts";
 import { parseDocument, readTextFile } from "../base/load.ts";
 import { schemaErrorLine } from "../base/schema_problems.ts";
 import { type Receipt, RECEIPT_SCHEMA } from "./model.ts";
+import { dirname } from "node:path";
+import { jsonSha256 } from "../base/canonical.ts";
+import { builtInputPath } from "./origin.ts";
+import { storedPath } from "./paths.ts";
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -88,7 +92,10 @@ async function isFolder(path: string): Promise<boolean> {
 
 /**
  * Write a receipt as indented JSON (temporary file + rename: never a partial
- * file under the final name).
+ * file under the final name). Input paths of a receipt built in this process
+ * are stored relative to the receipt's folder (and the receipt resealed), so
+ * the written receipt verifies from its folder or the project root whatever
+ * paths it was built with.
  *
  * @param path The file to write.
  * @param receipt The receipt.
@@ -110,8 +117,23 @@ export async function writeReceipt(path: string, receipt: Receipt): Promise<stri
       path,
     );
   }
-  await writeTextFileAtomic(path, `${JSON.stringify(receipt, null, 2)}\n`);
+  await writeTextFileAtomic(path, `${JSON.stringify(rebased(receipt, dirname(path)), null, 2)}\n`);
   return path;
+}
+
+// The receipt with the paths it was built with made relative to `folder`, resealed.
+function rebased(receipt: Receipt, folder: string): Receipt {
+  let changed = false;
+  const inputs: Record<string, unknown> = {};
+  for (const [role, entry] of Object.entries(receipt.inputs ?? {})) {
+    const absolute = builtInputPath(receipt, role, entry.path);
+    const path = absolute === undefined ? entry.path : storedPath(absolute, folder);
+    changed ||= path !== entry.path;
+    inputs[role] = { ...entry, path };
+  }
+  if (!changed) return receipt;
+  const { receipt_sha256: _, ...body } = { ...receipt, inputs } as Record<string, unknown>;
+  return { ...body, receipt_sha256: jsonSha256(body) } as unknown as Receipt;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Paths inside receipts: written relative to the receipt's folder, and read
- * back only when they stay inside it (or inside a root folder the caller
- * names). A receipt is a file anyone can hand
+ * back only when they stay inside it or the current directory (or inside a
+ * root folder the caller names). A receipt is a file anyone can hand
  * you; an input named `../../etc/passwd` or `/etc/shadow` must be reported,
  * never opened, unless the caller opts in.
  *
@@ -55,14 +55,19 @@ function outside(from: string, to: string): boolean {
 export interface LocateOptions {
   /** Read inputs anywhere (absolute paths, `..`, links out). */
   allowOutside?: boolean;
-  /** The folder inputs must stay inside; the receipt's folder when absent. */
+  /**
+   * The folder inputs must stay inside. When absent, an input may lie under
+   * the receipt's folder or under the current directory (the project root a
+   * receipt written by `eval --receipt-dir` is verified from).
+   */
   root?: string;
 }
 
 /**
  * Resolve a receipt's input path against the receipt's folder, refusing one
- * that is absolute or leads outside the folder (or `root`) by `..` or
- * through a symbolic link, unless `allowOutside`.
+ * that leads outside the allowed folders — by an absolute path, by `..` or
+ * through a symbolic link — unless `allowOutside`. The allowed folders are
+ * `root` when given, else the receipt's folder and the current directory.
  *
  * @param stored The path as written in the receipt.
  * @param base The folder relative paths resolve against (the receipt's).
@@ -75,30 +80,30 @@ export async function locateInput(
   options: LocateOptions = {},
 ): Promise<InputLocation> {
   const allowOutside = options.allowOutside ?? false;
-  const root = options.root ?? base;
-  const where = options.root === undefined ? "the receipt directory" : root;
+  const roots = options.root === undefined ? [base, "."] : [options.root];
+  const where = options.root === undefined
+    ? "the receipt directory and the current directory"
+    : options.root;
   const absolute = posix.isAbsolute(stored) || win32.isAbsolute(stored);
-  if (absolute) {
-    if (allowOutside) return { path: stored };
-    return { problem: `input escapes ${where} (absolute path); not read` };
-  }
-  const path = join(base, stored);
+  const path = absolute ? stored : join(base, stored);
   if (allowOutside) return { path };
-  if (outside(resolve(root), resolve(path))) {
-    return { problem: `input escapes ${where}; not read` };
-  }
-  let realRoot: string;
+  const how = absolute ? " (absolute path)" : "";
+  const inside = roots.filter((root) => !outside(resolve(root), resolve(path)));
+  if (inside.length === 0) return { problem: `input escapes ${where}${how}; not read` };
   let realPath: string;
   try {
-    realRoot = await Deno.realPath(root);
     realPath = await Deno.realPath(path);
   } catch {
     return { path }; // missing: reading it reports that
   }
-  if (outside(realRoot, realPath)) {
-    return { problem: `input escapes ${where} (through a symbolic link); not read` };
+  for (const root of inside) {
+    try {
+      if (!outside(await Deno.realPath(root), realPath)) return { path };
+    } catch {
+      // an unreadable root admits nothing
+    }
   }
-  return { path };
+  return { problem: `input escapes ${where} (through a symbolic link); not read` };
 }
 
 /**

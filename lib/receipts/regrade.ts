@@ -130,7 +130,27 @@ export interface RegradeDetails {
   warnings?: string[];
 }
 
-/** One regraded trace. */
+/**
+ * One regraded trace: the new evaluation and receipt, beside the previous
+ * result when the source was a receipt.
+ *
+ * @example Usage
+ * ```ts
+ * import { Regrade, regrade } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * // A bare trace (the demo's run that skipped a call) under weights that count required calls.
+ * const done = await regrade("data/demo/missing_call.json", {
+ *   gold: "data/demo/gold.json",
+ *   weights: { required_call_recall: 1 },
+ * });
+ * assert.ok(done instanceof Regrade);
+ * assert.equal(done.result.grade, "D");
+ * assert.equal(done.receipt.result.grade, "D");
+ * assert.equal(done.previous, null); // a bare trace has no earlier result
+ * assert.equal(done.scoreDelta, null);
+ * ```
+ */
 export class Regrade {
   /**
    * Record a regrade; use {@linkcode regrade} rather than this.

@@ -1,8 +1,12 @@
 /**
  * `verifyReceipt()`: check a receipt against itself (its shape and
  * `receipt_sha256`) and against the files it names (existence, size,
- * SHA-256). Input paths that are absolute or lead outside the receipt's
- * folder are reported and never opened, unless the caller opts in.
+ * SHA-256). Input paths that lead outside the receipt's folder and the
+ * current directory (absolute, `..`, or a symbolic link) are reported and
+ * never opened, unless the caller names a `root` or opts in. Issue 20 added
+ * the current directory (receipts written by `eval --receipt-dir` name
+ * `../trace.json` and verify from the project root), and a receipt built in
+ * this process verifies in memory whatever paths it was built with.
  *
  * @module
  */
@@ -13,18 +17,22 @@ import { receiptSha256 } from "./build.ts";
 import { fileDigest } from "./digest.ts";
 import { receiptShapeProblems } from "./io.ts";
 import { locateInput, type LocateOptions } from "./paths.ts";
+import { builtInputPath } from "./origin.ts";
 
 /** Options for {@linkcode verifyReceipt}. */
 export interface VerifyReceiptOptions {
   /**
-   * The folder relative input paths resolve against (the receipt's own folder, usually).
+   * The folder relative input paths resolve against (the receipt's own
+   * folder, usually). When absent: the current directory, and the inputs of
+   * a receipt built in this process by `buildReceipt` are found where they
+   * were built from (absolute paths and `relativeTo` included).
    * @default {"."}
    */
   base?: string;
   /**
    * The folder inputs must stay inside: a wider one (the project's) lets a
-   * receipt name `../gold.json` while `/etc/passwd` is still refused.
-   * @default {base}
+   * receipt name `../../gold.json` while `/etc/passwd` is still refused.
+   * @default {undefined} (inside `base` or inside the current directory)
    */
   root?: string;
   /**
@@ -40,16 +48,21 @@ function short(hash: unknown): string {
 }
 
 async function inputProblem(
+  receipt: object,
   role: string,
   entry: unknown,
-  base: string,
+  base: string | undefined,
   options: LocateOptions,
 ): Promise<string | undefined> {
   if (!isJsonObject(entry) || typeof entry.path !== "string") {
     return `input ${role}: no path; the receipt is damaged`;
   }
   const name = `${role} ${entry.path}`;
-  const location = await locateInput(entry.path, base, options);
+  // A receipt built in this process, not yet written: its paths are the caller's own.
+  const built = base === undefined ? builtInputPath(receipt, role, entry.path) : undefined;
+  const location = built !== undefined
+    ? { path: built }
+    : await locateInput(entry.path, base ?? ".", options);
   if (location.problem !== undefined) return `${name}: ${location.problem}`;
   let digest;
   try {
@@ -96,7 +109,7 @@ export async function verifyReceipt(
   receipt: unknown,
   options: VerifyReceiptOptions = {},
 ): Promise<string[]> {
-  const base = options.base ?? ".";
+  const base = options.base;
   if (!isJsonObject(receipt)) return ["not a receipt: expected a JSON object"];
   // Some other JSON file (a trace, a gold file): one line, not a list of missing keys.
   if (!("receipt_version" in receipt)) {
@@ -117,7 +130,7 @@ export async function verifyReceipt(
   }
   if (isJsonObject(receipt.inputs)) {
     for (const [role, entry] of Object.entries(receipt.inputs)) {
-      const problem = await inputProblem(role, entry, base, {
+      const problem = await inputProblem(receipt, role, entry, base, {
         allowOutside: options.allowOutside,
         root: options.root,
       });

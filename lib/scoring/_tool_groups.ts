@@ -17,7 +17,7 @@
 import type { ToolCall } from "./calls.ts";
 import { isFrozenGold } from "./_frozen_gold.ts";
 import { InputError } from "../base/errors.ts";
-import { hungarian, MAX_EXACT_COST } from "./hungarian.ts";
+import { hungarian, MAX_EXACT_COST, pairingSizeError } from "./hungarian.ts";
 import { valuesMatch, type ValuesMatchOptions } from "./matchers.ts";
 import { trimmedEqual } from "../base/_text.ts";
 
@@ -296,8 +296,7 @@ const MISSING = Symbol("missing");
 const LENIENT: ValuesMatchOptions = { strict: false };
 const STRICT: ValuesMatchOptions = { strict: true };
 
-// Fill group.matched. The checked expected calls' keys are gathered into one
-// list of slots; each actual call's value for each slot is read once.
+// Fill group.matched: the checked calls' keys become slots; each actual value is read once.
 function fillMatched(
   group: ToolGroup,
   actual: ToolCall[],
@@ -372,7 +371,7 @@ function fillMatched(
  * @param actual The actual calls.
  * @param strict Compare argument values exactly.
  * @returns The partner and matched keys of each expected call.
- * @throws {InputError} When a tool has too many calls to pair exactly.
+ * @throws {InputError} When a tool has more expected × actual calls than `MAX_PAIRING_CELLS`.
  */
 export function pairGroups(
   groups: ToolGroups,
@@ -384,6 +383,8 @@ export function pairGroups(
   const matchedKeys: number[] = new Array(expected.length).fill(0);
   for (const group of groups.list) {
     if (group.gold.length === 0 || group.actual.length === 0) continue;
+    const tooMany = pairingSizeError(group.tool, group.gold.length, group.actual.length);
+    if (tooMany) throw tooMany; // before the g × t matrix is allocated
     fillMatched(group, actual, strict);
     pairGroup(group, groups.goldKeys, actual, partner, matchedKeys);
   }

@@ -8,6 +8,49 @@
  * @module
  */
 
+import { InputError } from "../base/errors.ts";
+
+/**
+ * The most expected × actual call pairs of one tool that pairing scores
+ * exactly: 1,000,000 (1,000 × 1,000, or 10 × 100,000). The matched-key
+ * matrix has one cell per pair, and the assignment takes O(min² · max) steps
+ * (about 0.6 s at 1,000 × 1,000); a larger group is refused before anything is
+ * allocated.
+ */
+export const MAX_PAIRING_CELLS = 1_000_000;
+
+/**
+ * The error for a tool with more expected × actual calls than
+ * {@linkcode MAX_PAIRING_CELLS}, or `undefined` when the group is within it.
+ *
+ * @param tool The tool.
+ * @param expected Its expected calls.
+ * @param actual Its actual calls.
+ * @returns The error to throw, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { pairingSizeError } from "./hungarian.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(pairingSizeError("a", 1_000, 1_000), undefined);
+ * assert.match(pairingSizeError("a", 1_000, 100_000)!.message, /^tool a: 1000 expected/);
+ * ```
+ */
+export function pairingSizeError(
+  tool: string,
+  expected: number,
+  actual: number,
+): InputError | undefined {
+  if (expected * actual <= MAX_PAIRING_CELLS) return undefined;
+  return new InputError(
+    `${expected} expected and ${actual} actual calls of one tool make ${expected * actual} ` +
+      `pairs, over the ${MAX_PAIRING_CELLS} toolscore pairs exactly; score the trace in ` +
+      `smaller runs (one task per trace), or expect fewer calls of this tool`,
+    `tool ${tool}`,
+  );
+}
+
 /** Totals up to this stay exact in a float64. */
 export const MAX_EXACT_COST: number = Number.MAX_SAFE_INTEGER;
 

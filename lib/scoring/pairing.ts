@@ -6,9 +6,16 @@
  * matching argument keys; then the fewest argument keys sent in the paired
  * actual calls (pairs whose gold args are unchecked don't count); then the
  * smallest total |i − j| of positions. The three criteria are folded into one
- * exact integer cost and solved with the Hungarian algorithm, for any size
- * whose folded totals fit in 2^53 (a tool called tens of thousands of times in
- * one trace would not, and is refused rather than paired greedily).
+ * exact integer cost and solved with the Hungarian algorithm.
+ *
+ * **Size limit** (issue 20): pairing stays exact and is never greedy. A tool
+ * is paired when its expected × actual calls are at most
+ * {@linkcode MAX_PAIRING_CELLS} = 1,000,000 (1,000 × 1,000, 10 × 100,000) and
+ * the folded totals fit in 2^53; a larger group is an `InputError` naming the
+ * tool, raised before anything of its size is allocated (in milliseconds,
+ * where 100,000 × 100,000 used to run out of memory after 13 s). Split such a
+ * trace into smaller runs, or expect fewer calls of that tool;
+ * `toolscore contract init` warns when a trace is over the limit.
  *
  * @module
  */
@@ -16,6 +23,8 @@
 import type { ToolCall } from "./calls.ts";
 import { groupCalls, pairGroups } from "./_tool_groups.ts";
 import { valuesMatch } from "./matchers.ts";
+
+export { MAX_PAIRING_CELLS } from "./hungarian.ts";
 
 /** One expected call paired with one actual call. */
 export interface CallPair {

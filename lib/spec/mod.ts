@@ -4,6 +4,6 @@
  * @module
  */
 
-export * from "./prices.ts";
 export * from "./agent_spec.ts";
 export * from "./arm_keys.ts";
+export * from "./prices.ts";

@@ -1,412 +1,25 @@
 /**
  * Comparing variants over repeated runs: per-variant pass rates with Wilson
- * intervals, pass^k, mean cost and latency over the runs that have one, and
- * pairwise verdicts that call a difference only when the Fisher test and the
- * intervals both say so and both variants have enough runs.
+ * and task-clustered intervals, pass^k, mean cost and latency over the runs
+ * that have one, and pairwise verdicts (`compare_pair.ts`).
+ *
+ * Changed by issue 22 (which wins over the design page's Fisher-only rule):
+ * the default `test: "auto"` decides a pair with a paired test when both
+ * variants ran the same tasks — McNemar when the runs match by (task,
+ * repeat), else the sign-flip test over tasks — and `test: "fisher"` keeps
+ * the earlier rule (Fisher p < alpha and the Wilson intervals apart).
+ * `p_value` stays the pooled Fisher p-value, as the API reference defines it.
  *
  * @module
  */
 
 import { InputError } from "../base/errors.ts";
-import { fisherExact } from "./fisher.ts";
+import { comparePair } from "./compare_pair.ts";
+import { COMPARE_TESTS, type CompareTest, Comparison, type PairComparison } from "./comparison.ts";
 import { passHatK } from "./pass_hat_k.ts";
 import { type Run, RUN_OUTCOMES, type RunOutcome } from "./runs.ts";
+import { VariantStats } from "./variant_stats.ts";
 import { wilsonInterval } from "./wilson.ts";
-
-/** Whether a metric is better high (`max`) or low (`min`). */
-export type ObjectiveGoal = "max" | "min";
-
-/**
- * The metrics selection and protocols can use, with the goal of each:
- * `pass_rate`, `pass_hat_k`, `interval_low` (the lower Wilson bound) are
- * maximized; `cost` and `latency` minimized.
- *
- * @example Usage
- * ```ts
- * import { OBJECTIVE_METRICS } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * assert.equal(OBJECTIVE_METRICS.pass_rate, "max");
- * assert.equal(OBJECTIVE_METRICS.cost, "min");
- * ```
- */
-export const OBJECTIVE_METRICS: Readonly<Record<string, ObjectiveGoal>> = Object.freeze({
-  pass_rate: "max",
-  pass_hat_k: "max",
-  interval_low: "max",
-  cost: "min",
-  latency: "min",
-});
-
-/**
- * Check that a name is one of {@linkcode OBJECTIVE_METRICS}.
- *
- * @param name The metric name.
- * @param where Where it came from, for the error.
- * @returns The name.
- * @throws {InputError} Naming the unknown metric and the known ones.
- *
- * @example Usage
- * ```ts
- * import { checkMetric } from "./compare.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(checkMetric("cost"), "cost");
- * assert.throws(() => checkMetric("speed"), /unknown metric speed/);
- * ```
- */
-export function checkMetric(name: string, where?: string): string {
-  if (!Object.hasOwn(OBJECTIVE_METRICS, name)) {
-    throw new InputError(
-      `unknown metric ${name}; use one of ${Object.keys(OBJECTIVE_METRICS).join(", ")}`,
-      where,
-    );
-  }
-  return name;
-}
-
-/** The fields of a {@linkcode VariantStats}. */
-export interface VariantStatsFields {
-  /** The variant. */
-  variant: string;
-  /** Runs. */
-  n: number;
-  /** Runs per outcome. */
-  counts: Record<RunOutcome, number>;
-  /** passes / n (`null` with no runs). */
-  passRate: number | null;
-  /** 95% Wilson interval of the pass rate. */
-  interval: [number, number];
-  /** Mean pass^k over tasks with at least k runs, or `null`. */
-  passHatK: number | null;
-  /** The k used. */
-  k: number;
-  /** Tasks seen. */
-  tasks: number;
-  /** Tasks with fewer than k runs (left out of pass^k). */
-  tasksShort: number;
-  /** Mean cost of the runs that have one, or `null`. */
-  cost: number | null;
-  /** Runs with a cost. */
-  costKnown: number;
-  /** Mean latency of the runs that have one, or `null`. */
-  latency: number | null;
-  /** Runs with a latency. */
-  latencyKnown: number;
-}
-
-/**
- * The summary of one variant's runs.
- *
- * @example Usage
- * ```ts
- * import { compareRuns, Run } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * const runs = [new Run("a", "t", "pass", { cost: 0.5 }), new Run("a", "t", "fail")];
- * const stats = compareRuns(runs).variants[0]!;
- * assert.equal(stats.passRate, 0.5);
- * assert.equal(stats.cost, 0.5);
- * assert.equal(stats.costKnown, 1);
- * assert.equal(stats.latency, null);
- * assert.equal(stats.metric("interval_low"), stats.interval[0]);
- * ```
- */
-export class VariantStats implements VariantStatsFields {
-  /** The variant. */
-  readonly variant: string;
-  /** Runs. */
-  readonly n: number;
-  /** Runs per outcome. */
-  readonly counts: Record<RunOutcome, number>;
-  /** passes / n (`null` with no runs). */
-  readonly passRate: number | null;
-  /** 95% Wilson interval of the pass rate. */
-  readonly interval: [number, number];
-  /** Mean pass^k over tasks with at least k runs, or `null`. */
-  readonly passHatK: number | null;
-  /** The k used. */
-  readonly k: number;
-  /** Tasks seen. */
-  readonly tasks: number;
-  /** Tasks with fewer than k runs (left out of pass^k). */
-  readonly tasksShort: number;
-  /** Mean cost of the runs that have one, or `null`. */
-  readonly cost: number | null;
-  /** Runs with a cost. */
-  readonly costKnown: number;
-  /** Mean latency of the runs that have one, or `null`. */
-  readonly latency: number | null;
-  /** Runs with a latency. */
-  readonly latencyKnown: number;
-
-  /**
-   * Create a variant summary (usually {@linkcode compareRuns} does).
-   *
-   * @param fields Every field.
-   */
-  constructor(fields: VariantStatsFields) {
-    this.variant = fields.variant;
-    this.n = fields.n;
-    this.counts = fields.counts;
-    this.passRate = fields.passRate;
-    this.interval = fields.interval;
-    this.passHatK = fields.passHatK;
-    this.k = fields.k;
-    this.tasks = fields.tasks;
-    this.tasksShort = fields.tasksShort;
-    this.cost = fields.cost;
-    this.costKnown = fields.costKnown;
-    this.latency = fields.latency;
-    this.latencyKnown = fields.latencyKnown;
-  }
-
-  /** Passing runs. */
-  get passes(): number {
-    return this.counts.pass;
-  }
-
-  /**
-   * A metric for selection (see {@linkcode OBJECTIVE_METRICS}).
-   *
-   * @param name The metric.
-   * @returns Its value, or `null` when unknown.
-   * @throws {InputError} On an unknown metric.
-   */
-  metric(name: string): number | null {
-    switch (checkMetric(name)) {
-      case "pass_rate":
-        return this.passRate;
-      case "pass_hat_k":
-        return this.passHatK;
-      case "interval_low":
-        return this.n === 0 ? null : this.interval[0];
-      case "cost":
-        return this.cost;
-      default:
-        return this.latency;
-    }
-  }
-
-  /**
-   * The summary in file shape (snake_case).
-   *
-   * @returns A JSON-safe object.
-   */
-  toJSON(): Record<string, unknown> {
-    return {
-      variant: this.variant,
-      n: this.n,
-      counts: { ...this.counts },
-      pass_rate: this.passRate,
-      interval: [...this.interval],
-      pass_hat_k: this.passHatK,
-      k: this.k,
-      tasks: this.tasks,
-      tasks_short: this.tasksShort,
-      cost: this.cost,
-      cost_known: this.costKnown,
-      latency: this.latency,
-      latency_known: this.latencyKnown,
-    };
-  }
-}
-
-/** The fields of a {@linkcode PairComparison}. */
-export interface PairComparisonFields {
-  /** The first variant (the baseline, when there is one). */
-  a: string;
-  /** The second variant. */
-  b: string;
-  /** pass_rate(b) − pass_rate(a), or `null`. */
-  difference: number | null;
-  /** Two-sided Fisher exact p-value. */
-  pValue: number;
-  /** Whether the 95% intervals overlap. */
-  overlap: boolean;
-  /** Whether the difference is distinguishable. */
-  distinguishable: boolean;
-  /** A sentence for reports, with the numbers. */
-  verdict: string;
-}
-
-/**
- * Two variants side by side.
- *
- * @example Usage
- * ```ts
- * import { compareRuns, Run } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * const runs = [
- *   ...Array.from({ length: 10 }, (_, i) => new Run("a", "t", i < 9 ? "pass" : "fail")),
- *   ...Array.from({ length: 10 }, (_, i) => new Run("b", "t", i < 7 ? "pass" : "fail")),
- * ];
- * const pair = compareRuns(runs).pairs[0]!;
- * assert.equal(pair.distinguishable, false);
- * assert.equal(pair.verdict, "a and b are not distinguishable: 9/10 vs 7/10, p = 0.58, intervals overlap");
- * ```
- */
-export class PairComparison implements PairComparisonFields {
-  /** The first variant (the baseline, when there is one). */
-  readonly a: string;
-  /** The second variant. */
-  readonly b: string;
-  /** pass_rate(b) − pass_rate(a), or `null`. */
-  readonly difference: number | null;
-  /** Two-sided Fisher exact p-value. */
-  readonly pValue: number;
-  /** Whether the 95% intervals overlap. */
-  readonly overlap: boolean;
-  /** Whether the difference is distinguishable. */
-  readonly distinguishable: boolean;
-  /** A sentence for reports, with the numbers. */
-  readonly verdict: string;
-
-  /**
-   * Create a pair comparison (usually {@linkcode compareRuns} does).
-   *
-   * @param fields Every field.
-   */
-  constructor(fields: PairComparisonFields) {
-    this.a = fields.a;
-    this.b = fields.b;
-    this.difference = fields.difference;
-    this.pValue = fields.pValue;
-    this.overlap = fields.overlap;
-    this.distinguishable = fields.distinguishable;
-    this.verdict = fields.verdict;
-  }
-
-  /**
-   * The pair in file shape (snake_case).
-   *
-   * @returns `{a, b, difference, p_value, overlap, distinguishable, verdict}`.
-   */
-  toJSON(): Record<string, unknown> {
-    return {
-      a: this.a,
-      b: this.b,
-      difference: this.difference,
-      p_value: this.pValue,
-      overlap: this.overlap,
-      distinguishable: this.distinguishable,
-      verdict: this.verdict,
-    };
-  }
-}
-
-/** The fields of a {@linkcode Comparison}. */
-export interface ComparisonFields {
-  /** Per-variant statistics, in first-seen order. */
-  variants: VariantStats[];
-  /** Pairwise comparisons. */
-  pairs: PairComparison[];
-  /** The k of pass^k. */
-  k: number;
-  /** Runs needed per variant before a difference can be called. */
-  minN: number;
-  /** Significance level of the Fisher test. */
-  alpha: number;
-  /** The baseline every variant was compared with, or `null` for all pairs. */
-  baseline?: string | null;
-  /** What limits the comparison. */
-  notes?: string[];
-}
-
-/**
- * The result of {@linkcode compareRuns}.
- *
- * @example Usage
- * ```ts
- * import { compareRuns, Run } from "@toolscore/cli";
- * import assert from "node:assert/strict";
- *
- * const comparison = compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "fail")]);
- * assert.equal(comparison.byName().b?.passRate, 0);
- * assert.deepEqual(comparison.notes, [
- *   "variant a has 1 run, fewer than min_n = 10",
- *   "variant b has 1 run, fewer than min_n = 10",
- * ]);
- * assert.equal(comparison.toJSON().min_n, 10);
- * ```
- */
-export class Comparison {
-  /** Per-variant statistics, in first-seen order. */
-  readonly variants: VariantStats[];
-  /** Pairwise comparisons (each variant against the baseline, or all pairs). */
-  readonly pairs: PairComparison[];
-  /** The k of pass^k. */
-  readonly k: number;
-  /** Runs needed per variant before a difference can be called. */
-  readonly minN: number;
-  /** Significance level of the Fisher test. */
-  readonly alpha: number;
-  /** The baseline every variant was compared with, or `null` for all pairs. */
-  readonly baseline: string | null;
-  /** What limits the comparison, one sentence each. */
-  readonly notes: string[];
-
-  /**
-   * Create a comparison (usually {@linkcode compareRuns} does).
-   *
-   * @param fields Every field.
-   */
-  constructor(fields: ComparisonFields) {
-    this.variants = fields.variants;
-    this.pairs = fields.pairs;
-    this.k = fields.k;
-    this.minN = fields.minN;
-    this.alpha = fields.alpha;
-    this.baseline = fields.baseline ?? null;
-    this.notes = fields.notes ?? [];
-  }
-
-  /**
-   * Statistics by variant name.
-   *
-   * @returns A record from variant name to its statistics.
-   */
-  byName(): Record<string, VariantStats> {
-    return Object.fromEntries(this.variants.map((stats) => [stats.variant, stats]));
-  }
-
-  /**
-   * The statistics of one variant.
-   *
-   * @param name The variant.
-   * @param where Where the name came from, for the error.
-   * @returns Its statistics.
-   * @throws {InputError} Naming the unknown variant and the known ones.
-   */
-  variant(name: string, where?: string): VariantStats {
-    const found = this.variants.find((stats) => stats.variant === name);
-    if (found === undefined) throw unknownVariant(name, this.variants, where);
-    return found;
-  }
-
-  /**
-   * A JSON-safe report (snake_case).
-   *
-   * @returns `{k, min_n, alpha, baseline, variants, pairs, notes}`.
-   */
-  toJSON(): Record<string, unknown> {
-    return {
-      k: this.k,
-      min_n: this.minN,
-      alpha: this.alpha,
-      baseline: this.baseline,
-      variants: this.variants.map((stats) => stats.toJSON()),
-      pairs: this.pairs.map((pair) => pair.toJSON()),
-      notes: [...this.notes],
-    };
-  }
-}
-
-function unknownVariant(name: string, variants: VariantStats[], where?: string): InputError {
-  const known = variants.map((stats) => stats.variant).join(", ") || "none";
-  return new InputError(`unknown variant ${name}; the runs have ${known}`, where);
-}
 
 /** Options for {@linkcode compareRuns}. */
 export interface CompareRunsOptions {
@@ -426,18 +39,25 @@ export interface CompareRunsOptions {
    */
   minN?: number;
   /**
-   * Significance level for the Fisher test.
+   * Significance level of the pair tests.
    * @default {0.05}
    */
   alpha?: number;
+  /**
+   * How each pair is decided: `auto` (a paired test when both variants ran
+   * tasks in common and it can reach alpha, else Fisher), `paired`, or
+   * `fisher` (pooled Fisher with the Wilson intervals).
+   * @default {"auto"}
+   */
+  test?: CompareTest;
 }
 
 interface Tally {
   variant: string;
   counts: Record<RunOutcome, number>;
   n: number;
-  // Per task: [runs, passes].
-  tasks: Map<string, [number, number]>;
+  // Per task: runs, passes, and pass/fail by repeat (null once a repeat is unknown or repeated).
+  tasks: Map<string, { n: number; passes: number; repeats: Map<number, boolean> | null }>;
   cost: CompensatedSum;
   costKnown: number;
   latency: CompensatedSum;
@@ -480,7 +100,7 @@ function newTally(variant: string): Tally {
 function statsOf(tally: Tally, k: number): VariantStats {
   let sum = 0;
   let counted = 0;
-  for (const [runs, passes] of tally.tasks.values()) {
+  for (const { n: runs, passes } of tally.tasks.values()) {
     const value = passHatK(passes, runs, k);
     if (value !== null) {
       sum += value;
@@ -502,58 +122,8 @@ function statsOf(tally: Tally, k: number): VariantStats {
     costKnown: tally.costKnown,
     latency: tally.latencyKnown === 0 ? null : tally.latency.value / tally.latencyKnown,
     latencyKnown: tally.latencyKnown,
+    byTask: tally.tasks,
   });
-}
-
-/**
- * A rate with two decimals: `0.90`.
- *
- * @param value The rate.
- * @returns The text.
- *
- * @example Usage
- * ```ts
- * import { formatPassRate } from "./compare.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(formatPassRate(0.9), "0.90");
- * assert.equal(formatPassRate(null), "unknown");
- * ```
- */
-export function formatPassRate(value: number | null): string {
-  return value === null ? "unknown" : value.toFixed(2);
-}
-
-/**
- * A p-value with two significant digits: `0.58`, `0.00094`, `3.2e-7`.
- *
- * @param p The p-value.
- * @returns The text.
- *
- * @example Usage
- * ```ts
- * import { formatPValue } from "./compare.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(formatPValue(0.0009431206287072294), "0.00094");
- * assert.equal(formatPValue(1), "1");
- * ```
- */
-export function formatPValue(p: number): string {
-  if (p === 0) return "0";
-  if (p < 1e-4) return p.toExponential(1);
-  return String(Number(p.toPrecision(2)));
-}
-
-function countText(stats: VariantStats): string {
-  return `${stats.passes}/${stats.n}`;
-}
-
-function rateText(stats: VariantStats): string {
-  const [low, high] = stats.interval;
-  return `${countText(stats)} = ${formatPassRate(stats.passRate)} [${formatPassRate(low)}, ${
-    formatPassRate(high)
-  }]`;
 }
 
 function shortRuns(stats: VariantStats, minN: number): string {
@@ -562,70 +132,14 @@ function shortRuns(stats: VariantStats, minN: number): string {
   }, fewer than min_n = ${minN}`;
 }
 
-/**
- * Compare two variants' pass rates: Fisher test, Wilson intervals and the
- * verdict sentence (see {@linkcode compareRuns}).
- *
- * @param a The first variant (the baseline, when there is one).
- * @param b The second variant.
- * @param options `minN` and `alpha`.
- * @returns The pair.
- *
- * @example Usage
- * ```ts
- * import { compareRuns, Run } from "@toolscore/cli";
- * import { comparePair } from "./compare.ts";
- * import assert from "node:assert/strict";
- *
- * const runs = [
- *   ...Array.from({ length: 20 }, (_, i) => new Run("a", "t", i < 9 ? "pass" : "fail")),
- *   ...Array.from({ length: 30 }, (_, i) => new Run("b", "t", i < 27 ? "pass" : "fail")),
- * ];
- * const { a, b } = compareRuns(runs).byName();
- * const pair = comparePair(a!, b!, { minN: 10, alpha: 0.05 });
- * assert.equal(pair.verdict, "b beats a: 27/30 = 0.90 [0.74, 0.97] vs 9/20 = 0.45 [0.26, 0.66], p = 0.00094");
- * ```
- */
-export function comparePair(
-  a: VariantStats,
-  b: VariantStats,
-  options: { minN: number; alpha: number },
-): PairComparison {
-  const pValue = fisherExact(a.passes, a.n - a.passes, b.passes, b.n - b.passes);
-  const overlap = a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
-  const short = [a, b].filter((stats) => stats.n < options.minN);
-  const distinguishable = short.length === 0 && pValue < options.alpha && !overlap;
-  const difference = a.passRate === null || b.passRate === null ? null : b.passRate - a.passRate;
-  const p = `p = ${formatPValue(pValue)}`;
-  let verdict: string;
-  if (short.length > 0) {
-    verdict = `${a.variant} and ${b.variant} cannot be compared yet: ${countText(a)} vs ${
-      countText(b)
-    }, ${short.map((stats) => shortRuns(stats, options.minN)).join("; ")}`;
-  } else if (distinguishable) {
-    const [winner, loser] = (difference ?? 0) > 0 ? [b, a] : [a, b];
-    verdict = `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${
-      rateText(loser)
-    }, ${p}`;
-  } else {
-    const reasons = [pValue < options.alpha ? `${p} < alpha = ${options.alpha}` : p];
-    reasons.push(overlap ? "intervals overlap" : "intervals do not overlap");
-    verdict = `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
-      countText(b)
-    }, ${reasons.join(", ")}`;
-  }
-  return new PairComparison({
-    a: a.variant,
-    b: b.variant,
-    difference,
-    pValue,
-    overlap,
-    distinguishable,
-    verdict,
-  });
-}
-
 function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOptions, "baseline">> {
+  const test = options.test ?? "auto";
+  if (!COMPARE_TESTS.includes(test)) {
+    throw new InputError(
+      `unknown test ${JSON.stringify(test)}; use ${COMPARE_TESTS.join(", ")}`,
+      "test",
+    );
+  }
   const k = options.k ?? 1;
   const minN = options.minN ?? 10;
   const alpha = options.alpha ?? 0.05;
@@ -638,25 +152,30 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
   if (!(alpha > 0 && alpha < 1)) {
     throw new InputError(`expected a number between 0 and 1 (exclusive), got ${alpha}`, "alpha");
   }
-  return { k, minN, alpha };
+  return { k, minN, alpha, test };
 }
 
 /**
  * Compare variants over repeated runs.
  *
  * Per variant: n, runs per outcome, pass rate = passes / n over all runs
- * (errors and unknowns stay in n) with its 95% Wilson interval, pass^k
- * averaged over tasks with at least k runs (`tasksShort` counts the others),
- * and mean cost and latency over the runs that have one (`null` when none
- * has one: unknown is not 0).
+ * (errors and unknowns stay in n) with its 95% Wilson interval and, beside
+ * it, the interval with the cluster-robust SE over tasks and the design
+ * effect (`clusteredInterval`), pass^k averaged over tasks with at least k
+ * runs (`tasksShort` counts the others), and mean cost and latency over the
+ * runs that have one (`null` when none has one: unknown is not 0).
  *
  * Pairs are every variant against `baseline`, or all pairs in first-seen
- * order. A pair is **distinguishable** only when both variants have at least
- * `minN` runs, the Fisher p-value is below `alpha`, and the 95% intervals do
- * not overlap. `notes` say what limits the comparison.
+ * order, each decided by {@linkcode comparePair} under `test`: with the
+ * paired test, **distinguishable** when both variants have at least `minN`
+ * runs and the paired p-value is below `alpha`; with Fisher, when both have
+ * `minN` runs, the pooled Fisher p-value is below `alpha` and the 95% Wilson
+ * intervals do not overlap. `notes` say what limits the comparison,
+ * including tasks only one variant of a pair ran (left out of its paired
+ * test).
  *
  * @param runs Every run, of every variant.
- * @param options `k`, `baseline`, `minN`, `alpha`.
+ * @param options `k`, `baseline`, `minN`, `alpha`, `test`.
  * @returns The comparison; variants in first-seen order.
  * @throws {InputError} When `baseline` is not one of the variants, or an option is out of range.
  *
@@ -675,7 +194,7 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
  * ```
  */
 export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {}): Comparison {
-  const { k, minN, alpha } = checkOptions(options);
+  const { k, minN, alpha, test } = checkOptions(options);
   const tallies = new Map<string, Tally>();
   for (const run of runs) {
     let tally = tallies.get(run.variant);
@@ -685,12 +204,17 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     }
     tally.n++;
     tally.counts[run.outcome]++;
-    const task = tally.tasks.get(run.task);
-    const passed = run.outcome === "pass" ? 1 : 0;
-    if (task === undefined) tally.tasks.set(run.task, [1, passed]);
-    else {
-      task[0]++;
-      task[1] += passed;
+    const passed = run.outcome === "pass";
+    let task = tally.tasks.get(run.task);
+    if (task === undefined) {
+      task = { n: 0, passes: 0, repeats: new Map() };
+      tally.tasks.set(run.task, task);
+    }
+    task.n++;
+    if (passed) task.passes++;
+    if (task.repeats !== null) {
+      if (run.repeat === null || task.repeats.has(run.repeat)) task.repeats = null;
+      else task.repeats.set(run.repeat, passed);
     }
     if (run.cost !== null) {
       tally.cost.add(run.cost);
@@ -706,14 +230,17 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
   const pairs: PairComparison[] = [];
   if (baseline !== undefined) {
     const base = variants.find((stats) => stats.variant === baseline);
-    if (base === undefined) throw unknownVariant(baseline, variants, "baseline");
+    if (base === undefined) {
+      const known = variants.map((stats) => stats.variant).join(", ") || "none";
+      throw new InputError(`unknown variant ${baseline}; the runs have ${known}`, "baseline");
+    }
     for (const stats of variants) {
-      if (stats !== base) pairs.push(comparePair(base, stats, { minN, alpha }));
+      if (stats !== base) pairs.push(comparePair(base, stats, { minN, alpha, test }));
     }
   } else {
     for (let i = 0; i < variants.length; i++) {
       for (let j = i + 1; j < variants.length; j++) {
-        pairs.push(comparePair(variants[i]!, variants[j]!, { minN, alpha }));
+        pairs.push(comparePair(variants[i]!, variants[j]!, { minN, alpha, test }));
       }
     }
   }
@@ -724,8 +251,34 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     minN,
     alpha,
     baseline: baseline ?? null,
-    notes: notesOf(variants, minN, k),
+    notes: [...notesOf(variants, minN, k), ...pairNotes(variants, pairs)],
+    test,
   });
+}
+
+/** Tasks only one variant of a pair ran: left out of that pair's paired test. */
+function pairNotes(variants: VariantStats[], pairs: PairComparison[]): string[] {
+  const byName = new Map(variants.map((stats) => [stats.variant, stats]));
+  const notes: string[] = [];
+  for (const pair of pairs) {
+    if (pair.test === "fisher") continue;
+    const a = byName.get(pair.a)!;
+    const b = byName.get(pair.b)!;
+    const only = (x: VariantStats, y: VariantStats) =>
+      [...x.byTask.keys()].filter((task) => !y.byTask.has(task)).sort();
+    const onlyA = only(a, b);
+    const onlyB = only(b, a);
+    for (const [stats, tasks] of [[a, onlyA], [b, onlyB]] as const) {
+      if (tasks.length === 0) continue;
+      const shown = tasks.slice(0, 5).join(", ") + (tasks.length > 5 ? ", …" : "");
+      notes.push(
+        `${pair.a} vs ${pair.b}: ${tasks.length} task${
+          tasks.length === 1 ? "" : "s"
+        } only ${stats.variant} ran (${shown}) left out of the paired test`,
+      );
+    }
+  }
+  return notes;
 }
 
 function notesOf(variants: VariantStats[], minN: number, k: number): string[] {

@@ -24,6 +24,21 @@ import { readTextFile } from "../base/load.ts";
  */
 export const RUN_OUTCOMES = ["pass", "fail", "error", "unknown"] as const;
 
+/**
+ * The `schema` value of a `toolscore agent run` JSONL row (this version of the row).
+ *
+ * @example Usage
+ * ```ts
+ * import { AGENT_RUN_SCHEMA, runFromRow } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const row = { schema: AGENT_RUN_SCHEMA, arm_id: "mini", task_id: "refund", passed: true };
+ * assert.equal(runFromRow(row).outcome, "pass");
+ * assert.equal(AGENT_RUN_SCHEMA, "toolscore.agent_run/1");
+ * ```
+ */
+export const AGENT_RUN_SCHEMA = "toolscore.agent_run/1";
+
 /** A run's outcome: `error` is an infrastructure failure, `unknown` a run that was not judged. */
 export type RunOutcome = typeof RUN_OUTCOMES[number];
 
@@ -44,6 +59,12 @@ export interface RunOptions {
    * @default {""}
    */
   runId?: string;
+  /**
+   * Which repeat of the task this is (0, 1, …); `null` when unknown. Runs of
+   * two variants with the same task and repeat are matched one to one.
+   * @default {null}
+   */
+  repeat?: number | null;
 }
 
 /**
@@ -54,10 +75,11 @@ export interface RunOptions {
  * import { Run } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
- * const run = new Run("mini", "refund", "pass", { cost: 0.003 });
+ * const run = new Run("mini", "refund", "pass", { cost: 0.003, repeat: 2 });
  * assert.equal(run.latency, null);
  * assert.deepEqual(run.toJSON(), {
  *   variant: "mini", task: "refund", outcome: "pass", cost: 0.003, latency: null, run_id: "",
+ *   repeat: 2,
  * });
  * ```
  */
@@ -74,6 +96,8 @@ export class Run {
   readonly latency: number | null;
   /** An identifier for reports. */
   readonly runId: string;
+  /** Which repeat of the task this is, or `null` when unknown. */
+  readonly repeat: number | null;
 
   /**
    * Create a run.
@@ -81,8 +105,9 @@ export class Run {
    * @param variant The variant.
    * @param task The task.
    * @param outcome The outcome.
-   * @param options Cost, latency and run id.
-   * @throws {InputError} On an unknown outcome or a negative or non-finite cost or latency.
+   * @param options Cost, latency, run id and repeat.
+   * @throws {InputError} On an unknown outcome, a negative or non-finite cost or latency, or a
+   *   repeat that is not a non-negative integer.
    */
   constructor(variant: string, task: string, outcome: RunOutcome, options: RunOptions = {}) {
     if (!(RUN_OUTCOMES as readonly string[]).includes(outcome)) {
@@ -97,12 +122,13 @@ export class Run {
     this.cost = checkAmount(options.cost ?? null, "cost");
     this.latency = checkAmount(options.latency ?? null, "latency");
     this.runId = options.runId ?? "";
+    this.repeat = checkRepeat(options.repeat ?? null, "repeat");
   }
 
   /**
    * The run in file shape.
    *
-   * @returns `{variant, task, outcome, cost, latency, run_id}`.
+   * @returns `{variant, task, outcome, cost, latency, run_id, repeat}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -112,8 +138,19 @@ export class Run {
       cost: this.cost,
       latency: this.latency,
       run_id: this.runId,
+      repeat: this.repeat,
     };
   }
+}
+
+function checkRepeat(value: unknown, name: string): number | null {
+  if (value !== null && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
+    throw new InputError(
+      `expected a non-negative integer or null, got ${describeJson(value)}`,
+      name,
+    );
+  }
+  return value as number | null;
 }
 
 function checkAmount(value: number | null, name: string): number | null {
@@ -197,7 +234,8 @@ function outcomeOf(row: Record<string, unknown>): RunOutcome {
  * `outcome`, else derived: `status: "error"` is an error, `passed`
  * true/false is a pass/fail, anything else unknown. Cost is `cost_usd` or
  * `cost` (a number, or `{"usd": …}`); latency `duration_s`, `latency` or
- * `duration`; absent or `null` stays unknown. The run id is `run_id` or `id`.
+ * `duration`; absent or `null` stays unknown. The run id is `run_id` or `id`;
+ * the repeat `repeat` (a non-negative integer, or absent/`null`: unknown).
  *
  * @param row The parsed row.
  * @param options The variant key.
@@ -234,6 +272,7 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
     cost: amountValue(row, COST_KEYS),
     latency: amountValue(row, LATENCY_KEYS),
     runId: nameValue(row, ID_KEYS) ?? "",
+    repeat: checkRepeat(row.repeat ?? null, "repeat"),
   });
 }
 

@@ -3,6 +3,10 @@
  * file or contract. A trace that cannot be read or scored is an `error` run:
  * it stays in the population, never dropped.
  *
+ * Since issue 22 the default task pattern also names the trailing number
+ * `(?<repeat>\d+)`, so `refund-3` of two variants are matched one to one
+ * (McNemar); the task it gives is unchanged.
+ *
  * @module
  */
 
@@ -17,19 +21,23 @@ import {
 } from "../evaluate/expected.ts";
 import { fileError, parseDocument, readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
+import { compileUserPattern, UserPattern } from "../base/user_regex.ts";
 
 /**
- * The default task pattern: the file stem without a trailing repeat number (`refund-3`, `refund_r2`).
+ * The default task pattern: the file stem without a trailing repeat number
+ * (`refund-3`, `refund_r2`), which the `repeat` group captures.
  *
  * @example Usage
  * ```ts
  * import { DEFAULT_TASK_PATTERN } from "./traces.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups?.task, "refund");
+ * const groups = new RegExp(DEFAULT_TASK_PATTERN).exec("refund_r2")?.groups;
+ * assert.equal(groups?.task, "refund");
+ * assert.equal(groups?.repeat, "2");
  * ```
  */
-export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?\\d+)?$";
+export const DEFAULT_TASK_PATTERN = "^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$";
 
 /** Options for {@linkcode runsFromTraces}. */
 export interface RunsFromTracesOptions {
@@ -39,9 +47,11 @@ export interface RunsFromTracesOptions {
    */
   minScore?: number;
   /**
-   * A regex with a `task` group, applied to each file stem; a stem it does not
-   * match is its own task.
-   * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
+   * A regex with a `task` group (`(?<task>…)` or Python's `(?P<task>…)`, RE2
+   * syntax: linear time), applied to each file stem; a stem it does not match
+   * is its own task. An optional `repeat` group (digits) gives the run's
+   * repeat.
+   * @default {"^(?<task>.+?)(?:[-_.]r?(?<repeat>\\d+))?$"}
    */
   taskPattern?: string | RegExp;
   /**
@@ -56,7 +66,7 @@ export interface RunsFromTracesOptions {
  * The task of a trace file stem under a task pattern.
  *
  * @param stem The file name without `.json`.
- * @param pattern A regex with a `task` group.
+ * @param pattern A regex with a `task` group (RE2 syntax; `(?P<task>…)` works too).
  * @returns The task; the whole stem when the pattern does not match.
  *
  * @example Usage
@@ -67,28 +77,40 @@ export interface RunsFromTracesOptions {
  * assert.equal(taskOfStem("refund-3"), "refund");
  * assert.equal(taskOfStem("refund_r12"), "refund");
  * assert.equal(taskOfStem("refund"), "refund");
+ * assert.equal(taskOfStem("a-b-7", "^(?P<task>[a-z]+)"), "a");
  * ```
  */
-export function taskOfStem(stem: string, pattern: string | RegExp = DEFAULT_TASK_PATTERN): string {
-  return taskRegex(pattern).exec(stem)?.groups?.task || stem;
+export function taskOfStem(
+  stem: string,
+  pattern: string | RegExp | UserPattern = DEFAULT_TASK_PATTERN,
+): string {
+  return taskRegex(pattern).groups(stem)?.task || stem;
 }
 
-function taskRegex(pattern: string | RegExp): RegExp {
-  let regex: RegExp;
-  try {
-    regex = typeof pattern === "string" ? new RegExp(pattern) : pattern;
-  } catch (error) {
-    throw new InputError(
-      `not a valid regular expression (${(error as Error).message})`,
-      "task_pattern",
-    );
-  }
-  if (!/\(\?<task>/.test(regex.source)) {
+/** The `repeat` group of a stem as a number, or `null` when absent or not a safe integer. */
+function repeatOfStem(stem: string, pattern: UserPattern): number | null {
+  const digits = pattern.groups(stem)?.repeat;
+  if (digits === undefined || !/^\d{1,15}$/.test(digits)) return null;
+  return Number(digits);
+}
+
+// A task pattern is a user pattern: RE2, linear time (lib/base/user_regex.ts).
+const TASK_PATTERNS = new Map<string, UserPattern>();
+
+function taskRegex(pattern: string | RegExp | UserPattern): UserPattern {
+  if (pattern instanceof UserPattern) return pattern;
+  const cached = typeof pattern === "string" ? TASK_PATTERNS.get(pattern) : undefined;
+  if (cached !== undefined) return cached;
+  const regex = typeof pattern === "string"
+    ? compileUserPattern(pattern, "", "task_pattern", "task pattern")
+    : compileUserPattern(pattern.source, pattern.flags.replace(/[gdy]/g, ""), "task_pattern");
+  if (!regex.groupNames().includes("task")) {
     throw new InputError(
       `${regex.source} has no (?<task>…) group; name the part of the file stem that is the task`,
       "task_pattern",
     );
   }
+  if (typeof pattern === "string" && TASK_PATTERNS.size < 64) TASK_PATTERNS.set(pattern, regex);
   return regex;
 }
 
@@ -142,6 +164,7 @@ export async function runsFromTraces(
   for (const name of names) {
     const stem = name.slice(0, -".json".length);
     const task = taskOfStem(stem, pattern);
+    const repeat = repeatOfStem(stem, pattern);
     const path = join(directory, name);
     try {
       const value = parseDocument(await readTextFile(path), path);
@@ -151,13 +174,14 @@ export async function runsFromTraces(
           cost: knownTotal(result.traceCalls, (call) => call.costUsd),
           latency: knownTotal(result.traceCalls, (call) => call.durationS),
           runId: stem,
+          repeat,
         }),
       );
     } catch (error) {
       // Unreadable or unscorable: an error run, so the population stays whole.
       if (!(error instanceof ToolscoreError)) throw error;
       options.onError?.(path, error);
-      runs.push(new Run(variant, task, "error", { runId: stem }));
+      runs.push(new Run(variant, task, "error", { runId: stem, repeat }));
     }
   }
   return runs;

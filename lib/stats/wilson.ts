@@ -21,13 +21,20 @@ import { InputError } from "../base/errors.ts";
 export const Z_95 = 1.959963984540054;
 
 /** Options for {@linkcode wilsonInterval}. */
-export interface WilsonOptions {
+export interface WilsonIntervalOptions {
   /**
    * Normal quantile of the interval.
    * @default {1.959963984540054} (95%)
    */
   z?: number;
 }
+
+/**
+ * The former name of {@linkcode WilsonIntervalOptions}.
+ *
+ * @deprecated Use {@linkcode WilsonIntervalOptions}; this alias goes in the next release.
+ */
+export type WilsonOptions = WilsonIntervalOptions;
 
 /**
  * Check that a count is a non-negative integer.
@@ -75,7 +82,7 @@ export function checkRunCount(value: number, name: string): number {
 export function wilsonInterval(
   successes: number,
   n: number,
-  options: WilsonOptions = {},
+  options: WilsonIntervalOptions = {},
 ): [number, number] {
   checkRunCount(successes, "successes");
   checkRunCount(n, "n");

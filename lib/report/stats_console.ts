@@ -1,14 +1,17 @@
 /**
  * Console reports for comparisons, selections and protocol results: plain
- * text tables, colour only when asked.
+ * text tables, colour only when asked. (Moved here from `lib/stats/report.ts`:
+ * the statistics compute, the reports format.)
  *
  * @module
  */
 
-import type { Comparison, VariantStats } from "./compare.ts";
-import { formatPassRate } from "./compare.ts";
-import type { ProtocolResult, RuleStatus } from "./protocol.ts";
-import { formatMetricValue, type Selection } from "./select.ts";
+import type { Comparison } from "../stats/comparison.ts";
+import type { VariantStats } from "../stats/variant_stats.ts";
+import { formatPassRate } from "../stats/format.ts";
+import type { ProtocolResult, RuleStatus } from "../stats/protocol_result.ts";
+import { formatMetricValue } from "../stats/format.ts";
+import type { Selection } from "../stats/select.ts";
 
 /** Options for the console reports. */
 export interface StatsReportOptions {
@@ -36,7 +39,7 @@ function paint(text: string, style: keyof typeof STYLES, color: boolean): string
  *
  * @example Usage
  * ```ts
- * import { formatStatsTable } from "./report.ts";
+ * import { formatStatsTable } from "./stats_console.ts";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(formatStatsTable(["a", "n"], [["xy", "3"]], [1]), ["a   n", "xy  3"]);
@@ -64,9 +67,10 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
 }
 
 /**
- * A comparison as console text: a table per variant (n, pass rate with its
- * 95% interval, pass^k, cost, latency, errors), the pair verdicts and the
- * notes.
+ * A comparison as console text: a table per variant (n, tasks, pass rate
+ * with its 95% Wilson interval, the task-clustered interval and design
+ * effect "deff", pass^k, cost, latency, errors), the pair verdicts each with
+ * the test that decided and why, and the notes.
  *
  * @param comparison The comparison.
  * @param options Colour.
@@ -74,12 +78,12 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
  *
  * @example Usage
  * ```ts
+ * import { formatComparison } from "./stats_console.ts";
  * import { compareRuns, Run } from "@toolscore/cli";
- * import { formatComparison } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const text = formatComparison(compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "fail")]));
- * assert.match(text, /^variant +n +pass rate/);
+ * assert.match(text, /^variant +n +tasks +pass rate/);
  * assert.match(text, /a and b cannot be compared yet/);
  * ```
  */
@@ -89,17 +93,36 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
   const rows = comparison.variants.map((stats) => [
     stats.variant,
     String(stats.n),
+    String(stats.tasks),
     `${stats.passes}/${stats.n} = ${formatPassRate(stats.passRate)}`,
     `[${formatPassRate(stats.interval[0])}, ${formatPassRate(stats.interval[1])}]`,
+    stats.clusteredInterval === null
+      ? "unknown"
+      : `[${formatPassRate(stats.clusteredInterval[0])}, ${
+        formatPassRate(stats.clusteredInterval[1])
+      }]`,
+    stats.designEffect === null ? "unknown" : stats.designEffect.toFixed(2),
     stats.passHatK === null ? "unknown" : stats.passHatK.toFixed(2),
     amount("cost", stats),
     amount("latency", stats),
     String(stats.counts.error),
   ]);
   const table = formatStatsTable(
-    ["variant", "n", "pass rate", "95% interval", `pass^${k}`, "cost", "latency", "errors"],
+    [
+      "variant",
+      "n",
+      "tasks",
+      "pass rate",
+      "95% interval",
+      "clustered 95%",
+      "deff",
+      `pass^${k}`,
+      "cost",
+      "latency",
+      "errors",
+    ],
     rows,
-    [1, 7],
+    [1, 2, 10],
   );
   const lines = [paint(table[0]!, "bold", color), ...table.slice(1), ""];
   if (comparison.pairs.length > 0) {
@@ -113,6 +136,7 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
     );
     for (const pair of comparison.pairs) {
       lines.push(`  ${pair.distinguishable ? paint(pair.verdict, "green", color) : pair.verdict}`);
+      if (pair.testReason !== "") lines.push(paint(`    ${pair.testReason}`, "dim", color));
     }
     lines.push("");
   }
@@ -135,8 +159,8 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
  *
  * @example Usage
  * ```ts
+ * import { formatSelection } from "./stats_console.ts";
  * import { compareRuns, Run, selectVariant } from "@toolscore/cli";
- * import { formatSelection } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const comparison = compareRuns([new Run("a", "t", "pass", { cost: 1 }), new Run("b", "t", "pass", { cost: 2 })]);
@@ -204,8 +228,8 @@ const STATUS_STYLE: Record<RuleStatus, keyof typeof STYLES> = {
  *
  * @example Usage
  * ```ts
+ * import { formatProtocolResult } from "./stats_console.ts";
  * import { compareRuns, evaluateProtocol, Run } from "@toolscore/cli";
- * import { formatProtocolResult } from "./report.ts";
  * import assert from "node:assert/strict";
  *
  * const runs = [new Run("a", "t", "pass"), new Run("b", "t", "pass")];

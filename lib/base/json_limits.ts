@@ -1,0 +1,303 @@
+/**
+ * The limits every parsed document is held to before anything walks it, so
+ * that a hostile file gives a one-line error instead of a hang, an
+ * out-of-memory crash or a stack overflow:
+ *
+ * - **Depth.** No value nests deeper than {@linkcode MAX_NESTING_DEPTH}
+ *   (1,000) arrays and objects. Walkers (matchers, canonical JSON, the
+ *   checks) recurse, and 100,000 levels overflowed the stack.
+ * - **YAML aliases.** Aliases (`*name`) may add at most
+ *   {@linkcode MAX_YAML_ALIAS_NODES} (100,000) nodes to a document, each
+ *   alias counting the full size of the node it repeats. A 551-byte "billion
+ *   laughs" document expands to billions; it is refused at the alias that
+ *   crosses the limit, with `file:line:col`, from the parser's events,
+ *   before the document is built.
+ * - **Numbers.** A number JSON text can write but a float cannot hold
+ *   (`1e400`, read as `Infinity`) is an error naming its JSON path.
+ * - **Duplicate keys.** In the files people write (gold files, contracts,
+ *   specs, protocols, honesty and fault files: everything
+ *   `readDocument` reads) a key given twice in one JSON object is an error
+ *   with `file:line:col` and the path; JSON.parse would keep the last
+ *   silently, and YAML already refuses it.
+ *
+ * @module
+ */
+
+import { InputError } from "./errors.ts";
+
+/** The deepest nesting of arrays and objects a document may have. */
+export const MAX_NESTING_DEPTH = 1000;
+
+/** The most nodes YAML aliases may add to one document (each alias counts the node it repeats). */
+export const MAX_YAML_ALIAS_NODES = 100_000;
+
+function pathOf(keys: readonly (string | number)[]): string {
+  if (keys.length > 24) {
+    // A path 1,000 levels deep is no help in full: its start, and how deep it goes.
+    return `${pathOf(keys.slice(0, 12))}…(${keys.length} levels)`;
+  }
+  let out = "";
+  for (const key of keys) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) out += out === "" ? key : `.${key}`;
+    else out += `[${JSON.stringify(key)}]`;
+  }
+  return out;
+}
+
+function located(where: string | undefined, path: string): string | undefined {
+  if (path === "") return where;
+  return where === undefined || where === "" ? path : `${where}: ${path}`;
+}
+
+// The JSON path of the first offending value, found again with keys tracked (only on error).
+function findPath(
+  value: unknown,
+  bad: (value: unknown, depth: number) => boolean,
+): (string | number)[] {
+  const stack: { value: unknown; depth: number; keys: (string | number)[] }[] = [
+    { value, depth: 0, keys: [] },
+  ];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (bad(frame.value, frame.depth)) return frame.keys;
+    const current = frame.value;
+    if (typeof current !== "object" || current === null) continue;
+    const entries: [string | number, unknown][] = Array.isArray(current)
+      ? current.map((item, i) => [i, item])
+      : Object.entries(current);
+    for (let k = entries.length - 1; k >= 0; k--) {
+      const [key, item] = entries[k]!;
+      stack.push({ value: item, depth: frame.depth + 1, keys: [...frame.keys, key] });
+    }
+  }
+  return [];
+}
+
+/**
+ * Check a parsed value against the limits: nesting depth and numbers a
+ * float cannot hold. The walk is iterative, so any depth is safe to check.
+ *
+ * @param value A parsed JSON or YAML value.
+ * @param where The file, for errors; the JSON path is appended.
+ * @throws {InputError} When the value nests deeper than
+ * {@linkcode MAX_NESTING_DEPTH} or holds a non-finite number.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkJsonLimits } from "./json_limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * checkJsonLimits(JSON.parse('{"a": [1, 2]}'), "x.json");
+ * assert.throws(
+ *   () => checkJsonLimits(JSON.parse('{"a": [1, 1e400]}'), "x.json"),
+ *   /^InputError: x\.json: a\[1\]: number too large/,
+ * );
+ * ```
+ */
+export function checkJsonLimits(value: unknown, where?: string): void {
+  if (typeof value !== "object" || value === null) {
+    if (typeof value === "number" && !Number.isFinite(value)) throw numberError(value, where, "");
+    return;
+  }
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop() as object;
+    const depth = depths.pop()! + 1;
+    if (depth > MAX_NESTING_DEPTH) {
+      const keys = findPath(value, (_v, d) => d >= MAX_NESTING_DEPTH);
+      throw new InputError(
+        `nested deeper than ${MAX_NESTING_DEPTH} levels of arrays and objects (the limit); ` +
+          "flatten the data",
+        located(where, pathOf(keys)),
+      );
+    }
+    const items = Array.isArray(current) ? current : Object.values(current);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (typeof item === "object") {
+        if (item !== null) {
+          values.push(item);
+          depths.push(depth);
+        }
+      } else if (typeof item === "number" && !Number.isFinite(item)) {
+        const keys = findPath(value, (v) => typeof v === "number" && !Number.isFinite(v));
+        throw numberError(item, where, pathOf(keys));
+      }
+    }
+  }
+}
+
+function numberError(value: number, where: string | undefined, path: string): InputError {
+  return new InputError(
+    `number too large for JSON (it reads as ${value}); write it smaller, or as a string`,
+    located(where, path),
+  );
+}
+
+/** One event of js-yaml's `parseEvents`, as far as the alias count needs. */
+export interface YamlEvent {
+  /** 1 document, 2 sequence, 3 mapping, 4 scalar, 5 alias, 6 pop. */
+  type: number;
+  /** Where the anchor name starts, or -1. */
+  anchorStart?: number;
+  /** Where the anchor name ends, or -1. */
+  anchorEnd?: number;
+}
+
+/**
+ * Refuse a YAML document whose aliases would add more than
+ * {@linkcode MAX_YAML_ALIAS_NODES} nodes, from the parser's events, before
+ * the document is built.
+ *
+ * @param events The events of js-yaml's `parseEvents`.
+ * @param text The YAML text the events point into.
+ * @param file The file, for errors.
+ * @param lineColumn Turns an offset into 1-based `[line, column]`.
+ * @throws {InputError} Naming `file:line:col` of the alias that crosses the limit.
+ */
+export function checkYamlAliases(
+  events: readonly YamlEvent[],
+  text: string,
+  file: string,
+  lineColumn: (text: string, offset: number) => [number, number],
+): void {
+  const sizes = new Map<string, number>();
+  // Open collections: their running size (themselves included) and anchor name.
+  const open: { size: number; anchor: string | undefined }[] = [];
+  let added = 0;
+  const anchorOf = (event: YamlEvent) =>
+    event.anchorStart !== undefined && event.anchorStart >= 0 && event.anchorEnd !== undefined
+      ? text.slice(event.anchorStart, event.anchorEnd)
+      : undefined;
+  const addToParent = (size: number) => {
+    const parent = open[open.length - 1];
+    if (parent !== undefined) parent.size += size;
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 1:
+        open.push({ size: 0, anchor: undefined });
+        break;
+      case 2:
+      case 3:
+        open.push({ size: 1, anchor: anchorOf(event) });
+        break;
+      case 4: {
+        const anchor = anchorOf(event);
+        if (anchor !== undefined) sizes.set(anchor, 1);
+        addToParent(1);
+        break;
+      }
+      case 5: {
+        const name = anchorOf(event) ?? "";
+        const size = sizes.get(name) ?? 1;
+        added += size;
+        if (added > MAX_YAML_ALIAS_NODES) {
+          const [line, column] = lineColumn(text, Math.max(0, (event.anchorStart ?? 1) - 1));
+          throw new InputError(
+            `YAML aliases expand to more than ${MAX_YAML_ALIAS_NODES} nodes (the limit; *${name} ` +
+              `repeats ${size}); write the data out without anchors and aliases`,
+            `${file}:${line}:${column}`,
+          );
+        }
+        addToParent(size);
+        break;
+      }
+      case 6: {
+        const closed = open.pop();
+        if (closed === undefined) break;
+        if (closed.anchor !== undefined) sizes.set(closed.anchor, closed.size);
+        addToParent(closed.size);
+        break;
+      }
+    }
+  }
+}
+
+/** What {@linkcode checkDuplicateKeys} needs of jsonc-parser's `visit`. */
+export type JsonVisit = (
+  text: string,
+  visitor: {
+    onObjectBegin?: () => void;
+    onObjectEnd?: () => void;
+    onObjectProperty?: (
+      property: string,
+      offset: number,
+      length: number,
+      startLine: number,
+      startCharacter: number,
+      pathSupplier: () => (string | number)[],
+    ) => void;
+  },
+  options?: { allowTrailingComma?: boolean; disallowComments?: boolean },
+) => unknown;
+
+/**
+ * Refuse a key given twice in one JSON object. Run it on text that parsed
+ * and passed {@linkcode checkJsonLimits} (the visitor recurses).
+ *
+ * @param text The JSON or JSONC text.
+ * @param file The file, for errors.
+ * @param visit jsonc-parser's `visit`.
+ * @throws {InputError} Naming `file:line:col` and the key's JSON path.
+ */
+export function checkDuplicateKeys(text: string, file: string, visit: JsonVisit): void {
+  const keys: Set<string>[] = [];
+  let duplicate: InputError | undefined;
+  visit(text, {
+    onObjectBegin: () => {
+      keys.push(new Set());
+    },
+    onObjectEnd: () => {
+      keys.pop();
+    },
+    onObjectProperty: (property, _offset, _length, line, character, pathSupplier) => {
+      const seen = keys[keys.length - 1];
+      if (seen === undefined || duplicate !== undefined) return;
+      if (seen.has(property)) {
+        const path = pathOf(pathSupplier());
+        duplicate = new InputError(
+          `${path === "" ? "" : `${path}: `}key ${
+            JSON.stringify(property)
+          } is given twice in one object; keep one`,
+          `${file}:${line + 1}:${character + 1}`,
+        );
+      }
+      seen.add(property);
+    },
+  }, { allowTrailingComma: true, disallowComments: false });
+  if (duplicate !== undefined) throw duplicate;
+}
+
+/**
+ * The offset of the first bracket nested deeper than
+ * {@linkcode MAX_NESTING_DEPTH} in JSON or JSONC text, or -1. For text that
+ * a recursive parser (jsonc-parser) is about to read.
+ *
+ * @param text The text.
+ * @returns The offset, or -1 when the text is within the limit.
+ */
+export function tooDeepOffset(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22) { // a string: skip to its closing quote
+      for (i++; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x5c) i++;
+        else if (c === 0x22) break;
+      }
+    } else if (ch === 0x2f && text.charCodeAt(i + 1) === 0x2f) { // a // comment
+      const end = text.indexOf("\n", i);
+      i = end === -1 ? text.length : end;
+    } else if (ch === 0x2f && text.charCodeAt(i + 1) === 0x2a) { // a /* comment */
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > MAX_NESTING_DEPTH) return i;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return -1;
+}

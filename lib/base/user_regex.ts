@@ -1,0 +1,234 @@
+/**
+ * Every regular expression a user writes — `$regex` in gold files and
+ * contracts, honesty patterns, the task pattern — is compiled here, by
+ * {@linkcode compileUserPattern}, onto RE2 (the `re2js` port): matching takes
+ * time linear in the text, whatever the pattern, so `{"$regex": "(a+)+$"}`
+ * cannot hang a run. toolscore's own shipped patterns (credential detection,
+ * the default honesty phrases) stay JavaScript RegExps.
+ *
+ * The dialect is RE2's, read with JavaScript habits:
+ *
+ * - Accepted: everything RE2 has (classes, `\d \w \s \b`, `\p{L}`, counted
+ *   repeats up to 1000, lazy quantifiers, `(?i)` and other inline flags),
+ *   named groups written `(?<name>…)` or Python's `(?P<name>…)`, and the
+ *   JavaScript escapes `\uXXXX`, `\u{…}`, `\cX` and `[^]`, which are translated.
+ * - Refused, with an error naming where the pattern came from:
+ *   backreferences (`\1`, `\k<name>`, `(?P=name)`), lookaround (`(?=`, `(?!`,
+ *   `(?<=`, `(?<!`), and any flag but `i`, `m` and `s` (`u` and `v` are
+ *   RE2's default anyway; `g` and `y` make a match depend on the last one).
+ * - Different from RegExp: `\d`, `\w`, `\s` and `\b` are ASCII only (`\s`
+ *   does not match a no-break space; write `\p{Z}` or `[\s\x{a0}]`), and `.`
+ *   matches a whole code point.
+ *
+ * @module
+ */
+
+import { RE2JS } from "re2js";
+import { InputError } from "./errors.ts";
+
+/**
+ * What the matchers and checks need of a compiled pattern; a JavaScript
+ * `RegExp` (a shipped pattern) has the same shape.
+ */
+export interface TextPattern {
+  /** The pattern's text. */
+  readonly source: string;
+  /** Its flags (`i`, `m`, `s`). */
+  readonly flags: string;
+  /**
+   * Whether the pattern is found anywhere in the text.
+   *
+   * @param text The text to search.
+   * @returns `true` on a match.
+   */
+  test(text: string): boolean;
+}
+
+const FLAG_BITS: Record<string, number> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+};
+
+/**
+ * A user pattern compiled onto RE2: linear-time matching.
+ *
+ * @example Usage
+ * ```ts
+ * import { compileUserPattern } from "./user_regex.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const pattern = compileUserPattern("^(?P<task>[a-z]+)-\\d+$", "", "task_pattern");
+ * assert.equal(pattern.test("refund-3"), true);
+ * assert.deepEqual(pattern.groups("refund-3"), { task: "refund" });
+ * ```
+ */
+export class UserPattern implements TextPattern {
+  /** The pattern as the user wrote it. */
+  readonly source: string;
+  /** The flags as given. */
+  readonly flags: string;
+  readonly #re: RE2JS;
+
+  /**
+   * Wrap a compiled RE2 pattern; use {@linkcode compileUserPattern} to make one.
+   *
+   * @param source The pattern as written.
+   * @param flags The flags.
+   * @param re The compiled pattern.
+   */
+  constructor(source: string, flags: string, re: RE2JS) {
+    this.source = source;
+    this.flags = flags;
+    this.#re = re;
+  }
+
+  /**
+   * Whether the pattern is found anywhere in the text (linear time).
+   *
+   * @param text The text.
+   * @returns `true` on a match.
+   */
+  test(text: string): boolean {
+    return this.#re.test(text);
+  }
+
+  /**
+   * The named groups of the first match.
+   *
+   * @param text The text.
+   * @returns Each named group's text (groups that took no part are left
+   * out), or `undefined` when the pattern is not found.
+   */
+  groups(text: string): Record<string, string> | undefined {
+    const matcher = this.#re.matcher(text);
+    if (!matcher.find()) return undefined;
+    const out: Record<string, string> = {};
+    for (const name of Object.keys(this.#re.namedGroups())) {
+      const value = matcher.group(name);
+      if (typeof value === "string") out[name] = value;
+    }
+    return out;
+  }
+
+  /**
+   * The names of the pattern's named groups.
+   *
+   * @returns The names, in no particular order.
+   */
+  groupNames(): string[] {
+    return Object.keys(this.#re.namedGroups());
+  }
+
+  /**
+   * The pattern's text.
+   *
+   * @returns {@linkcode UserPattern.source}.
+   */
+  toString(): string {
+    return this.source;
+  }
+}
+
+// What RE2 cannot run, found outside character classes: [what, how to say it].
+function unsupported(pattern: string): string | undefined {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === "\\") {
+      const next = pattern[i + 1] ?? "";
+      if (!inClass && /[1-9]/.test(next)) return `a backreference (\\${next})`;
+      if (!inClass && next === "k") return "a backreference (\\k<…>)";
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (ch === "]") inClass = false;
+      continue;
+    }
+    if (ch === "[") {
+      inClass = true;
+      if (pattern[i + 1] === "^") i++;
+      if (pattern[i + 1] === "]") i++; // a leading ] is a literal
+      continue;
+    }
+    if (ch !== "(" || pattern[i + 1] !== "?") continue;
+    const head = pattern.slice(i, i + 4);
+    if (head.startsWith("(?=") || head.startsWith("(?!")) return "lookahead ((?= or (?!)";
+    if (head === "(?<=" || head === "(?<!") return "lookbehind ((?<= or (?<!)";
+    if (head === "(?P=") return "a backreference ((?P=name))";
+  }
+  return undefined;
+}
+
+/**
+ * Compile a user-supplied pattern onto RE2 (linear-time matching). A pattern
+ * or flag it cannot run fails here, naming `where`, not while scoring.
+ *
+ * @param pattern The pattern (RE2 syntax with the JavaScript and Python
+ * spellings the module doc lists).
+ * @param flags Any of `i`, `m`, `s`.
+ * @param where Where the pattern came from, for errors (`gold.json: required[0].args.q`).
+ * @param label What the pattern is called in errors.
+ * @returns The compiled pattern.
+ * @throws {InputError} On a syntax error, a backreference, lookaround or another flag.
+ *
+ * @example Usage
+ * ```ts
+ * import { compileUserPattern } from "./user_regex.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(compileUserPattern("(a+)+$", "", "x").test("a".repeat(50) + "!"), false);
+ * assert.throws(
+ *   () => compileUserPattern("(a)\\1", "", "args.q", "$regex"),
+ *   /^InputError: args\.q: \$regex "\(a\)\\\\1" uses a backreference/,
+ * );
+ * ```
+ */
+export function compileUserPattern(
+  pattern: string,
+  flags: string,
+  where?: string,
+  label = "pattern",
+): UserPattern {
+  if (typeof pattern !== "string") {
+    throw new InputError(`${label} must be a string, got ${typeof pattern}`, where);
+  }
+  if (typeof flags !== "string") {
+    throw new InputError(`flags must be a string, got ${typeof flags}`, where);
+  }
+  let bits = 0;
+  for (const flag of flags) {
+    const bit = FLAG_BITS[flag];
+    if (bit === undefined) {
+      const why = flag === "u" || flag === "v"
+        ? "patterns are RE2 syntax, which is Unicode-aware already; drop it"
+        : flag === "g" || flag === "y"
+        ? "it would make a match depend on the one before; drop it"
+        : "use any of i, m, s";
+      const name = label === "$regex" ? "$flags" : "flags";
+      throw new InputError(
+        `invalid ${name} ${JSON.stringify(flags)}: ${JSON.stringify(flag)} is not allowed (${why})`,
+        where,
+      );
+    }
+    bits |= bit;
+  }
+  const quoted = `${label} ${JSON.stringify(pattern)}`;
+  const construct = unsupported(pattern);
+  if (construct !== undefined) {
+    throw new InputError(
+      `${quoted} uses ${construct}, which the linear-time regex engine (RE2 syntax) cannot run; ` +
+        "rewrite the pattern without it",
+      where,
+    );
+  }
+  try {
+    return new UserPattern(pattern, flags, RE2JS.compile(RE2JS.translateRegExp(pattern), bits));
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^error parsing regexp: /, "");
+    throw new InputError(`invalid ${quoted} (${reason}); fix the pattern (RE2 syntax)`, where, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The file-report flags of `eval`, `compare` and `decide`: `--markdown
+ * FILE`, `--html FILE`, `--junit FILE` (eval, decide) and
+ * `--github-summary`, which appends the Markdown report to the file named by
+ * `$GITHUB_STEP_SUMMARY` (Deno needs `--allow-env=GITHUB_STEP_SUMMARY` and
+ * write access to that file). When the variable is unset, or cannot be read,
+ * one stderr line says so and the command exits as it otherwise would.
+ *
+ * Each report is written atomically after the run (a file that cannot be
+ * written is an input error, exit 2, and leaves nothing half-written).
+ *
+ * @module
+ */
+
+import denoJson from "../../deno.json" with { type: "json" };
+import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import { InputError } from "../base/errors.ts";
+import type { CliIO, FlagSpec } from "./command.ts";
+import type { TraceRecord } from "../report/trace_record.ts";
+import { HTML_SECTIONS } from "../report/html/eval.ts";
+
+/** The toolscore version the reports name. */
+export const REPORT_VERSION: string = denoJson.version;
+
+/** `--markdown`, `--html`, `--github-summary`: what `compare` takes. */
+export const REPORT_FLAGS: FlagSpec = {
+  markdown: { type: "string" },
+  html: { type: "string" },
+  "github-summary": { type: "boolean" },
+};
+
+/** The same and `--junit`: what `eval` and `decide` take. */
+export const JUNIT_REPORT_FLAGS: FlagSpec = { ...REPORT_FLAGS, junit: { type: "string" } };
+
+/**
+ * The help lines of the report flags.
+ *
+ * @param junit Whether the command takes `--junit`.
+ * @param html What the HTML report shows.
+ * @returns The lines, for the command's option list.
+ */
+export function reportFlagsHelp(junit: boolean, html: string): string {
+  return [
+    "  --markdown FILE          also write a Markdown report (a pull-request comment: at most 65,536 bytes)",
+    `  --html FILE              also write a self-contained HTML report (${html})`,
+    ...(junit
+      ? [
+        "  --junit FILE             also write JUnit XML (CI test tabs; valid against junit-10.xsd)",
+      ]
+      : []),
+    "  --github-summary         append the Markdown report to $GITHUB_STEP_SUMMARY (needs",
+    "                           --allow-env=GITHUB_STEP_SUMMARY and write access to that file)",
+  ].join("\n");
+}
+
+/** Where the reports go. */
+export interface ReportTargets {
+  /** `--markdown`. */
+  markdown?: string;
+  /** `--html`. */
+  html?: string;
+  /** `--junit`. */
+  junit?: string;
+  /** `--github-summary`. */
+  githubSummary: boolean;
+}
+
+/**
+ * The report targets the flags name.
+ *
+ * @param values The parsed flag values.
+ * @returns The targets.
+ */
+export function reportTargets(values: Record<string, unknown>): ReportTargets {
+  const text = (name: string) =>
+    typeof values[name] === "string" ? values[name] as string : undefined;
+  return {
+    markdown: text("markdown"),
+    html: text("html"),
+    junit: text("junit"),
+    githubSummary: values["github-summary"] === true,
+  };
+}
+
+/**
+ * Whether any file report is asked for.
+ *
+ * @param targets The targets.
+ * @returns `true` when some report will be written.
+ */
+export function anyReport(targets: ReportTargets): boolean {
+  return targets.markdown !== undefined || targets.html !== undefined ||
+    targets.junit !== undefined ||
+    targets.githubSummary;
+}
+
+/** The renderers of one command's reports; each runs only when its report is asked for. */
+export interface ReportRenderers {
+  /** The Markdown text (also the step summary). */
+  markdown(): string;
+  /** The HTML page. */
+  html(): string;
+  /** The JUnit XML, for commands that have one. */
+  junit?(): string;
+}
+
+function stepSummaryPath(io: Pick<CliIO, "stderr">): string | undefined {
+  let path: string | undefined;
+  try {
+    path = Deno.env.get("GITHUB_STEP_SUMMARY");
+  } catch {
+    io.stderr(
+      "toolscore: --github-summary: cannot read GITHUB_STEP_SUMMARY (run deno with --allow-env=GITHUB_STEP_SUMMARY); no step summary written\n",
+    );
+    return undefined;
+  }
+  if (path === undefined || path === "") {
+    io.stderr(
+      "toolscore: --github-summary: GITHUB_STEP_SUMMARY is not set (not on GitHub Actions); no step summary written\n",
+    );
+    return undefined;
+  }
+  return path;
+}
+
+/**
+ * Write the reports asked for.
+ *
+ * @param targets Where.
+ * @param render What.
+ * @param io For the one-line note when there is no step summary.
+ * @throws {InputError} When a report cannot be written.
+ */
+export async function writeReports(
+  targets: ReportTargets,
+  render: ReportRenderers,
+  io: Pick<CliIO, "stderr">,
+): Promise<void> {
+  let markdown: string | undefined;
+  if (targets.markdown !== undefined) {
+    await writeTextFileAtomic(targets.markdown, markdown = render.markdown());
+  }
+  if (targets.html !== undefined) await writeTextFileAtomic(targets.html, render.html());
+  if (targets.junit !== undefined && render.junit !== undefined) {
+    await writeTextFileAtomic(targets.junit, render.junit());
+  }
+  if (targets.githubSummary) {
+    const path = stepSummaryPath(io);
+    if (path === undefined) return;
+    try {
+      await Deno.writeTextFile(path, `${markdown ?? render.markdown()}\n`, { append: true });
+    } catch (error) {
+      const why = error instanceof Deno.errors.NotCapable
+        ? "no write permission: run deno with --allow-write for it"
+        : (error as Error).message;
+      throw new InputError(`cannot append the step summary (${why})`, path);
+    }
+  }
+}
+
+/**
+ * The records of an `eval` run for its reports. Every record is kept; the
+ * calls of a trace (only the HTML report shows them) are kept for at most
+ * {@linkcode HTML_SECTIONS} failing and as many passing traces, so memory
+ * stays bounded on huge runs.
+ */
+export class RecordCollector {
+  /** The records, in run order. */
+  readonly records: TraceRecord[] = [];
+  #failingDetail = 0;
+  #passingDetail = 0;
+
+  /**
+   * Keep a record.
+   *
+   * @param record The record, or `undefined` when no report is asked for.
+   */
+  add(record: TraceRecord | undefined): void {
+    if (record === undefined) return;
+    if (record.detail !== undefined) {
+      const kept = record.passed ? this.#passingDetail++ : this.#failingDetail++;
+      if (kept >= HTML_SECTIONS) delete record.detail;
+    }
+    this.records.push(record);
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Escaping for every report format, in one place: text that comes from a
+ * trace (tool names, argument values, file names, messages) is shown, never
+ * interpreted.
+ *
+ * - {@linkcode showControls}: C0 and C1 control characters, DEL and the
+ *   bidirectional overrides and isolates become visible `\u001b`-style text
+ *   (so a trace cannot clear a terminal, set a window title or reorder a
+ *   line). Console and Markdown output share it.
+ * - {@linkcode escapeMarkdown}: the above, then Markdown and HTML syntax
+ *   escaped (`|`, backticks, `*`, `_`, `[`, `<`, `&`…) and GitHub references
+ *   neutralised (`@mention`, `#123`, `GH-123`), so text is plain text in a
+ *   table cell or a list item and cannot ping people or link issues.
+ * - {@linkcode escapeHtml} and {@linkcode escapeXml}: entities for HTML and
+ *   XML text and attributes; XML also drops what XML 1.0 cannot hold by
+ *   showing it escaped.
+ *
+ * @module
+ */
+
+// C0 controls, DEL, C1 controls, the bidi embeddings/overrides (U+202A–U+202E), the bidi
+// isolates (U+2066–U+2069), the implicit marks (U+200E, U+200F, U+061C), and the line and
+// paragraph separators (which end lines in some renderers).
+const CONTROLS =
+  // deno-lint-ignore no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS_BUT_LINES =
+  // deno-lint-ignore no-control-regex
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const visible = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** Options for {@linkcode showControls}. */
+export interface ShowControlsOptions {
+  /**
+   * Keep line feeds as they are (for multi-line text blocks).
+   * @default {false}
+   */
+  keepNewlines?: boolean;
+}
+
+/**
+ * Show control characters and bidirectional formatting characters as
+ * `\u001b`-style text; everything else is unchanged.
+ *
+ * @param text Any text.
+ * @param options Whether line feeds stay.
+ * @returns The text, safe to print on a terminal or in Markdown.
+ *
+ * @example Usage
+ * ```ts
+ * import { showControls } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(showControls("a\x1b[2Jb"), "a\\u001b[2Jb");
+ * assert.equal(showControls("x\u202Ey"), "x\\u202ey");
+ * assert.equal(showControls("1\n2", { keepNewlines: true }), "1\n2");
+ * ```
+ */
+export function showControls(text: string, options: ShowControlsOptions = {}): string {
+  return text.replace(options.keepNewlines ? CONTROLS_BUT_LINES : CONTROLS, visible);
+}
+
+const MARKDOWN_ENTITIES: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;" };
+
+/**
+ * Text from a trace as inert Markdown: controls shown escaped, Markdown and
+ * HTML syntax escaped, `|` escaped (so it is safe in a table cell), and
+ * GitHub's `@mention`, `#123` and `GH-123` references broken with a zero-width
+ * space so they neither notify nor link.
+ *
+ * @param text Any text.
+ * @returns Markdown that renders as the text itself.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeMarkdown } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeMarkdown("a|b `c` <i>"), "a\\|b \\`c\\` &lt;i&gt;");
+ * assert.equal(escapeMarkdown("@octocat fixed #12"), "@\u200boctocat fixed \\#\u200b12");
+ * ```
+ */
+export function escapeMarkdown(text: string): string {
+  return showControls(text)
+    // Trace text never starts a line, so only inline syntax needs escaping.
+    .replace(/[\\`*_[\]#!|~]/g, (c) => `\\${c}`)
+    .replace(/[<>&]/g, (c) => MARKDOWN_ENTITIES[c]!)
+    // After escaping, a reference reads `@name`, `\#12` or `GH-12`.
+    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b")
+    .replace(/\\#(?=\d)/g, "\\#\u200b")
+    .replace(/\b(GH)-(?=\d)/gi, "$1\u200b-");
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * Text as HTML text or an attribute value (double or single quoted).
+ *
+ * @param text Any text.
+ * @returns The escaped text.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeHtml } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeHtml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+ * ```
+ */
+export function escapeHtml(text: string): string {
+  return showControls(text, { keepNewlines: true }).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]!);
+}
+
+/**
+ * Text as HTML element content (not an attribute value): only `&`, `<` and
+ * `>` become entities, so JSON values keep their quotes and stay short.
+ *
+ * @param text Any text.
+ * @returns The escaped text.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeHtmlText } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeHtmlText('{"a":"<b>"}'), '{"a":"&lt;b&gt;"}');
+ * ```
+ */
+export function escapeHtmlText(text: string): string {
+  return showControls(text, { keepNewlines: true }).replace(/[&<>]/g, (c) => HTML_ENTITIES[c]!);
+}
+
+// What XML 1.0 cannot hold even as a character reference: C0 controls other than tab, line
+// feed and carriage return, lone surrogates, U+FFFE and U+FFFF.
+const XML_ILLEGAL =
+  // deno-lint-ignore no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text as XML text or an attribute value: entities for `&<>"'`, controls and
+ * bidi overrides shown as `\u001b`-style text (XML 1.0 cannot hold most C0
+ * controls at all), line feeds kept.
+ *
+ * @param text Any text.
+ * @returns The escaped text.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeXml } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeXml('a<b & "c"\x00'), "a&lt;b &amp; &quot;c&quot;\\u0000");
+ * ```
+ */
+export function escapeXml(text: string): string {
+  return showControls(text.replace(XML_ILLEGAL, visible), { keepNewlines: true })
+    .replace(/[&<>"']/g, (c) => c === "'" ? "&apos;" : HTML_ENTITIES[c]!);
+}
+
+/**
+ * The UTF-8 length of a text, in bytes.
+ *
+ * @param text Any text.
+ * @returns The byte count.
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8Length } from "./escape.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(utf8Length("a€"), 4);
+ * ```
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,207 @@
+/**
+ * JUnit XML for CI test tabs (GitHub, GitLab, Jenkins), valid against
+ * Jenkins' `junit-10.xsd` (xUnit plugin; a copy is in `testdata/junit/`).
+ *
+ * - `eval`: one `<testsuite>` with the run's figures as `<properties>`, one
+ *   `<testcase>` per trace, failing (a `<failure>` whose message is the top
+ *   issues) when the trace fails its bar — the given bar, else the
+ *   contract's, else 0.9. Score, grade, metrics and evidence counts are in
+ *   the testcase's `<system-out>`. `time` is the trace's total call latency
+ *   when every call has one, else left out (unknown is not zero).
+ * - `decide`: one testcase per rule; a failed rule is a `<failure>`, an
+ *   unknown one `<skipped>` (unknown is neither a pass nor a failure).
+ *
+ * Text from traces is escaped with {@linkcode escapeXml} (controls shown as
+ * `\u001b`, which XML 1.0 could not hold).
+ *
+ * @module
+ */
+
+import { summaryLine } from "../checks/evidence.ts";
+import type { ProtocolResult } from "../stats/protocol_result.ts";
+import { formatMetricValue } from "../stats/format.ts";
+import { escapeXml } from "./escape.ts";
+import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "./trace_record.ts";
+
+const fixed = (value: number | null, digits = 3) =>
+  value === null ? "unknown" : value.toFixed(digits);
+
+function properties(entries: [string, string][]): string {
+  return `    <properties>\n${
+    entries.map(([name, value]) =>
+      `      <property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`
+    )
+      .join("\n")
+  }\n    </properties>`;
+}
+
+function systemOut(record: TraceRecord): string {
+  const m = record.metrics;
+  const lines = [
+    `score ${record.score.toFixed(3)}, grade ${record.grade}, bar ${record.bar.toFixed(2)}, ${
+      record.passed ? "pass" : `fail (${record.verdict})`
+    }`,
+    `selection ${fixed(m.selection)}, argument F1 ${fixed(m.argumentF1)}, sequence ${
+      fixed(m.sequence)
+    }, ` +
+    `required calls ${fixed(m.requiredCalls)}, redundant ${fixed(m.redundant)}`,
+    `evidence: ${summaryLine(record.evidence.counts)}`,
+    ...record.evidence.checks.filter((check) => check.status !== "pass").map((check) =>
+      `  ${check.status} ${check.check}: ${check.detail}`
+    ),
+    ...record.findings.map((finding) => `${finding.severity} ${finding.kind}: ${finding.message}`),
+    ...record.choices,
+  ];
+  return escapeXml(lines.join("\n"));
+}
+
+function failureMessage(record: TraceRecord): string {
+  const head = `score ${record.score.toFixed(3)} ${record.grade}, ${record.verdict} (bar ${
+    record.bar.toFixed(2)
+  })`;
+  if (record.issueTotal === 0) {
+    const errors = record.findings.filter((finding) => finding.severity === "error");
+    return errors.length === 0
+      ? head
+      : `${head}: ${errors.map((f) => `${f.kind}: ${f.message}`).join("; ")}`;
+  }
+  const more = record.issueTotal > record.issues.length
+    ? `; … and ${record.issueTotal - record.issues.length} more`
+    : "";
+  return `${head}: ${record.issues.join("; ")}${more}`;
+}
+
+function seconds(value: number): string {
+  return value.toFixed(3);
+}
+
+/**
+ * An `eval` run as a JUnit XML document.
+ *
+ * @param records The traces, in run order.
+ * @param info The gold file, the bar and where it came from.
+ * @returns The XML text, ending with a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { evalJunit } from "./junit.ts";
+ * import { traceRecord } from "./trace_record.ts";
+ * import { evaluate } from "../evaluate/evaluate.ts";
+ * import { evaluationEvidence } from "../checks/evidence.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluate([{ tool: "a" }], [{ tool: "b" }]);
+ * const record = traceRecord("t<1>.json", result, evaluationEvidence(result), 0.9);
+ * const xml = evalJunit([record], { gold: "g.json", bar: 0.9, barSource: "flag", version: "0.1.0" });
+ * assert.match(xml, /<testsuite name="toolscore eval" tests="1" failures="1" errors="0" skipped="0"/);
+ * assert.match(xml, /<testcase name="t&lt;1&gt;\.json"/);
+ * ```
+ */
+export function evalJunit(records: readonly TraceRecord[], info: EvalRunInfo): string {
+  const totals = runTotals(records);
+  let time = 0;
+  let timeKnown = records.length > 0;
+  const cases = records.map((record) => {
+    const latency = record.metrics.latency;
+    if (latency === null) timeKnown = false;
+    else time += latency;
+    const attrs = `name="${escapeXml(record.name)}" classname="toolscore.eval"${
+      latency === null ? "" : ` time="${seconds(latency)}"`
+    }`;
+    const failure = record.passed
+      ? ""
+      : `\n      <failure type="${
+        record.verdict === "below bar" ? "below-bar" : "honesty-error"
+      }" message="${escapeXml(failureMessage(record))}">${
+        escapeXml(record.issues.join("\n"))
+      }</failure>`;
+    return `    <testcase ${attrs}>${failure}\n      <system-out>${
+      systemOut(record)
+    }</system-out>\n    </testcase>`;
+  });
+  const props = properties([
+    ["toolscore.version", info.version],
+    ["gold", info.gold],
+    ["bar", info.bar.toFixed(2)],
+    ["bar_source", info.barSource],
+    ["gated", String(gates(info))],
+    ["traces", String(totals.count)],
+    ["passed", String(totals.passed)],
+    ["failed", String(totals.failed)],
+    ["mean_score", fixed(totals.meanScore)],
+    ["evidence_pass", String(totals.evidence.pass)],
+    ["evidence_fail", String(totals.evidence.fail)],
+    ["evidence_unknown", String(totals.evidence.unknown)],
+  ]);
+  const suiteTime = timeKnown ? ` time="${seconds(time)}"` : "";
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="toolscore" tests="${totals.count}" failures="${totals.failed}" errors="0"${suiteTime}>
+  <testsuite name="toolscore eval" tests="${totals.count}" failures="${totals.failed}" errors="0" skipped="0"${suiteTime}>
+${props}
+${cases.join("\n")}
+  </testsuite>
+</testsuites>
+`;
+}
+
+/**
+ * A protocol decision as a JUnit XML document: one testcase per rule.
+ *
+ * @param result The protocol result.
+ * @returns The XML text, ending with a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { decideJunit } from "./junit.ts";
+ * import { compareRuns } from "../stats/compare.ts";
+ * import { evaluateProtocol } from "../stats/evaluate_protocol.ts";
+ * import { Run } from "../stats/runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluateProtocol({
+ *   protocol_version: 1, baseline: "a", candidate: "b",
+ *   rules: [{ id: "r1", metric: "pass_rate", expect: "not_worse" }],
+ * }, compareRuns([new Run("a", "t", "pass"), new Run("b", "t", "pass")]));
+ * assert.match(decideJunit(result), /<skipped message="unknown: baseline a has 1 run/);
+ * ```
+ */
+export function decideJunit(result: ProtocolResult): string {
+  const failures = result.rules.filter((rule) => rule.status === "fail").length;
+  const skipped = result.rules.filter((rule) => rule.status === "unknown").length;
+  const cases = result.rules.map((rule) => {
+    const values = `${rule.metric}: baseline ${
+      formatMetricValue(rule.metric, rule.baselineValue)
+    }, candidate ${formatMetricValue(rule.metric, rule.candidateValue)}${
+      rule.pValue === null ? "" : `, p = ${rule.pValue}`
+    }\n${rule.detail}`;
+    const outcome = rule.status === "fail"
+      ? `\n      <failure type="rule-failed" message="${escapeXml(rule.detail)}"/>`
+      : rule.status === "unknown"
+      ? `\n      <skipped message="${escapeXml(`unknown: ${rule.detail}`)}"/>`
+      : "";
+    return `    <testcase name="${
+      escapeXml(rule.id)
+    }" classname="toolscore.decide">${outcome}\n      <system-out>${
+      escapeXml(values)
+    }</system-out>\n    </testcase>`;
+  });
+  const props = properties([
+    ["title", result.title],
+    ["protocol_sha256", result.protocolSha256],
+    ["baseline", result.baseline],
+    ["candidate", result.candidate],
+    ["decision", result.decision],
+    ["alpha", String(result.alpha)],
+    ["min_runs", String(result.minRuns)],
+    ["k", String(result.k)],
+  ]);
+  const n = result.rules.length;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="toolscore" tests="${n}" failures="${failures}" errors="0">
+  <testsuite name="toolscore decide" tests="${n}" failures="${failures}" errors="0" skipped="${skipped}">
+${props}
+${cases.join("\n")}
+  </testsuite>
+</testsuites>
+`;
+}

@@ -1,0 +1,229 @@
+/**
+ * The `$` operators: reading matchers from JSON ({@linkcode matcherFromJson},
+ * {@linkcode expectedArgsFromJson}), with errors that name the JSON path and
+ * suggest the operator a typo meant.
+ *
+ * @module
+ */
+
+import { describeJson, isJsonObject, joinPath } from "./calls.ts";
+import { InputError } from "../base/errors.ts";
+import type { Matcher } from "./matcher.ts";
+import { ANY, Approx, Contains, Eq, OneOf, Regex } from "./matcher_classes.ts";
+import { IsType, type JsonTypeName } from "./type_matcher.ts";
+
+/** The operators, each with the modifier keys it accepts. */
+const OPERATORS: Record<string, readonly string[]> = {
+  $any: [],
+  $regex: ["$flags"],
+  $contains: [],
+  $one_of: [],
+  $approx: ["$rel", "$abs"],
+  $type: [],
+  $eq: [],
+};
+
+const MODIFIERS: Record<string, string> = { $flags: "$regex", $rel: "$approx", $abs: "$approx" };
+
+// Spellings from other tools that are not a typo of ours.
+const OPERATOR_ALIASES: Record<string, string> = {
+  $in: "$one_of",
+  $oneof: "$one_of",
+  $re: "$regex",
+  $match: "$regex",
+  $pattern: "$regex",
+  $exists: "$any",
+  $istype: "$type",
+  $equals: "$eq",
+  $includes: "$contains",
+};
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function suggestOperator(key: string): string | undefined {
+  const lower = key.toLowerCase().replaceAll("-", "_");
+  if (OPERATOR_ALIASES[lower.replaceAll("_", "")]) {
+    return OPERATOR_ALIASES[lower.replaceAll("_", "")];
+  }
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of [...Object.keys(OPERATORS), ...Object.keys(MODIFIERS)]) {
+    const distance = editDistance(lower, name);
+    if (distance < bestDistance) [best, bestDistance] = [name, distance];
+  }
+  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function unknownOperator(key: string, path: string): InputError {
+  const suggestion = suggestOperator(key);
+  const hint = suggestion
+    ? ` (did you mean ${suggestion}?)`
+    : `; the operators are ${Object.keys(OPERATORS).join(", ")} ` +
+      `(write {"$eq": …} for data whose keys start with $)`;
+  return new InputError(`unknown operator ${key}${hint}`, path || undefined);
+}
+
+function operatorFromJson(value: Record<string, unknown>, path: string): Matcher {
+  const keys = Object.keys(value);
+  const operators = keys.filter((key) => Object.hasOwn(OPERATORS, key));
+  for (const key of keys) {
+    if (!key.startsWith("$")) {
+      throw new InputError(
+        `key ${JSON.stringify(key)} beside an operator; an operator object holds only ` +
+          `its operator (write {"$eq": …} for data whose keys start with $)`,
+        path || undefined,
+      );
+    }
+    if (!Object.hasOwn(OPERATORS, key) && !Object.hasOwn(MODIFIERS, key)) {
+      throw unknownOperator(key, path);
+    }
+  }
+  if (operators.length > 1) {
+    throw new InputError(
+      `two operators in one object (${operators.join(" and ")}); use one, ` +
+        `or combine them with $one_of`,
+      path || undefined,
+    );
+  }
+  const operator = operators[0];
+  for (const key of keys) {
+    const owner = MODIFIERS[key];
+    if (owner !== undefined && owner !== operator) {
+      throw new InputError(`${key} goes with ${owner}`, path || undefined);
+    }
+  }
+  const argument = value[operator as string];
+  const where = (at: string) => joinPath(path, at);
+  try {
+    switch (operator) {
+      case "$any":
+        if (argument !== true) {
+          throw new InputError(`$any must be true, got ${describeJson(argument)}`);
+        }
+        return ANY;
+      case "$regex":
+        return new Regex(argument as string, {
+          flags: value.$flags === undefined ? "" : value.$flags as string,
+        });
+      case "$contains":
+        return new Contains(matcherFromJson(argument, where("$contains")));
+      case "$one_of":
+        if (!Array.isArray(argument) || argument.length === 0) {
+          throw new InputError(`$one_of must be a non-empty list, got ${describeJson(argument)}`);
+        }
+        return new OneOf(
+          ...argument.map((item, i) => matcherFromJson(item, joinPath(where("$one_of"), i))),
+        );
+      case "$approx":
+        return new Approx(argument as number, {
+          rel: value.$rel === undefined ? undefined : value.$rel as number,
+          abs: value.$abs === undefined ? undefined : value.$abs as number,
+        });
+      case "$type": {
+        const names = typeof argument === "string" ? [argument] : argument;
+        if (!Array.isArray(names)) {
+          throw new InputError(
+            `$type must be a type name or a list of them, got ${describeJson(argument)}`,
+          );
+        }
+        return new IsType(...names as JsonTypeName[]);
+      }
+      case "$eq":
+        return new Eq(argument);
+      default:
+        throw new InputError(
+          `${keys.join(", ")} without an operator; add ${MODIFIERS[keys[0] ?? ""] ?? "one"}`,
+        );
+    }
+  } catch (error) {
+    // Constructors do not know the path; nested calls already named theirs.
+    if (error instanceof InputError && error.where === undefined) {
+      throw new InputError(error.message, path || undefined, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Turn `$` operators in a JSON value into matchers, at any depth. An object
+ * is an operator when any key starts with `$`; everything else is copied.
+ * Matchers already in the value are kept.
+ *
+ * @param value A parsed JSON value (usually a call's `args`).
+ * @param path The value's JSON path, for errors (`required[1].args`).
+ * @returns The value with matchers in place of operator objects.
+ * @throws {InputError} On an unknown operator, two operators in one object, a
+ * bad regex or a bad operand, naming the path of the offending value.
+ *
+ * @example Usage
+ * ```ts
+ * import { matcherFromJson } from "@toolscore/cli";
+ * import { valuesMatch } from "./matchers.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const args = matcherFromJson({ date: { $regex: "^2026-" }, seats: 2 });
+ * assert.equal(valuesMatch(args, { date: "2026-05-01", seats: 2 }), true);
+ * assert.throws(
+ *   () => matcherFromJson({ $regexp: "^a" }, "required[0].args.date"),
+ *   { message: "required[0].args.date: unknown operator $regexp (did you mean $regex?)" },
+ * );
+ * ```
+ */
+export function matcherFromJson(value: unknown, path = ""): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => matcherFromJson(item, joinPath(path, i)));
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.some((key) => key.startsWith("$"))) return operatorFromJson(value, path);
+  const out: Record<string, unknown> = {};
+  for (const key of keys) out[key] = matcherFromJson(value[key], joinPath(path, key));
+  return out;
+}
+
+/**
+ * Read an expected call's `args` object: its values go through
+ * {@linkcode matcherFromJson}. The object itself cannot be an operator —
+ * `args` absent or `null` already means "don't check arguments".
+ *
+ * @param value The parsed `args` object.
+ * @param path Its JSON path, for errors (`required[0].args`).
+ * @returns The arguments with matchers in place of operator objects.
+ * @throws {InputError} When `args` is not an object, is an operator object, or holds a bad operator.
+ *
+ * @example Usage
+ * ```ts
+ * import { expectedArgsFromJson } from "./matchers.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const args = expectedArgsFromJson({ q: { $regex: "^a" } }, "required[0].args");
+ * assert.equal(String(args.q), '{"$regex":"^a"}');
+ * assert.throws(() => expectedArgsFromJson({ $any: true }, "required[0].args"), /required\[0\]\.args: /);
+ * ```
+ */
+export function expectedArgsFromJson(value: unknown, path: string): Record<string, unknown> {
+  if (!isJsonObject(value)) {
+    throw new InputError(`must be an object, got ${describeJson(value)}`, path || undefined);
+  }
+  const operator = Object.keys(value).find((key) => key.startsWith("$"));
+  if (operator !== undefined) {
+    throw new InputError(
+      `${operator} cannot stand for the whole arguments object; put operators on argument ` +
+        `values, or leave args out to not check them`,
+      path || undefined,
+    );
+  }
+  return matcherFromJson(value, path) as Record<string, unknown>;
+}

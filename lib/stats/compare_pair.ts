@@ -1,0 +1,234 @@
+/**
+ * Two variants' pass rates side by side: the pooled Fisher test with the
+ * Wilson intervals, or the paired test (McNemar on runs matched by task and
+ * repeat, else the sign-flip test over tasks), and the verdict sentence that
+ * says which decided and why.
+ *
+ * @module
+ */
+
+import { type PairedAnalysis, pairedAnalysis } from "./_paired.ts";
+import { COMPARE_TESTS, type CompareTest, PairComparison, type PairTest } from "./comparison.ts";
+import { fisherExact } from "./fisher.ts";
+import { formatPassRate, formatPValue } from "./format.ts";
+import { InputError } from "../base/errors.ts";
+import type { VariantStats } from "./variant_stats.ts";
+
+/** Options for {@linkcode comparePair}. */
+export interface ComparePairOptions {
+  /** Runs per variant needed before a difference can be called. */
+  minN: number;
+  /** Significance level. */
+  alpha: number;
+  /**
+   * `auto`, `paired` or `fisher` (see {@linkcode CompareTest}).
+   * @default {"auto"}
+   */
+  test?: CompareTest;
+}
+
+function countText(stats: VariantStats): string {
+  return `${stats.passes}/${stats.n}`;
+}
+
+function rateText(stats: VariantStats): string {
+  const [low, high] = stats.interval;
+  return `${countText(stats)} = ${formatPassRate(stats.passRate)} [${formatPassRate(low)}, ${
+    formatPassRate(high)
+  }]`;
+}
+
+function shortRunsText(stats: VariantStats, minN: number): string {
+  return `${stats.variant} has ${stats.n} run${
+    stats.n === 1 ? "" : "s"
+  }, fewer than min_n = ${minN}`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * `McNemar p = 0.00049 over 100 matched runs (only b passed 13, only a 1)` or
+ * `sign-flip p = 0.11 over 20 tasks`; `first` is named first.
+ */
+function pairedText(
+  paired: PairedAnalysis,
+  first: "a" | "b",
+  a: VariantStats,
+  b: VariantStats,
+): string {
+  const p = formatPValue(paired.pValue);
+  if (paired.test === "mcnemar") {
+    const [onlyA, onlyB] = paired.discordant!;
+    const counts = first === "b"
+      ? `only ${b.variant} passed ${onlyB}, only ${a.variant} ${onlyA}`
+      : `only ${a.variant} passed ${onlyA}, only ${b.variant} ${onlyB}`;
+    return `McNemar p = ${p} over ${plural(paired.pairs!, "matched run")} (${counts})`;
+  }
+  return `sign-flip p = ${p} over ${plural(paired.tasks, "task")}`;
+}
+
+function pairedReason(paired: PairedAnalysis, alpha: number): string {
+  const leftOut = paired.leftOut.length === 0
+    ? ""
+    : `; ${plural(paired.leftOut.length, "task")} run by only one variant left out`;
+  if (paired.test === "mcnemar") {
+    // McNemar counts matched runs as independent; when runs of a task are alike, only the
+    // tasks are independent, and the sign-flip test over them is the honest check — when
+    // there are enough tasks for it to reach alpha at all (2 · 2^−tasks < alpha).
+    const canCheck = 2 * 2 ** -paired.tasks < alpha;
+    const caution = canCheck && paired.pValue < alpha && paired.signFlipP >= alpha
+      ? `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
+        formatPValue(paired.signFlipP)
+      } — McNemar counts matched runs as independent, and runs of one task may be alike`
+      : "";
+    return `McNemar's exact test decided: the runs match one to one by (task, repeat), ${
+      plural(paired.pairs!, "pair")
+    } on ${plural(paired.tasks, "task")}${leftOut}${caution}`;
+  }
+  const how = paired.method === "exact"
+    ? "exact"
+    : "Monte Carlo over 100000 seeded sign assignments";
+  return `the sign-flip test over tasks decided (${how}): ${
+    plural(paired.tasks, "task")
+  } run by both, whose runs do not match one to one by (task, repeat)${leftOut}`;
+}
+
+const FISHER_DECIDED = "Fisher's exact test on the pooled runs and the Wilson intervals decided";
+
+/**
+ * Compare two variants' pass rates and say whether they are
+ * distinguishable (see {@linkcode compareRuns}).
+ *
+ * - `fisher`: distinguishable when both variants have ≥ `minN` runs, the
+ *   pooled Fisher p-value is below `alpha`, and the 95% Wilson intervals do
+ *   not overlap.
+ * - paired: distinguishable when both have ≥ `minN` runs and the paired
+ *   p-value is below `alpha` (interval overlap does not apply to a paired
+ *   test). McNemar when the runs of every task both ran match one to one by
+ *   repeat, else the sign-flip test on per-task pass-rate differences; tasks
+ *   only one variant ran are left out.
+ * - `auto` (the default): paired when both ran tasks in common and the paired
+ *   design could reach `alpha` at all (2 · 2^−pairs or 2 · 2^−tasks below
+ *   it), else Fisher.
+ *
+ * `pValue` is always the pooled Fisher p-value; `pairedPValue` the paired
+ * one (`null` when Fisher decided); `testReason` says which decided and why.
+ *
+ * @param a The first variant (the baseline, when there is one).
+ * @param b The second variant.
+ * @param options `minN`, `alpha`, `test`.
+ * @returns The pair.
+ * @throws {InputError} On an unknown test.
+ *
+ * @example Usage
+ * ```ts
+ * import { compareRuns, Run } from "@toolscore/cli";
+ * import { comparePair } from "./compare_pair.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const runs = [
+ *   ...Array.from({ length: 20 }, (_, i) => new Run("a", "t", i < 9 ? "pass" : "fail")),
+ *   ...Array.from({ length: 30 }, (_, i) => new Run("b", "t", i < 27 ? "pass" : "fail")),
+ * ];
+ * const { a, b } = compareRuns(runs).byName();
+ * const pair = comparePair(a!, b!, { minN: 10, alpha: 0.05 });
+ * // One task, no repeat numbers: no paired test can reach alpha, so Fisher decides.
+ * assert.equal(pair.test, "fisher");
+ * assert.equal(pair.verdict, "b beats a: 27/30 = 0.90 [0.74, 0.97] vs 9/20 = 0.45 [0.26, 0.66], p = 0.00094");
+ * ```
+ */
+export function comparePair(
+  a: VariantStats,
+  b: VariantStats,
+  options: ComparePairOptions,
+): PairComparison {
+  const requested = options.test ?? "auto";
+  if (!COMPARE_TESTS.includes(requested)) {
+    throw new InputError(
+      `unknown test ${JSON.stringify(requested)}; use ${COMPARE_TESTS.join(", ")}`,
+      "test",
+    );
+  }
+  const alpha = options.alpha;
+  const pValue = fisherExact(a.passes, a.n - a.passes, b.passes, b.n - b.passes);
+  const overlap = a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
+  const short = [a, b].filter((stats) => stats.n < options.minN);
+  const difference = a.passRate === null || b.passRate === null ? null : b.passRate - a.passRate;
+  const paired = requested === "fisher" ? null : pairedAnalysis(a, b);
+
+  let test: PairTest = "fisher";
+  let testReason = `${FISHER_DECIDED} (test = fisher)`;
+  if (requested !== "fisher") {
+    if (paired === null) {
+      testReason = requested === "paired"
+        ? "no paired test: no task was run by both variants"
+        : `${FISHER_DECIDED}: no task was run by both variants, so no paired test`;
+    } else if (requested === "auto" && paired.smallestP >= alpha) {
+      const design = paired.test === "mcnemar"
+        ? `McNemar's test over ${plural(paired.pairs!, "matched run")}`
+        : `a sign-flip test over ${plural(paired.tasks, "task")}`;
+      testReason = `${FISHER_DECIDED}: ${design} cannot reach p < ${alpha} (smallest possible p = ${
+        formatPValue(paired.smallestP)
+      })`;
+    } else {
+      test = paired.test;
+      testReason = pairedReason(paired, alpha);
+    }
+  }
+  const usePaired = test !== "fisher";
+  const noPairing = requested === "paired" && paired === null;
+  const distinguishable = short.length === 0 && !noPairing &&
+    (usePaired ? paired!.pValue < alpha && paired!.direction !== 0 : pValue < alpha && !overlap);
+
+  const p = `p = ${formatPValue(pValue)}`;
+  let verdict: string;
+  if (short.length > 0) {
+    verdict = `${a.variant} and ${b.variant} cannot be compared yet: ${countText(a)} vs ${
+      countText(b)
+    }, ${short.map((stats) => shortRunsText(stats, options.minN)).join("; ")}`;
+  } else if (noPairing) {
+    verdict =
+      `${a.variant} and ${b.variant} are not distinguishable by a paired test: no task was run by both (${
+        countText(a)
+      } vs ${countText(b)}, pooled Fisher ${p})`;
+  } else if (usePaired) {
+    const winnerIsB = paired!.direction > 0;
+    const [winner, loser] = winnerIsB ? [b, a] : [a, b];
+    verdict = distinguishable
+      ? `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${rateText(loser)}, ${
+        pairedText(paired!, winnerIsB ? "b" : "a", a, b)
+      }; pooled Fisher ${p}`
+      : `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
+        countText(b)
+      }, ${pairedText(paired!, "b", a, b)}${
+        paired!.pValue < alpha ? "" : ` ≥ alpha = ${alpha}`
+      }; pooled Fisher ${p}`;
+  } else if (distinguishable) {
+    const [winner, loser] = (difference ?? 0) > 0 ? [b, a] : [a, b];
+    verdict = `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${
+      rateText(loser)
+    }, ${p}`;
+  } else {
+    const reasons = [pValue < alpha ? `${p} < alpha = ${alpha}` : p];
+    reasons.push(overlap ? "intervals overlap" : "intervals do not overlap");
+    verdict = `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
+      countText(b)
+    }, ${reasons.join(", ")}`;
+  }
+  return new PairComparison({
+    a: a.variant,
+    b: b.variant,
+    difference,
+    pValue,
+    overlap,
+    distinguishable,
+    verdict,
+    test,
+    pairedPValue: usePaired ? paired!.pValue : null,
+    pairedTasks: usePaired ? paired!.tasks : 0,
+    discordant: usePaired ? paired!.discordant : null,
+    testReason,
+  });
+}

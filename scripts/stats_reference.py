@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Reference values for tests/stats_paired_test.ts, computed with SciPy and statsmodels.
+
+Not run in CI (it needs SciPy and statsmodels): run it by hand and paste its
+output into the REFERENCE constant of tests/stats_paired_test.ts.
+
+    apt-get install -y python3-scipy python3-statsmodels
+    /usr/bin/python3 scripts/stats_reference.py
+
+Values were made with SciPy 1.10.1 and statsmodels 0.13.5 (Debian bookworm).
+"""
+
+import json
+import math
+
+import numpy as np
+import scipy
+import statsmodels
+import statsmodels.api as sm
+from scipy.optimize import brentq
+from scipy.stats import norm, permutation_test
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import proportion_effectsize
+
+# McNemar: (b, c) discordant counts; the concordant cells do not matter to the exact test.
+MCNEMAR = [(0, 0), (0, 1), (1, 9), (3, 3), (5, 12), (0, 7), (12, 2), (20, 35), (100, 130),
+           (250, 300), (1000, 1100), (7, 0)]
+
+# Sign-flip: per-task differences (pass rate of B minus pass rate of A).
+SIGN_FLIP = [
+    [0.2, 0.4, 0.2, 0.6, 0.2, 0.4],
+    [0.2, -0.2, 0.4, 0.0, 0.2, 0.6, -0.4, 0.2],
+    [0.0, 0.0, 0.0, 0.0],
+    [0.2] * 12 + [0.0] * 8,
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0],
+    [0.1, -0.3, 0.25, 0.5, -0.05, 0.3, 0.15, -0.2, 0.45, 0.05, 0.35],
+    [1 / 3, -2 / 3, 1 / 3, 1.0, 0.0, 2 / 3, -1 / 3, 1 / 3, 2 / 3, 0.0, 1 / 3, 1 / 3, -1 / 3],
+    [0.2, -0.2, 0.2, -0.2, 0.4, -0.4, 0.6, 0.0, 0.2, 0.4, -0.2, 0.2, 0.2, 0.0, 0.4, 0.2],
+]
+
+# Clustered intervals: per task [passes, n].
+CLUSTERED = [
+    [[5, 5], [0, 5], [5, 5], [0, 5], [5, 5], [0, 5], [5, 5], [0, 5], [5, 5], [0, 5]],
+    [[3, 5], [2, 5], [4, 5], [3, 5], [2, 5], [3, 5]],
+    [[1, 1], [0, 1], [1, 1], [1, 1], [0, 1], [1, 1], [0, 1], [1, 1]],
+    [[9, 10], [1, 3], [7, 7], [0, 4], [5, 8]],
+    [[2, 2], [3, 4]],
+    [[10, 20], [15, 20], [18, 20], [2, 20], [9, 20], [11, 20], [20, 20], [0, 20]],
+    [[1, 5], [0, 5], [0, 5], [2, 5], [0, 5], [1, 5], [0, 5]],
+    [[4, 5], [5, 5], [3, 5], [5, 5], [4, 5], [2, 5], [5, 5], [1, 5], [4, 5], [3, 5],
+     [5, 5], [0, 5]],
+]
+
+# Planner: (p1, p2, alpha, power).
+PLANNER = [(0.7, 0.8, 0.05, 0.8), (0.5, 0.6, 0.05, 0.8), (0.9, 0.95, 0.05, 0.9),
+           (0.2, 0.5, 0.01, 0.8), (0.6, 0.55, 0.1, 0.7), (0.05, 0.01, 0.05, 0.95),
+           (0.3, 0.9, 0.05, 0.8)]
+DESIGN_EFFECTS = [1.0, 1.7, 1000.0, 1e6]
+
+
+def exact_n(h, alpha, power):
+    """The same equation statsmodels solves, solved to the last bit (brentq, xtol 1e-300)."""
+    z = norm.isf(alpha / 2)
+
+    def excess(n):
+        a = h * math.sqrt(n / 2)
+        return norm.cdf(a - z) + norm.cdf(-a - z) - power
+
+    return brentq(excess, 1e-9, 1e12, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=2000)
+
+
+def main():
+    out = {"versions": {"scipy": scipy.__version__, "statsmodels": statsmodels.__version__}}
+    out["mcnemar"] = [
+        {"b": b, "c": c, "p": float(mcnemar([[10, b], [c, 10]], exact=True).pvalue)}
+        for b, c in MCNEMAR
+    ]
+    flips = []
+    for d in SIGN_FLIP:
+        res = permutation_test((np.array(d),), lambda x, axis: np.mean(x, axis=axis),
+                               vectorized=True, permutation_type="samples",
+                               alternative="two-sided", n_resamples=np.inf)
+        flips.append({"differences": d, "p": float(res.pvalue)})
+    out["sign_flip"] = flips
+    clustered = []
+    for clusters in CLUSTERED:
+        y, groups = [], []
+        for g, (passes, n) in enumerate(clusters):
+            y += [1.0] * passes + [0.0] * (n - passes)
+            groups += [g] * n
+        y = np.array(y)
+        fit = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": np.array(groups)})
+        rate = float(fit.params[0])
+        se = float(fit.bse[0])
+        low, high = fit.conf_int(alpha=0.05)[0]
+        deff = None if rate in (0.0, 1.0) else se ** 2 / (rate * (1 - rate) / len(y))
+        clustered.append({"clusters": clusters, "pass_rate": rate, "se": se,
+                          "interval": [max(0.0, float(low)), min(1.0, float(high))],
+                          "design_effect": deff})
+    out["clustered"] = clustered
+    planner = []
+    for p1, p2, alpha, power in PLANNER:
+        h = abs(float(proportion_effectsize(p1, p2)))
+        n = float(NormalIndPower().solve_power(effect_size=h, alpha=alpha, power=power, ratio=1,
+                                               alternative="two-sided"))
+        n_exact = exact_n(h, alpha, power)
+        planner.append({"p1": p1, "p2": p2, "alpha": alpha, "power": power,
+                        "statsmodels_n": n, "runs": math.ceil(n),
+                        "scaled": {str(d): math.ceil(n_exact * d) for d in DESIGN_EFFECTS}})
+    out["planner"] = planner
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

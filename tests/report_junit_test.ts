@@ -1,0 +1,214 @@
+// The JUnit reports against Jenkins' junit-10.xsd (testdata/junit/, from the xUnit plugin),
+// checked with Debian's xmllint; the counts must match the run.
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { runCollect } from "./_cli.ts";
+import { systemBin } from "./_deps.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const XSD = `${ROOT}testdata/junit/junit-10.xsd`;
+const TOKEN = "sk-ant-api03-" + "Zx9Qw8Er7Ty6".repeat(4);
+
+async function xmllint(path: string): Promise<{ ok: boolean; err: string } | undefined> {
+  const bin = systemBin("/usr/bin/xmllint");
+  if (bin === undefined) return undefined;
+  const output = await new Deno.Command(bin, {
+    args: ["--noout", "--schema", XSD, path],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { ok: output.code === 0, err: new TextDecoder().decode(output.stderr) };
+}
+
+const count = (xml: string, pattern: RegExp) => (xml.match(pattern) ?? []).length;
+
+Deno.test("eval --junit: one testcase per trace, failing ones with their top issues, valid XML", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  try {
+    const traces = `${dir}/traces`;
+    await Deno.mkdir(traces);
+    for (const name of ["good.json", "missing_call.json", "wrong_argument.json"]) {
+      await Deno.copyFile(`${ROOT}data/demo/${name}`, `${traces}/${name}`);
+    }
+    // Names and values XML 1.0 cannot hold as they are, and a credential.
+    await Deno.writeTextFile(
+      `${traces}/x"<&>'.json`,
+      JSON.stringify([{
+        tool: "a\x00b\x1b]0;title\x07",
+        args: { key: TOKEN, "\ufffe": "\ud800" },
+      }]),
+    );
+    const path = `${dir}/junit.xml`;
+    const run = await runCollect([
+      "eval",
+      `${ROOT}data/demo/gold.json`,
+      traces,
+      "--min-score",
+      "0.9",
+      "--junit",
+      path,
+      "--json",
+    ]);
+    assert.equal(run.code, 1, run.err);
+    const summary = JSON.parse(run.out).summary;
+    const xml = await Deno.readTextFile(path);
+    assert.equal(count(xml, /<testcase /g), summary.count);
+    assert.equal(count(xml, /<failure /g), summary.failed);
+    assert.match(
+      xml,
+      new RegExp(
+        `<testsuite name="toolscore eval" tests="${summary.count}" failures="${summary.failed}" errors="0" skipped="0"`,
+      ),
+    );
+    assert.match(xml, /<property name="mean_score" value="\d\.\d{3}"\/>/);
+    assert.match(xml, /<property name="bar_source" value="flag"\/>/);
+    assert.match(
+      xml,
+      /<failure type="below-bar" message="score 0\.825 B, below bar \(bar 0\.90\): search_flights \(expected call 1\): argument date expected &quot;2026-12-24&quot;, got &quot;2026-12-25&quot;; /,
+    );
+    assert.match(
+      xml,
+      /<failure type="honesty-error" message="score 0\.906 A, honesty error \(bar 0\.90\): missing call: send_confirmation/,
+    );
+    assert.match(
+      xml,
+      /<system-out>score 1\.000, grade A, bar 0\.90, pass\n.*\nevidence: 6 pass, 0 fail, 0 unknown<\/system-out>/,
+    );
+    assert.match(xml, /name="[^"]*x&quot;&lt;&amp;&gt;&apos;\.json"/);
+    assert.match(xml, /a\\u0000b\\u001b\]0;title\\u0007/);
+    assert.ok(!xml.includes(TOKEN));
+    assert.ok(!xml.includes("Zx9Qw8Er7Ty6Zx9Q"));
+    // time: only where every call has a duration (the demo traces have none).
+    assert.doesNotMatch(xml, /time="0\.000"/);
+    const lint = await xmllint(path);
+    if (lint !== undefined) assert.ok(lint.ok, lint.err);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("eval --junit: a contract's bar gates; a passing run has no failure", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  try {
+    const path = `${dir}/junit.xml`;
+    const run = await runCollect([
+      "eval",
+      `${ROOT}testdata/contract/flights.yaml`,
+      `${ROOT}testdata/contract/good_run.json`,
+      "--junit",
+      path,
+    ]);
+    assert.equal(run.code, 0, run.err);
+    const xml = await Deno.readTextFile(path);
+    assert.equal(count(xml, /<testcase /g), 1);
+    assert.equal(count(xml, /<failure/g), 0);
+    assert.match(xml, /<property name="bar_source" value="contract"\/>/);
+    assert.match(xml, /alternative notify: option 2 \(send_sms\)/);
+    const lint = await xmllint(path);
+    if (lint !== undefined) assert.ok(lint.ok, lint.err);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("decide --junit: one testcase per rule, an unknown rule skipped, valid XML", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  try {
+    const runs = `${ROOT}testdata/runs/agent_runs.jsonl`;
+    const seen = new Set<number>();
+    for (const protocol of ["protocol.yaml", "protocol_local.json", "protocol_cost.json"]) {
+      const path = `${dir}/${protocol}.xml`;
+      const run = await runCollect([
+        "decide",
+        `${ROOT}testdata/runs/${protocol}`,
+        runs,
+        `${ROOT}testdata/runs/records.jsonl`,
+        "--junit",
+        path,
+        "--json",
+      ]);
+      const result = JSON.parse(run.out);
+      const rules = result.rules as { status: string }[];
+      const xml = await Deno.readTextFile(path);
+      assert.equal(count(xml, /<testcase /g), rules.length, protocol);
+      assert.equal(count(xml, /<failure /g), rules.filter((r) => r.status === "fail").length);
+      assert.equal(count(xml, /<skipped /g), rules.filter((r) => r.status === "unknown").length);
+      assert.match(xml, new RegExp(`<property name="decision" value="${result.decision}"/>`));
+      assert.equal(
+        run.code,
+        { adopt: 0, reject: 1, undecided: 3 }[result.decision as string],
+        run.err,
+      );
+      seen.add(run.code);
+      const lint = await xmllint(path);
+      if (lint !== undefined) assert.ok(lint.ok, `${protocol}: ${lint.err}`);
+    }
+    // The three protocols cover adopt, reject and undecided (so failures and skips occur).
+    assert.deepEqual([...seen].sort(), [0, 1, 3]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("xmllint rejects a JUnit file the schema does not allow (the check can fail)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  try {
+    const path = `${dir}/bad.xml`;
+    // testsuite needs name, tests, failures and errors.
+    await Deno.writeTextFile(
+      path,
+      '<?xml version="1.0"?>\n<testsuites><testsuite name="x"/></testsuites>\n',
+    );
+    const lint = await xmllint(path);
+    if (lint !== undefined) assert.equal(lint.ok, false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("eval --junit and --markdown are the same on worker threads as on one thread", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  try {
+    await Deno.mkdir(`${dir}/traces`);
+    for (let i = 0; i < 250; i++) {
+      const calls = [{ tool: "search", args: { q: `q${i}` } }];
+      if (i % 5 !== 0) calls.push({ tool: "book", args: { q: `b${i}` } });
+      await Deno.writeTextFile(
+        `${dir}/traces/t${String(i).padStart(3, "0")}.json`,
+        JSON.stringify(calls),
+      );
+    }
+    await Deno.writeTextFile(
+      `${dir}/gold.json`,
+      JSON.stringify([{ tool: "search" }, { tool: "book" }]),
+    );
+    const reports: string[][] = [];
+    for (const jobs of ["1", "2"]) {
+      const run = await runCollect([
+        "eval",
+        `${dir}/gold.json`,
+        `${dir}/traces`,
+        "--min-score",
+        "0.95",
+        "--jobs",
+        jobs,
+        "--junit",
+        `${dir}/j${jobs}.xml`,
+        "--markdown",
+        `${dir}/m${jobs}.md`,
+        "--json",
+      ]);
+      assert.equal(run.code, 1, run.err);
+      reports.push([
+        await Deno.readTextFile(`${dir}/j${jobs}.xml`),
+        await Deno.readTextFile(`${dir}/m${jobs}.md`),
+      ]);
+    }
+    assert.equal(count(reports[0]![0]!, /<testcase /g), 250);
+    assert.equal(count(reports[0]![0]!, /<failure /g), 50);
+    assert.equal(reports[1]![0], reports[0]![0]);
+    assert.equal(reports[1]![1], reports[0]![1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
