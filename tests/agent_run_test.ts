@@ -303,6 +303,13 @@ Deno.test("agent run --dry-run prints the plan and estimates, runs the doctor, a
     assert.equal(run.code, 1); // the doctor fails the unpriced arm
     await assert.rejects(Deno.stat(out));
     assert.ok(!run.out.includes(FAKE_KEY));
+    // With --json, one document: the plan and the doctor's report.
+    const json = await runCollect(["agent", "run", spec, "-o", out, "--dry-run", "--json"]);
+    const doc = JSON.parse(json.out);
+    assert.equal(doc.plan.runs, 18);
+    assert.deepEqual(doc.plan.unpriced_arms, ["free"]);
+    assert.equal(doc.plan.per_arm[0].runs, 6);
+    assert.equal(doc.doctor.worst, "fail");
   } finally {
     Deno.env.delete("TOOLSCORE_TEST_KEY");
     await Deno.remove(dir, { recursive: true });

@@ -236,9 +236,11 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       TOOLSCORE_RUN_ID: run.runId,
       TOOLSCORE_RUN_DIR: resolve(work),
     };
+    // Ended once the run is over, so that a request the run's timeout left behind is cancelled.
+    const requests = new AbortController();
     const provider = createProvider(run.arm, keys.byArm.get(run.arm.id), {
       ...options.http,
-      signal: stop,
+      signal: AbortSignal.any([stop, requests.signal]),
       redactor: keys.redactor,
     });
     emit({ type: "started", run });
@@ -252,7 +254,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       signal: stop,
       redactor: keys.redactor,
       faults: runFaults?.hook,
-    });
+    }).finally(() => requests.abort());
     if (stop.aborted) return null;
     const injected = runFaults && { faults: runFaults.applied, replaced: runFaults.replaced };
     const finished = await finishRun(context, run, output, startedAt, injected);

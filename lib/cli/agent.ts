@@ -110,33 +110,71 @@ function duration(seconds: number): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
-function planText(spec: AgentSpec, shard: Shard | undefined): string {
+/** The plan `--dry-run` shows: the matrix and the estimated cost per arm and in total. */
+interface Plan {
+  arms: number;
+  tasks: number;
+  repeats: number;
+  runs: number;
+  shard: string | null;
+  shard_runs: number;
+  estimate_per_run: { input_tokens: number; output_tokens: number; source: string };
+  per_arm: { arm_id: string; provider: string; model: string; runs: number; usd: number | null }[];
+  total_usd: number;
+  unpriced_arms: string[];
+  budget_usd: number | null;
+}
+
+function planOf(spec: AgentSpec, shard: Shard | undefined): Plan {
   const runs = planRuns(spec, shard);
   const tokens = runEstimateTokens(spec);
-  const lines = [
-    `plan: ${spec.arms.length} arm(s) × ${spec.tasks.length} task(s) × ${spec.repeats} repeat(s)` +
-    ` = ${planRuns(spec).length} runs${
-      shard ? `; shard ${shard.k}/${shard.n}: ${runs.length}` : ""
-    }`,
-    `estimate per run: ${tokens.inputTokens.toLocaleString("en-US")} input + ${
-      tokens.outputTokens.toLocaleString("en-US")
-    } output tokens${spec.budget.estimatePerRun ? " (budget.estimate_per_run)" : " (default)"}`,
-  ];
-  let total = 0;
-  let unknown = false;
-  for (const arm of spec.arms) {
+  const perArm = spec.arms.map((arm) => {
     const count = runs.filter((run) => run.arm.id === arm.id).length;
     const each = runEstimateUsd(spec, arm);
-    if (each === null) unknown = true;
-    else total += each * count;
-    lines.push(
-      `  ${arm.id} (${arm.provider} ${arm.model}): ${count} runs, ${
-        each === null ? "cost unknown (no price)" : `~${usd(each * count)}`
-      }`,
-    );
-  }
-  lines.push(`estimated total: ~${usd(total)}${unknown ? " plus the unpriced arms" : ""}`);
-  if (spec.budget.maxUsd !== null) lines.push(`budget: ${usd(spec.budget.maxUsd)}`);
+    return {
+      arm_id: arm.id,
+      provider: arm.provider,
+      model: arm.model,
+      runs: count,
+      usd: each === null ? null : each * count,
+    };
+  });
+  return {
+    arms: spec.arms.length,
+    tasks: spec.tasks.length,
+    repeats: spec.repeats,
+    runs: planRuns(spec).length,
+    shard: shard ? `${shard.k}/${shard.n}` : null,
+    shard_runs: runs.length,
+    estimate_per_run: {
+      input_tokens: tokens.inputTokens,
+      output_tokens: tokens.outputTokens,
+      source: spec.budget.estimatePerRun ? "budget.estimate_per_run" : "default",
+    },
+    per_arm: perArm,
+    total_usd: perArm.reduce((sum, arm) => sum + (arm.usd ?? 0), 0),
+    unpriced_arms: perArm.filter((arm) => arm.usd === null).map((arm) => arm.arm_id),
+    budget_usd: spec.budget.maxUsd,
+  };
+}
+
+function planText(plan: Plan): string {
+  const lines = [
+    `plan: ${plan.arms} arm(s) × ${plan.tasks} task(s) × ${plan.repeats} repeat(s)` +
+    ` = ${plan.runs} runs${plan.shard ? `; shard ${plan.shard}: ${plan.shard_runs}` : ""}`,
+    `estimate per run: ${plan.estimate_per_run.input_tokens.toLocaleString("en-US")} input + ${
+      plan.estimate_per_run.output_tokens.toLocaleString("en-US")
+    } output tokens (${plan.estimate_per_run.source})`,
+    ...plan.per_arm.map((arm) =>
+      `  ${arm.arm_id} (${arm.provider} ${arm.model}): ${arm.runs} runs, ${
+        arm.usd === null ? "cost unknown (no price)" : `~${usd(arm.usd)}`
+      }`
+    ),
+    `estimated total: ~${usd(plan.total_usd)}${
+      plan.unpriced_arms.length > 0 ? " plus the unpriced arms" : ""
+    }`,
+  ];
+  if (plan.budget_usd !== null) lines.push(`budget: ${usd(plan.budget_usd)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -250,19 +288,20 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
 
   if (flags.values["dry-run"] === true) {
-    io.stdout(planText(spec, shard));
-    io.stdout(`rows: ${output}; traces and receipts: ${outDir}/\n\n`);
+    const plan = planOf(spec, shard);
     const report = doctorReport(
       await runDoctor({
         specPath,
         allowUnknownPrice: flags.values["allow-unknown-price"] === true,
       }),
     );
-    io.stdout(
-      flags.values.json === true
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : formatDoctorReport(report, { color: io.color }),
-    );
+    if (flags.values.json === true) {
+      io.stdout(`${JSON.stringify({ plan, output, out_dir: outDir, doctor: report }, null, 2)}\n`);
+    } else {
+      io.stdout(planText(plan));
+      io.stdout(`rows: ${output}; traces and receipts: ${outDir}/\n\n`);
+      io.stdout(formatDoctorReport(report, { color: io.color }));
+    }
     return report.worst === "fail" ? EXIT.gate : EXIT.ok;
   }
 
