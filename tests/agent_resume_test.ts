@@ -45,7 +45,7 @@ async function interrupted(
   return { ...status, stderr: await stderr };
 }
 
-for (const signal of ["SIGKILL", "SIGINT"] as const) {
+for (const signal of ["SIGKILL", "SIGINT", "SIGTERM"] as const) {
   Deno.test(`agent run killed with ${signal} mid-run, then rerun: each run once, valid lines, no server left`, async () => {
     const dir = await tempDir(`agent_${signal}`);
     const model = openaiServer({ delayMs: 120 });
@@ -58,9 +58,12 @@ for (const signal of ["SIGKILL", "SIGINT"] as const) {
       });
       const out = `${dir}/runs.jsonl`;
       const status = await interrupted(signal, spec, out, 3);
-      if (signal === "SIGINT") {
-        assert.equal(status.code, 130, status.stderr);
-        assert.match(status.stderr, /stopped by SIGINT: the runs in flight were not written/);
+      if (signal !== "SIGKILL") {
+        assert.equal(status.code, signal === "SIGINT" ? 130 : 143, status.stderr);
+        assert.match(
+          status.stderr,
+          new RegExp(`stopped by ${signal}: the runs in flight were not written`),
+        );
       } else {
         assert.equal(status.signal, "SIGKILL");
       }

@@ -285,9 +285,47 @@ Deno.test("agent run draws a progress line on a terminal: runs done, errors, spe
     assert.equal(code, 0, err);
     const clear = "\r\x1b[2K";
     assert.ok(err.includes(`${clear}agent run: 1/2 runs, 0 error(s), $0.00036 spent, ETA `), err);
-    assert.ok(err.includes(`${clear}agent run: 2/2 runs, 0 error(s), $0.00072 spent, ETA 0s${clear}`));
+    assert.ok(
+      err.includes(`${clear}agent run: 2/2 runs, 0 error(s), $0.00072 spent, ETA 0s${clear}`),
+    );
   } finally {
     await model.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the doctor's keys check asks for each arm's key variable, except a loopback arm's default", async () => {
+  const { runDoctor } = await import("../lib/doctor/run_doctor.ts");
+  const { tempDir } = await import("./_mcp.ts");
+  const dir = await tempDir("agent_doctor_keys");
+  try {
+    const spec = `${dir}/agent.json`;
+    await Deno.writeTextFile(
+      spec,
+      JSON.stringify({
+        spec_version: 1,
+        server: { command: ["srv"] },
+        arms: [
+          { id: "local", provider: "openai", model: "m", base_url: "http://127.0.0.1:1/v1" },
+          {
+            id: "g",
+            provider: "gemini",
+            model: "gemini-2.5-flash",
+            api_key_env: "TS_UNSET_GEMINI_KEY",
+          },
+          { id: "c", provider: "anthropic", model: "claude-sonnet-4-5" },
+        ],
+        tasks: [{ id: "t", prompt: "p", contract: "c.json" }],
+      }),
+    );
+    const checks = await runDoctor({ specPath: spec, startServer: false });
+    const keys = checks.find((c) => c.name === "keys")!;
+    assert.equal(keys.status, "fail");
+    assert.match(keys.detail, /TS_UNSET_GEMINI_KEY/);
+    assert.match(keys.detail, /ANTHROPIC_API_KEY/);
+    assert.doesNotMatch(keys.detail, /OPENAI_API_KEY/);
+    assert.equal(checks.find((c) => c.name === "spec")!.status, "pass");
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

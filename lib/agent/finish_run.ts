@@ -235,7 +235,7 @@ export async function finishRun(
   const evidence = evaluationEvidence(result).counts;
   const honestyMetrics = result.metrics.honesty_metrics as { error_count?: number } | undefined;
   const inputs: Record<string, string | undefined> = {
-    gold: await inputCopy(spec.tasks.find((t) => t.id === run.task.id)!.contract, folder),
+    gold: await inputCopy(run.task.contract, folder),
     trace: files.trace,
     honesty_config: spec.honesty !== undefined ? await inputCopy(spec.honesty, folder) : undefined,
     injected: applied !== undefined ? files.injected : undefined,

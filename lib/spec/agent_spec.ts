@@ -5,6 +5,10 @@
  * 2020-12, exported as {@linkcode AGENT_SPEC_SCHEMA}); every error names the
  * JSON path of the problem.
  *
+ * Beyond the design page's example (as the agent-run issues ask): arms take
+ * `api_key_env` and `seed`, `provider` may be `gemini`, and the loaded spec
+ * carries its `sha256` (the canonical hash run ids derive from).
+ *
  * @module
  */
 
