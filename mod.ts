@@ -251,19 +251,35 @@ export type {
 } from "./lib/export/mod.ts";
 
 // Doctor: MCP server specs and the preflight checks.
-export { McpServerError } from "./lib/mcp/mod.ts";
+export { McpServerError, providerToolNames, toolNameProblems } from "./lib/mcp/mod.ts";
 export type {
   HttpServerSpec,
+  LeftBehind,
+  MarkedProcess,
   McpServerErrorKind,
   MCPServerSpec,
   ServerVerify,
   StdioServerSpec,
+  ToolNameProvider,
 } from "./lib/mcp/mod.ts";
-export { checkServer, DoctorCheck, doctorReport, runDoctor } from "./lib/doctor/mod.ts";
+export {
+  catalogDrift,
+  catalogOf,
+  checkServer,
+  DoctorCheck,
+  doctorReport,
+  readBaseline,
+  runDoctor,
+  writeBaseline,
+} from "./lib/doctor/mod.ts";
 export type {
+  Catalog,
   CheckServerOptions,
   DoctorReport,
   DoctorStatus,
+  DoctorTerms,
+  DriftChange,
+  DriftClass,
   EnvReader,
   RunDoctorOptions,
 } from "./lib/doctor/mod.ts";

@@ -1,17 +1,11 @@
 import assert from "node:assert/strict";
 import { McpServerError } from "../mod.ts";
-import {
-  BASE_ENV_NAMES,
-  describeServer,
-  looksSecret,
-  serverEnvironment,
-  serverSpecFromCommandLine,
-  serverSpecFromJson,
-  serverSpecToJson,
-  splitCommandLine,
-} from "../lib/mcp/server_spec.ts";
+import { describeServer, serverSpecFromJson, serverSpecToJson } from "../lib/mcp/server_spec.ts";
+import { serverSpecFromCommandLine, splitCommandLine } from "../lib/mcp/command_line.ts";
+import { BASE_ENV_NAMES, looksSecret, serverEnvironment } from "../lib/mcp/server_env.ts";
 import { McpSession } from "../lib/mcp/client.ts";
 import { closeAllTransports, DenoCommandTransport } from "../lib/mcp/transport.ts";
+import { MARKER_VARIABLE } from "../lib/mcp/process_sweep.ts";
 import {
   FIXTURE,
   fixture,
@@ -80,7 +74,7 @@ Deno.test("serverSpecFromJson() picks an entry of a whole client config", async 
   // VS Code writes `servers` and a `type`.
   assert.deepEqual(
     serverSpecFromJson({ servers: { web: { type: "http", url: "http://127.0.0.1:3000/mcp" } } }),
-    { name: "web", url: "http://127.0.0.1:3000/mcp" },
+    { name: "web", url: "http://127.0.0.1:3000/mcp", transport: "streamable-http" },
   );
 });
 
@@ -117,8 +111,8 @@ Deno.test("serverSpecFromJson() names the JSON path of every mistake", () => {
     ],
     [{ command: ["a"], verify: { build: "x" } }, /InputError: server\.verify\.build: unknown key/],
     [
-      { type: "sse", url: "https://x.test" },
-      /InputError: server\.type: unsupported transport "sse"/,
+      { type: "websocket", url: "https://x.test" },
+      /InputError: server\.type: unsupported transport "websocket"/,
     ],
     [{ env: {} }, /InputError: server\.command: missing command \(or url\)/],
   ];
@@ -157,7 +151,7 @@ Deno.test("serverSpecToJson() and describeServer() never show env or header valu
   const json = JSON.stringify(serverSpecToJson(spec));
   assert.ok(!json.includes("tok-SECRET-1"));
   assert.ok(json.includes("API_TOKEN"));
-  assert.equal(describeServer(spec), `s (srv "a b")`);
+  assert.equal(describeServer(spec), `s (srv 'a b')`);
   const remote = { url: "https://x.test/mcp", headers: { Authorization: "Bearer tok-SECRET-2" } };
   assert.ok(!JSON.stringify(serverSpecToJson(remote)).includes("tok-SECRET-2"));
   assert.ok(!describeServer(remote).includes("tok-SECRET-2"));
@@ -271,7 +265,8 @@ Deno.test("McpSession starts the server with the spec's env and none of our keys
     assert.ok(!names.includes("TOOLSCORE_TEST_PLAIN"));
     for (const name of names) {
       assert.ok(
-        BASE_ENV_NAMES.includes(name) || name === "FIXTURE_MODE" || name === "FROM_OURS",
+        BASE_ENV_NAMES.includes(name) || name === "FIXTURE_MODE" || name === "FROM_OURS" ||
+          name === MARKER_VARIABLE,
         `unexpected variable ${name} in the server's environment`,
       );
     }
@@ -450,7 +445,11 @@ Deno.test("McpSession speaks Streamable HTTP to a remote server, with ${VAR} hea
       { timeoutS: 10 },
     ).then(() => assert.fail("expected a failure"), (error: unknown) => error);
     assert.ok(denied instanceof McpServerError);
-    assert.match(denied.message, /initialize failed: .*unauthorized/);
+    assert.equal(
+      denied.message,
+      "the server answered initialize with HTTP 401 Unauthorized: it wants credentials; " +
+        "check server.headers.Authorization (the key or token it sends)",
+    );
     assert.ok(!denied.message.includes("wrong"));
   } finally {
     await mcp.close();

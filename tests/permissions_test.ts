@@ -38,7 +38,11 @@ const EXPECTED: Record<string, Expectation> = {
   "export": { code: 0, files: ["runs.jsonl", "runs.manifest.json"] },
   "validate-export": { code: 0, out: /ok \(120 records/ },
   "contract init": { code: 0, files: ["contract.yaml"] },
-  "doctor --": { code: 0, out: /✓ server-start .*\n✓ tools-list +7 tools/ },
+  // The fixture's count_items schema is invalid on purpose: doctor fails it, and exits 1.
+  "doctor --": {
+    code: 1,
+    out: /✓ server-start .*\n(?:.*\n)*✓ tools-list +7 tools.*\n✗ tool-schemas +tools\[4\]/,
+  },
   // Keys are unset here, so doctor fails on them; but it could read them and PATH.
   "doctor --spec": {
     code: 1,

@@ -156,3 +156,23 @@ Deno.test("toolscore decide follows a protocol that names the paired test", asyn
   );
   assert.match(out, /^Decision: adopt/m);
 });
+
+Deno.test("toolscore compare --html says which test decided each pair", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const html = `${dir}/compare.html`;
+    const { code, err } = await cli(
+      "compare",
+      "testdata/runs/paired_example.jsonl",
+      "--html",
+      html,
+    );
+    assert.equal(code, 0, err);
+    assert.match(
+      await Deno.readTextFile(html),
+      /<td>mcnemar p = 0\.0018<\/td><td><span class="badge pass">called<\/span> B beats A: .*<br><small>McNemar&#39;s exact test decided: the runs match one to one by \(task, repeat\), 100 pairs on 20 tasks<\/small><\/td>/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

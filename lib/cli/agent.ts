@@ -12,7 +12,7 @@ import { UsageError } from "../base/errors.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run_doctor.ts";
 import { closeAllTransports } from "../mcp/transport.ts";
-import { readEnv } from "../mcp/server_spec.ts";
+import { readEnv } from "../mcp/server_env.ts";
 import { runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
 import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
 import {

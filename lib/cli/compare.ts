@@ -42,7 +42,6 @@ export const COMPARISON_FLAGS: FlagSpec = {
   baseline: { type: "string" },
   "min-n": { type: "string" },
   alpha: { type: "string" },
-  test: { type: "string" },
 };
 
 /** The help text of the run-reading flags. */
@@ -140,7 +139,12 @@ export async function readRuns(
   return runs;
 }
 
-const FLAGS: FlagSpec = { ...RUN_FLAGS, ...COMPARISON_FLAGS, ...REPORT_FLAGS };
+const FLAGS: FlagSpec = {
+  ...RUN_FLAGS,
+  ...COMPARISON_FLAGS,
+  ...REPORT_FLAGS,
+  test: { type: "string" },
+};
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {

@@ -1,23 +1,23 @@
 /**
  * `toolscore doctor`: preflight checks for an agent run — the spec, its
- * contracts, keys, packages, prices and budget, and the MCP server with its
- * tools — printed as a checklist with a fix for each problem. Exits 1 when a
- * check fails.
+ * contracts, keys, packages, prices and budget, and the MCP server with what
+ * it offers — printed as a checklist with a fix for each problem. Exits 1
+ * when a check fails (or warns, with `--fail-on-warn`). With `--all`, every
+ * server of a client config; with `--baseline`/`--update-baseline`, catalog
+ * drift against a reviewed baseline file.
  *
  * @module
  */
 
 import { inFile, InputError, UsageError } from "../base/errors.ts";
-import type { DoctorCheck } from "../doctor/check.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
-import { runDoctor } from "../doctor/run_doctor.ts";
+import { inspectDoctor } from "../doctor/run_doctor.ts";
+import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts";
+import type { DoctorTerms } from "../doctor/terms.ts";
 import { readDocument } from "../base/load.ts";
-import {
-  type MCPServerSpec,
-  serverSpecFromCommandLine,
-  serverSpecFromJson,
-} from "../mcp/server_spec.ts";
-import { closeAllTransports } from "../mcp/transport.ts";
+import { isRemoteSpec, type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import { serverSpecFromCommandLine } from "../mcp/command_line.ts";
+import { isJsonObject } from "../scoring/calls.ts";
 import {
   type CliIO,
   type Command,
@@ -27,6 +27,7 @@ import {
   parseFlags,
   stringFlag,
 } from "./command.ts";
+import { allReportJson, onInterrupt, type ServerRun, serverRunJson } from "./doctor_output.ts";
 
 const FLAGS = {
   spec: { type: "string" },
@@ -38,21 +39,44 @@ const FLAGS = {
   url: { type: "string" },
   "mcp-config": { type: "string" },
   "mcp-server": { type: "string" },
+  all: { type: "boolean" },
+  input: { type: "string", multiple: true },
+  env: { type: "string", short: "e", multiple: true },
   timeout: { type: "string" },
+  deadline: { type: "string" },
+  baseline: { type: "string" },
+  "update-baseline": { type: "string" },
+  "fail-on-warn": { type: "boolean" },
   json: { type: "boolean" },
 } as const;
+
+/** How the CLI's messages name its settings. */
+export const CLI_TERMS: Readonly<DoctorTerms> = Object.freeze({
+  noServer: "--no-server",
+  spec: "--spec",
+  contract: "--contract",
+  key: "--key NAME",
+  allowUnknownPrice: "--allow-unknown-price",
+  updateBaseline: "--update-baseline FILE",
+  timeout: "--timeout",
+  deadline: "--deadline",
+  env: "-e KEY=VALUE",
+  input: (id: string) => `pass --input ${id}=VALUE`,
+});
 
 const HELP = `toolscore doctor — catch a broken setup before an agent run spends money
 
 Usage:
   toolscore doctor [--spec S] [--contract C] [--key VAR]… [--allow-unknown-price]
-                   [--no-server] [--json] [-- SERVER COMMAND…]
+                   [--no-server] [--json] [--fail-on-warn] [-- SERVER COMMAND…]
+  toolscore doctor --mcp-config FILE --all [--baseline B | --update-baseline B]
 
 Checks, in order: spec, contract, keys, packages, prices, budget, server-start,
-tools-list, tool-schemas, server-build, contract-tools. Each line shows ✓ (pass),
+handshake, stdout, tools-list, tool-schemas, tool-lint, resources, prompts,
+shutdown, server-build, (catalog-drift), contract-tools. Each line shows ✓ (pass),
 ! (warn), ✗ (fail) or - (skip), with a fix under each warning and failure.
-The server is started, asked for its tools and stopped; no tool is ever called.
-Key values are never printed.
+The server is started, asked what it offers and stopped; no tool is ever called,
+no resource read, no prompt fetched. Key and input values are never printed.
 
 Options:
   --spec S                an agent spec (JSON or YAML): server, arms, tasks, keys, prices…
@@ -61,32 +85,72 @@ Options:
   --allow-unknown-price   a model without a price is a warning, not a failure
   --no-server             do not start the server (check only files and environment)
   --server "CMD ARGS"     the server as one quoted command line (or: -- CMD ARGS…)
-  --url URL               a remote server (Streamable HTTP)
+  --url URL               a remote server (Streamable HTTP; a URL ending in /sse: legacy SSE)
   --mcp-config FILE       a client config with mcpServers (Claude Desktop, Cursor, VS Code)
   --mcp-server NAME       which entry of --mcp-config (needed when it has several)
-  --timeout SECONDS       seconds per server request (default 30; the spec's timeout_s wins)
-  --json                  print the report as JSON: {checks, counts, worst}
+  --all                   check every server of --mcp-config, one section each
+  --input ID=VALUE        a value for \${input:ID} in a VS Code config (repeatable)
+  -e, --env KEY=VALUE     one more variable for a local server (repeatable)
+  --timeout SECONDS       seconds per server request (default 30; wins over timeout_s)
+  --deadline SECONDS      seconds for the whole server check (default 4 × timeout, ≥ 120)
+  --baseline FILE         compare the server's catalog with FILE: breaking changes fail
+  --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE
+  --fail-on-warn          exit 1 on a warning too (for CI)
+  --json                  print {checks, counts, worst, server, timings_s, output}
 
-Permissions: --allow-read (spec, contracts), --allow-env (the named keys, PATH, HOME),
---allow-run (the server command); a remote server needs --allow-net for its host.
-The server starts with the spec's env over PATH, HOME and the locale, temp, cache,
-CA and proxy variables deno may read (add DENO_DIR, NODE_EXTRA_CA_CERTS… to
---allow-env when the server needs them); never your keys. A server that ignores the
-end of its input is killed; what it started goes with it only under --allow-run
-without a list (deno signals a process group only then); doctor names what is left.
+Permissions: --allow-read (spec, contracts, configs), --allow-env (the named keys,
+PATH, HOME), --allow-run without a list for a local server (deno stops a server's
+process group, and what left it, only then); a remote server needs --allow-net
+for its host. The server starts with a cleared environment: the spec's env over
+PATH, HOME and the locale, temp, cache, CA and proxy variables deno may read;
+never your keys.
 
-Exit codes: 0 no check failed, 1 a check failed, 2 usage or input error.
+Exit codes: 0 no check failed, 1 a check failed (or warned, with --fail-on-warn;
+with --baseline: a breaking change), 2 usage or input error.
 
 Examples:
   toolscore doctor -- npx -y @modelcontextprotocol/server-everything
   toolscore doctor --spec agent.yaml --key OPENAI_API_KEY
-  toolscore doctor --contract refund.json --server "deno run --allow-read=. server.ts"
+  toolscore doctor --mcp-config .vscode/mcp.json --all --input api-key=…
+  toolscore doctor --baseline mcp-baseline.json -- node server.js
 `;
 
-async function serverFromFlags(
+function pairs(values: string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.indexOf("=");
+    if (at <= 0) throw new UsageError(`${flag} ${value.split("=")[0]}: expected NAME=VALUE`);
+    out[value.slice(0, at)] = value.slice(at + 1);
+  }
+  return out;
+}
+
+async function configServers(
+  config: string,
+  entry: string | undefined,
+  all: boolean,
+): Promise<MCPServerSpec[]> {
+  const value = await readDocument(config);
+  try {
+    // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
+    if (!all) return [serverSpecFromJson(value, { path: "", entry, configPath: config })];
+    const key = isJsonObject(value) && isJsonObject(value.mcpServers) ? "mcpServers" : "servers";
+    const servers = isJsonObject(value) ? value[key] : undefined;
+    if (!isJsonObject(servers) || Object.keys(servers).length === 0) {
+      throw new InputError("no servers in it (mcpServers or servers); add one", key);
+    }
+    return Object.keys(servers).map((name) =>
+      serverSpecFromJson(value, { path: "", entry: name, configPath: config })
+    );
+  } catch (error) {
+    throw error instanceof InputError ? inFile(error, config) : error;
+  }
+}
+
+async function serversFromFlags(
   flags: ReturnType<typeof parseFlags>,
   command: string[],
-): Promise<MCPServerSpec | undefined> {
+): Promise<MCPServerSpec[]> {
   const line = stringFlag(flags, "server");
   const url = stringFlag(flags, "url");
   const config = stringFlag(flags, "mcp-config");
@@ -95,44 +159,20 @@ async function serverFromFlags(
   if (given > 1) {
     throw new UsageError("give the server one way: -- COMMAND…, --server, --url or --mcp-config");
   }
+  const all = flags.values.all === true;
   if (stringFlag(flags, "mcp-server") !== undefined && config === undefined) {
     throw new UsageError("--mcp-server goes with --mcp-config FILE");
   }
-  if (command.length > 0) return serverSpecFromCommandLine(command);
-  if (line !== undefined) return serverSpecFromCommandLine(line);
-  if (url !== undefined) return serverSpecFromJson({ url }, { path: "--url" });
+  if (all && (config === undefined || stringFlag(flags, "mcp-server") !== undefined)) {
+    throw new UsageError("--all goes with --mcp-config FILE (and without --mcp-server)");
+  }
+  if (command.length > 0) return [serverSpecFromCommandLine(command)];
+  if (line !== undefined) return [serverSpecFromCommandLine(line)];
+  if (url !== undefined) return [serverSpecFromJson({ url }, { path: "--url" })];
   if (config !== undefined) {
-    const value = await readDocument(config);
-    try {
-      // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
-      return serverSpecFromJson(value, { path: "", entry: stringFlag(flags, "mcp-server") });
-    } catch (error) {
-      throw error instanceof InputError ? inFile(error, config) : error;
-    }
+    return await configServers(config, stringFlag(flags, "mcp-server"), all);
   }
-  return undefined;
-}
-
-// Ctrl-C (or a TERM) while a server runs: kill it, reap it, then exit.
-function onInterrupt(): () => void {
-  // Exit as the shell reports a death by that signal: 128 + its number.
-  const codes: Partial<Record<Deno.Signal, number>> = Deno.build.os === "windows"
-    ? { SIGINT: 130 }
-    : { SIGINT: 130, SIGTERM: 143 };
-  const added: [Deno.Signal, () => void][] = [];
-  for (const [signal, code] of Object.entries(codes) as [Deno.Signal, number][]) {
-    const handler = async () => {
-      await closeAllTransports();
-      Deno.exit(code);
-    };
-    try {
-      Deno.addSignalListener(signal, handler);
-      added.push([signal, handler]);
-    } catch {
-      // Not supported here: the default behaviour (exit) applies.
-    }
-  }
-  return () => added.forEach(([signal, handler]) => Deno.removeSignalListener(signal, handler));
+  return [];
 }
 
 /** The `doctor` command. */
@@ -153,29 +193,111 @@ export const doctorCommand: Command = {
         `unexpected argument ${flags.positionals[0]}; put the server command after --`,
       );
     }
-    const server = await serverFromFlags(flags, command);
+    const servers = await serversFromFlags(flags, command);
+    const all = flags.values.all === true;
+    if (all && ["spec", "contract", "key"].some((name) => flags.values[name] !== undefined)) {
+      throw new UsageError("--all checks the servers only; drop --spec, --contract and --key");
+    }
     const timeout = numberFlag(flags, "timeout", [0.001, 86_400]);
-    const stopListening = onInterrupt();
-    let checks: DoctorCheck[];
+    const deadline = numberFlag(flags, "deadline", [0.001, 86_400]);
+    const inputs = pairs(listFlag(flags, "input"), "--input");
+    const serverEnv = pairs(listFlag(flags, "env"), "-e/--env");
+    if (Object.keys(serverEnv).length > 0 && servers.some(isRemoteSpec)) {
+      throw new UsageError("-e/--env sets a local server's variables; a remote server has none");
+    }
+    const baselinePath = stringFlag(flags, "baseline");
+    const updatePath = stringFlag(flags, "update-baseline");
+    if (baselinePath !== undefined && updatePath !== undefined) {
+      throw new UsageError("--baseline and --update-baseline are exclusive: compare, or write");
+    }
+    let baseline: { label: string; servers: Record<string, Catalog> } | undefined;
+    if (baselinePath !== undefined) {
+      baseline = { label: baselinePath, servers: await readBaseline(baselinePath) };
+    }
+    if ((baselinePath ?? updatePath) !== undefined && servers.length === 0) {
+      const flag = baselinePath !== undefined ? "--baseline" : "--update-baseline";
+      if (flags.values.spec === undefined) throw new UsageError(`${flag} needs a server`);
+    }
+
+    const stopListening = onInterrupt(io);
+    const runs: ServerRun[] = [];
     try {
-      checks = await runDoctor({
-        specPath: stringFlag(flags, "spec"),
-        contractPath: stringFlag(flags, "contract"),
-        server,
-        keys: listFlag(flags, "key"),
-        allowUnknownPrice: flags.values["allow-unknown-price"] === true,
-        startServer: flags.values["no-server"] !== true,
-        timeout,
-      });
+      for (const server of servers.length > 0 ? servers : [undefined]) {
+        const found = await inspectDoctor({
+          specPath: all ? undefined : stringFlag(flags, "spec"),
+          contractPath: all ? undefined : stringFlag(flags, "contract"),
+          server,
+          keys: listFlag(flags, "key"),
+          allowUnknownPrice: flags.values["allow-unknown-price"] === true,
+          startServer: flags.values["no-server"] !== true,
+          timeout,
+          deadline,
+          inputs,
+          serverEnv,
+          baseline,
+          terms: CLI_TERMS,
+        });
+        const serverOnly = all
+          ? found.checks.filter((check) => !NON_SERVER.has(check.name))
+          : found.checks;
+        runs.push({
+          name: found.server?.name ?? server?.name ?? "",
+          checks: serverOnly,
+          inspection: found.server,
+        });
+      }
     } finally {
       stopListening();
     }
-    const report = doctorReport(checks);
+
+    if (updatePath !== undefined) {
+      const catalogs: Record<string, Catalog> = {};
+      for (const run of runs) {
+        if (run.inspection?.catalog) catalogs[run.name] = run.inspection.catalog;
+      }
+      const names = Object.keys(catalogs);
+      if (names.length === 0) {
+        io.stderr(`doctor: did not write ${updatePath}: no server listed its tools\n`);
+      } else {
+        await writeBaseline(updatePath, catalogs);
+        io.stderr(`doctor: wrote the catalog of ${names.join(", ")} to ${updatePath}\n`);
+      }
+    }
+
+    const json = flags.values.json === true;
+    const reports = runs.map((run) => doctorReport(run.checks));
+    if (all) {
+      const combined = allReportJson(runs);
+      if (json) io.stdout(`${JSON.stringify(combined, null, 2)}\n`);
+      else {
+        const sections = runs.map((run, i) =>
+          `== ${run.name} ==\n${formatDoctorReport(reports[i]!, { color: io.color })}`
+        );
+        const summary = runs.map((run, i) => `${run.name}: ${reports[i]!.worst}`).join(", ");
+        io.stdout(`${sections.join("\n")}\n${runs.length} servers: ${summary}\n`);
+      }
+      return exitCode(combined.worst, flags.values["fail-on-warn"] === true);
+    }
+    const run = runs[0]!;
     io.stdout(
-      flags.values.json === true
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : formatDoctorReport(report, { color: io.color }),
+      json
+        ? `${JSON.stringify(serverRunJson(run), null, 2)}\n`
+        : formatDoctorReport(reports[0]!, { color: io.color }),
     );
-    return report.worst === "fail" ? EXIT.gate : EXIT.ok;
+    return exitCode(reports[0]!.worst, flags.values["fail-on-warn"] === true);
   },
 };
+
+const NON_SERVER = new Set([
+  "spec",
+  "contract",
+  "keys",
+  "packages",
+  "prices",
+  "budget",
+  "contract-tools",
+]);
+
+function exitCode(worst: string, failOnWarn: boolean): number {
+  return worst === "fail" || (failOnWarn && worst === "warn") ? EXIT.gate : EXIT.ok;
+}

@@ -1,21 +1,45 @@
 /**
  * {@linkcode checkServer}: start a server (or connect to its URL), run
- * `initialize` and `tools/list` (all pages), and check its tools and build.
- * It never sends `tools/call`.
+ * `initialize` and list what it offers — `tools/list`, and
+ * `resources/list`, `resources/templates/list`, `prompts/list` when its
+ * capabilities say so (all pages) — then check the handshake, the lists with
+ * the SDK's own schemas, the tool lint, the shutdown, the pinned build and,
+ * given a baseline, the catalog's drift. It never sends `tools/call`, never
+ * reads a resource and never gets a prompt.
+ *
+ * Changed from the design page (issue 18): more checks (`handshake`,
+ * `stdout`, `tool-lint`, `resources`, `prompts`, `shutdown`, and
+ * `catalog-drift` with a baseline); the caller's timeout wins over the
+ * spec's `timeout_s`; an overall deadline.
  *
  * @module
  */
 
-import { leftBehindNote, McpSession } from "../mcp/client.ts";
+import { McpSession } from "../mcp/client.ts";
 import { McpServerError } from "../mcp/server_error.ts";
+import { redact } from "../mcp/client_failure.ts";
 import {
   describeServer,
   isRemoteSpec,
   type MCPServerSpec,
   type ServerVerify,
 } from "../mcp/server_spec.ts";
+import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { DoctorCheck } from "./check.ts";
 import { toolListIssues, toolsSha256 } from "./tool_schemas.ts";
+import { lintTools } from "./tool_lint.ts";
+import { type Catalog, catalogOf } from "./catalog.ts";
+import { catalogDrift, driftCheck } from "./drift.ts";
+import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
+import { fixFor } from "./server_fixes.ts";
+import {
+  buildCheck,
+  type FetchedList,
+  handshakeCheck,
+  listCheck,
+  shutdownCheck,
+  stdoutCheck,
+} from "./server_checks.ts";
 
 /** Options for {@linkcode checkServer}. */
 export interface CheckServerOptions {
@@ -26,75 +50,102 @@ export interface CheckServerOptions {
    */
   verify?: ServerVerify;
   /**
-   * Seconds each request may take, unless the spec sets `timeout_s`.
-   * @default {30}
+   * Seconds each request may take; wins over the spec's `timeout_s`.
+   * @default {undefined} (the spec's `timeout_s`, else 30)
    */
   timeout?: number;
+  /**
+   * Seconds the whole check may take, however many requests and pages.
+   * @default {undefined} (four times the per-request timeout, at least 120)
+   */
+  deadline?: number;
   /**
    * Reads one of our environment variables for the server's base environment.
    * @default {undefined} (the real environment, where permitted)
    */
   lookup?: (name: string) => string | undefined;
+  /**
+   * Values for `${input:ID}` in the spec (VS Code prompts for them).
+   * @default {{}}
+   */
+  inputs?: Readonly<Record<string, string>>;
+  /**
+   * More variables for a local server, over its spec's `env`.
+   * @default {{}}
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * A baseline to compare the catalog with: the catalog of each server by
+   * name, and what to call it in messages (its file).
+   * @default {undefined} (no `catalog-drift` check)
+   */
+  baseline?: { label: string; servers: Readonly<Record<string, Catalog>> };
+  /**
+   * How messages name the settings.
+   * @default {LIBRARY_TERMS}
+   */
+  terms?: Partial<DoctorTerms>;
+  /**
+   * Milliseconds between closing stdin, SIGTERM and SIGKILL on shutdown.
+   * @default {1500}
+   */
+  killGraceMs?: number;
 }
 
-/** What {@linkcode inspectServer} found: the checks and the tool names (`null` when not listed). */
+/** What the server offers, as sent (for `--json`). */
+export interface ServerSummary {
+  /** `serverInfo` as sent. */
+  info: JsonObject;
+  /** The negotiated protocol version. */
+  protocol_version: string | null;
+  /** The declared capabilities. */
+  capabilities: JsonObject;
+  /** The server's instructions, if any. */
+  instructions: string | null;
+  /** Every tool, with its schemas. */
+  tools: unknown[];
+  /** Every resource (listed, never read). */
+  resources: unknown[];
+  /** Every resource template. */
+  resource_templates: unknown[];
+  /** Every prompt (listed, never called). */
+  prompts: unknown[];
+}
+
+/** What {@linkcode inspectServer} found. */
 export interface ServerInspection {
-  /** `server-start`, `tools-list`, `tool-schemas`, `server-build`. */
+  /** The checks, in {@linkcode SERVER_CHECKS} order (and `catalog-drift` with a baseline). */
   checks: DoctorCheck[];
   /** The names of the tools listed, or `null` when listing failed. */
   toolNames: string[] | null;
+  /** The server's name for baselines and sections: the spec's name, else `serverInfo.name`. */
+  name: string;
+  /** What the server offers; `null` when it did not start. */
+  server: ServerSummary | null;
+  /** The catalog (for a baseline); `null` when the tools could not be listed. */
+  catalog: Catalog | null;
+  /** Seconds: `initialize` and each list method. */
+  timings: Record<string, number>;
+  /** What a local server wrote that was not JSON-RPC, and its stderr (secrets hidden). */
+  output: { stdout: string[]; stderr: string[] };
 }
 
 /** The checks {@linkcode checkServer} returns, in order. */
 export const SERVER_CHECKS: readonly string[] = [
   "server-start",
+  "handshake",
+  "stdout",
   "tools-list",
   "tool-schemas",
+  "tool-lint",
+  "resources",
+  "prompts",
+  "shutdown",
   "server-build",
 ];
 
-// Launchers that may download the server on first use.
-const DOWNLOADERS = new Set(["npx", "npx.cmd", "uvx", "bunx", "pnpx", "pnpm", "yarn", "pipx"]);
-
-function basename(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
-}
-
-function fixFor(error: McpServerError, spec: MCPServerSpec): string {
-  // The command line quoted as a shell needs it, so that the user can paste it.
-  const where = isRemoteSpec(spec) ? spec.url : describeServer({ command: spec.command });
-  switch (error.kind) {
-    case "spawn":
-      return isRemoteSpec(spec)
-        ? "fix server.url"
-        : error.cause instanceof Deno.errors.NotFound
-        ? `install ${spec.command[0]} or fix the server command`
-        : `make ${spec.command[0]} an executable file, or fix the server command`;
-    case "permission":
-      return "grant the permission named above to deno";
-    case "timeout": {
-      // The spec's timeout_s wins over --timeout, so name the setting that applies.
-      const knob = spec.timeoutS !== undefined ? "server.timeout_s" : "--timeout";
-      if (isRemoteSpec(spec)) {
-        return `check that ${where} is an MCP endpoint and reachable, or raise ${knob}`;
-      }
-      const downloads = DOWNLOADERS.has(basename(spec.command[0]!));
-      return `check that \`${where}\` serves MCP on stdio; if it is only slow to start` +
-        `${downloads ? " (a first download can be slow)" : ""}, raise ${knob}`;
-    }
-    case "exit":
-      return `run \`${where}\` yourself to see why it stops`;
-    case "config":
-      return "set the variable named above (and let deno read it), or fix server.env";
-    case "protocol":
-      return isRemoteSpec(spec)
-        ? "check that the server is running and that the URL is its MCP (Streamable HTTP) endpoint"
-        : "check that the server speaks MCP on stdio and logs to stderr, not stdout";
-  }
-}
-
-function skipped(from: number, why: string): DoctorCheck[] {
-  return SERVER_CHECKS.slice(from).map((name) => new DoctorCheck(name, "skip", why));
+function skipped(names: readonly string[], why: string): DoctorCheck[] {
+  return names.map((name) => new DoctorCheck(name, "skip", why));
 }
 
 function listNames(names: string[]): string {
@@ -103,13 +154,26 @@ function listNames(names: string[]): string {
     : `${names.slice(0, 8).join(", ")}, … (${names.length - 8} more)`;
 }
 
+async function fetchList(session: McpSession, method: FetchedList["method"]): Promise<FetchedList> {
+  try {
+    return { method, items: await session.listAll(method) };
+  } catch (error) {
+    if (!(error instanceof McpServerError)) throw error;
+    return { method, items: null, error: { kind: error.kind, message: error.message } };
+  }
+}
+
+function declared(capabilities: JsonObject, key: string): boolean {
+  return isJsonObject(capabilities[key]);
+}
+
 /**
- * {@linkcode checkServer}, plus the names of the tools listed (for the
- * `contract-tools` check).
+ * {@linkcode checkServer}, plus what the server offers, the timings, its
+ * output and the catalog (for `--json` and baselines).
  *
  * @param spec The server.
- * @param options The pinned build, the timeout and the environment reader.
- * @returns The four checks and the tool names.
+ * @param options The pinned build, timeouts, inputs, a baseline and the environment reader.
+ * @returns The checks and what was found.
  *
  * @example Usage
  * ```ts ignore
@@ -122,61 +186,178 @@ export async function inspectServer(
   spec: MCPServerSpec,
   options: CheckServerOptions = {},
 ): Promise<ServerInspection> {
-  const started = performance.now();
+  const terms: DoctorTerms = { ...LIBRARY_TERMS, ...options.terms };
+  const perRequest = options.timeout ?? spec.timeoutS ?? 30;
+  const inspection: ServerInspection = {
+    checks: [],
+    toolNames: null,
+    name: spec.name ?? "",
+    server: null,
+    catalog: null,
+    timings: {},
+    output: { stdout: [], stderr: [] },
+  };
   let session: McpSession;
   try {
     session = await McpSession.open(spec, {
-      timeoutS: options.timeout ?? 30,
+      timeoutS: options.timeout,
+      deadlineS: options.deadline ?? Math.max(120, 4 * perRequest),
       lookup: options.lookup,
+      inputs: options.inputs,
+      env: options.env,
+      terms,
+      killGraceMs: options.killGraceMs,
     });
   } catch (error) {
     if (!(error instanceof McpServerError)) throw error;
-    return {
-      checks: [
-        new DoctorCheck("server-start", "fail", error.message, { fix: fixFor(error, spec) }),
-        ...skipped(1, "the server did not start"),
-      ],
-      toolNames: null,
-    };
-  }
-  const checks: DoctorCheck[] = [];
-  let tools: unknown[];
-  try {
-    const { name, version, protocolVersion } = session.identity;
-    const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    checks.push(
-      new DoctorCheck(
-        "server-start",
-        "pass",
-        `${name || "(no name)"} ${version || "(no version)"} answered initialize in ${seconds} s` +
-          ` (protocol ${protocolVersion ?? "unknown"}): ${describeServer(spec)}`,
-      ),
+    inspection.output.stderr = [...error.stderr];
+    inspection.checks.push(
+      new DoctorCheck("server-start", "fail", error.message, {
+        fix: fixFor(error, spec, terms, options),
+      }),
+      ...skipped(SERVER_CHECKS.slice(1, -2), "the server did not start"),
+      ...(isRemoteSpec(spec) ? skipped(["shutdown"], "the server did not start") : [
+        shutdownCheck(spec, error.leftBehind, false),
+      ]),
+      ...skipped(["server-build"], "the server did not start"),
     );
+    if (options.baseline) {
+      inspection.checks.push(new DoctorCheck("catalog-drift", "skip", "the server did not start"));
+    }
+    return inspection;
+  }
+  const { name, version, protocolVersion } = session.identity;
+  inspection.name = spec.name ?? (name || "server");
+  const checks = inspection.checks;
+  const capabilities = session.capabilities;
+  const summary: ServerSummary = {
+    info: isJsonObject((session.initializeResult as JsonObject | undefined)?.serverInfo)
+      ? (session.initializeResult as { serverInfo: JsonObject }).serverInfo
+      : {},
+    protocol_version: protocolVersion,
+    capabilities,
+    instructions: session.identity.instructions,
+    tools: [],
+    resources: [],
+    resource_templates: [],
+    prompts: [],
+  };
+  inspection.server = summary;
+  checks.push(
+    new DoctorCheck(
+      "server-start",
+      "pass",
+      `${name || "(no name)"} ${version || "(no version)"} answered initialize in ${
+        (session.timings.initialize ?? 0).toFixed(2)
+      } s (protocol ${protocolVersion ?? "unknown"}): ${describeServer(spec)}`,
+    ),
+    handshakeCheck(spec, session.initializeResult, protocolVersion),
+  );
+  let tools: unknown[] | null = null;
+  let toolsError: McpServerError | null = null;
+  const lists: FetchedList[] = [];
+  try {
     try {
       tools = await session.listToolsRaw();
     } catch (error) {
       if (!(error instanceof McpServerError)) throw error;
-      checks.push(
-        new DoctorCheck("tools-list", "fail", error.message, { fix: fixFor(error, spec) }),
-        ...skipped(2, "no tool list"),
-      );
-      return { checks, toolNames: null };
+      toolsError = error;
+    }
+    if (toolsError === null || toolsError.kind === "unsupported") {
+      if (declared(capabilities, "resources")) {
+        lists.push(await fetchList(session, "resources/list"));
+        lists.push(await fetchList(session, "resources/templates/list"));
+      }
+      if (declared(capabilities, "prompts")) lists.push(await fetchList(session, "prompts/list"));
     }
   } finally {
     await session.close();
-    // A process the server started outlived it: say so, unless a failure already did.
-    const left = leftBehindNote(session.leftBehind);
-    if (left !== null && checks.every((check) => check.status !== "fail")) {
-      checks[0] = new DoctorCheck("server-start", "warn", `${checks[0]!.detail}; ${left.detail}`, {
-        fix: left.fix,
-      });
+  }
+  const itemsOf = (method: string) => lists.find((list) => list.method === method)?.items ?? [];
+  summary.tools = tools ?? [];
+  summary.resources = itemsOf("resources/list");
+  summary.resource_templates = itemsOf("resources/templates/list");
+  summary.prompts = itemsOf("prompts/list");
+  inspection.timings = { ...session.timings };
+  const noise = session.stdoutNoise;
+  inspection.output = {
+    stdout: noise.lines.map((line) => redact(line, session.secrets)),
+    stderr: session.stderr.map((line) => redact(line, session.secrets)),
+  };
+  checks.push(stdoutCheck(spec, noise));
+
+  const resourcesCheck = listCheck(
+    "resources",
+    declared(capabilities, "resources"),
+    lists.filter((l) => l.method.startsWith("resources")),
+  );
+  const promptsCheck = listCheck(
+    "prompts",
+    declared(capabilities, "prompts"),
+    lists.filter((l) => l.method === "prompts/list"),
+  );
+  const tail = [
+    resourcesCheck,
+    promptsCheck,
+    shutdownCheck(spec, session.leftBehind, session.sessionEnded),
+  ];
+
+  if (tools === null) {
+    const error = toolsError!;
+    if (error.kind === "unsupported") {
+      const offers = [
+        summary.resources.length > 0 || declared(capabilities, "resources")
+          ? `resources (${summary.resources.length}${
+            summary.resource_templates.length > 0
+              ? ` and ${summary.resource_templates.length} template(s)`
+              : ""
+          })`
+          : "",
+        declared(capabilities, "prompts") ? `prompts (${summary.prompts.length})` : "",
+        ...["logging", "completions"].filter((key) => declared(capabilities, key)),
+      ].filter((part) => part !== "");
+      checks.push(
+        new DoctorCheck(
+          "tools-list",
+          "warn",
+          `the server has no tools: ${
+            declared(capabilities, "tools")
+              ? "it declares the tools capability but"
+              : "it does not declare the tools capability and"
+          } answers tools/list with "method not found"; it offers ${
+            offers.length > 0 ? offers.join(", ") : "nothing else"
+          }`,
+          {
+            fix:
+              "an agent needs tools: use a server that has them (its resources and prompts are listed below)",
+          },
+        ),
+        ...skipped(["tool-schemas", "tool-lint"], "no tools"),
+      );
+    } else {
+      checks.push(
+        new DoctorCheck("tools-list", "fail", error.message, {
+          fix: fixFor(error, spec, terms, options),
+        }),
+        ...skipped(["tool-schemas", "tool-lint"], "no tool list"),
+      );
     }
+    checks.push(
+      ...tail,
+      buildCheck(options.verify ?? spec.verify, session.identity, toolsSha256([])),
+    );
+    if (options.baseline) checks.push(new DoctorCheck("catalog-drift", "skip", "no tool list"));
+    return inspection;
   }
 
   const names = tools.flatMap((tool) =>
-    typeof (tool as { name?: unknown })?.name === "string" ? [(tool as { name: string }).name] : []
+    isJsonObject(tool) && typeof tool.name === "string" ? [tool.name] : []
   );
+  inspection.toolNames = names;
   const hash = toolsSha256(tools);
+  const undeclared = tools.length > 0 && !declared(capabilities, "tools")
+    ? "; it lists tools without declaring the tools capability (strict clients will not ask)"
+    : "";
   checks.push(
     tools.length === 0
       ? new DoctorCheck("tools-list", "warn", "the server lists no tools", {
@@ -184,91 +365,92 @@ export async function inspectServer(
       })
       : new DoctorCheck(
         "tools-list",
-        "pass",
+        undeclared === "" ? "pass" : "warn",
         `${tools.length} tool${tools.length === 1 ? "" : "s"}: ${
           listNames(names)
-        }; tools_sha256 ${hash}`,
+        }; tools_sha256 ${hash}${undeclared}`,
+        undeclared === ""
+          ? {}
+          : { fix: "declare capabilities: {tools: {}} in the initialize answer" },
       ),
   );
 
-  const { fails, warns } = toolListIssues(tools);
-  if (fails.length > 0) {
-    checks.push(
-      new DoctorCheck("tool-schemas", "fail", [...fails, ...warns].join("; "), {
-        fix: "fix these tool definitions in the server; a model API rejects such tools",
-      }),
-    );
-  } else if (warns.length > 0) {
-    checks.push(
-      new DoctorCheck("tool-schemas", "warn", warns.join("; "), {
+  const { fails, warns } = toolListIssues(tools, { protocolVersion });
+  checks.push(
+    tools.length === 0
+      ? new DoctorCheck("tool-schemas", "skip", "no tools to check")
+      : fails.length > 0
+      ? new DoctorCheck("tool-schemas", "fail", [...fails, ...warns].join("; "), {
         fix:
-          "fix these tool definitions in the server (schemas and descriptions are what the model sees)",
-      }),
-    );
-  } else {
-    checks.push(
-      new DoctorCheck(
+          "fix these tool definitions at the paths named; the SDK's client or a model API refuses them",
+      })
+      : warns.length > 0
+      ? new DoctorCheck("tool-schemas", "warn", warns.join("; "), {
+        fix: "name a JSON Schema dialect we can check ($schema draft-07, 2019-09 or 2020-12)",
+      })
+      : new DoctorCheck(
         "tool-schemas",
-        tools.length === 0 ? "skip" : "pass",
-        tools.length === 0
-          ? "no tools to check"
-          : "every tool has a name, a valid object input schema and a description",
+        "pass",
+        "the list is valid MCP and every input and output schema compiles",
       ),
-    );
-  }
+  );
 
-  const verify = options.verify ?? spec.verify;
-  if (verify === undefined) {
-    checks.push(
-      new DoctorCheck(
-        "server-build",
-        "skip",
-        "no build pinned (server.verify: {name, version, tools_sha256})",
+  const lint = lintTools(tools);
+  const size = `the catalog is ≈ ${
+    lint.estimatedTokens.toLocaleString("en-US")
+  } tokens (an estimate: bytes / 4), paid on every model turn`;
+  const unannotated = lint.unannotated > 0
+    ? `; ${lint.unannotated} tool(s) without annotations count as destructive and open-world (the MCP defaults)`
+    : "";
+  checks.push(
+    tools.length === 0
+      ? new DoctorCheck("tool-lint", "skip", "no tools to lint")
+      : lint.warns.length > 0
+      ? new DoctorCheck("tool-lint", "warn", `${lint.warns.join("; ")}; ${size}${unannotated}`, {
+        fix:
+          "rename, describe and annotate these tools in the server (names, descriptions and hints are what a model and a client see)",
+      })
+      : new DoctorCheck(
+        "tool-lint",
+        "pass",
+        `names, descriptions and hints are fine; ${size}${unannotated}`,
       ),
-    );
-  } else {
-    const { name, version } = session.identity;
-    const mismatches: string[] = [];
-    if (verify.name !== undefined && verify.name !== name) {
-      mismatches.push(
-        `serverInfo.name is ${JSON.stringify(name)}, pinned ${JSON.stringify(verify.name)}`,
-      );
-    }
-    if (verify.version !== undefined && verify.version !== version) {
-      mismatches.push(
-        `serverInfo.version is ${JSON.stringify(version)}, pinned ${
-          JSON.stringify(verify.version)
-        }`,
-      );
-    }
-    if (verify.toolsSha256 !== undefined && verify.toolsSha256 !== hash) {
-      mismatches.push(`tools_sha256 is ${hash}, pinned ${verify.toolsSha256}`);
-    }
-    const pinned = [
-      verify.name !== undefined ? "name" : "",
-      verify.version !== undefined ? "version" : "",
-      verify.toolsSha256 !== undefined ? "tools_sha256" : "",
-    ].filter((x) => x !== "").join(", ");
+  );
+  checks.push(...tail, buildCheck(options.verify ?? spec.verify, session.identity, hash));
+
+  inspection.catalog = catalogOf({
+    tools,
+    resources: summary.resources,
+    resourceTemplates: summary.resource_templates,
+    prompts: summary.prompts,
+  });
+  if (options.baseline) {
+    const before = options.baseline.servers[inspection.name];
     checks.push(
-      mismatches.length > 0
-        ? new DoctorCheck("server-build", "fail", mismatches.join("; "), {
-          fix: "start the pinned build, or update server.verify after reviewing the change",
-        })
-        : new DoctorCheck("server-build", "pass", `matches the pinned ${pinned || "build"}`),
+      before === undefined
+        ? new DoctorCheck(
+          "catalog-drift",
+          "fail",
+          `${options.baseline.label} has no server named ${
+            JSON.stringify(inspection.name)
+          } (it has ${Object.keys(options.baseline.servers).join(", ") || "none"})`,
+          { fix: `write it with ${terms.updateBaseline}, after reviewing the catalog` },
+        )
+        : driftCheck(catalogDrift(before, inspection.catalog), options.baseline.label, terms),
     );
   }
-  return { checks, toolNames: names };
+  return inspection;
 }
 
 /**
- * Start a server, list its tools and check its build; nothing else is
- * called (never `tools/call`). The checks, in order: `server-start`,
- * `tools-list`, `tool-schemas`, `server-build`. A local server is always
- * killed and reaped before this returns.
+ * Start a server, list what it offers and check it; nothing is called (never
+ * `tools/call`). The checks, in order: {@linkcode SERVER_CHECKS} (and
+ * `catalog-drift` given a baseline). A local server, and whatever it
+ * started, is always stopped before this returns.
  *
  * @param spec The server.
- * @param options The pinned build, the timeout (seconds) and the environment reader.
- * @returns The four checks.
+ * @param options The pinned build, timeouts, inputs, a baseline and the environment reader.
+ * @returns The checks.
  *
  * @example Usage
  * ```ts ignore

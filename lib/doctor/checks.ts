@@ -49,11 +49,21 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** Options for {@linkcode checkKeys}. */
+export interface CheckKeysOptions {
+  /**
+   * How the caller names more keys, for the skip's detail.
+   * @default {"the keys option"}
+   */
+  keyTerm?: string;
+}
+
 /**
  * `keys`: every named variable is set (non-empty). Only names are reported.
  *
  * @param names The variable names.
  * @param read Reads a variable.
+ * @param options How to name more keys.
  * @returns The check.
  *
  * @example Usage
@@ -67,9 +77,17 @@ function plural(n: number, word: string): string {
  * assert.equal(check.detail, "not set: B_KEY (set: A_KEY)");
  * ```
  */
-export function checkKeys(names: readonly string[], read: EnvReader): DoctorCheck {
+export function checkKeys(
+  names: readonly string[],
+  read: EnvReader,
+  options: CheckKeysOptions = {},
+): DoctorCheck {
   if (names.length === 0) {
-    return new DoctorCheck("keys", "skip", "no keys to check (the spec's keys, or --key NAME)");
+    return new DoctorCheck(
+      "keys",
+      "skip",
+      `no keys to check (the spec's keys, or ${options.keyTerm ?? "the keys option"})`,
+    );
   }
   const set: string[] = [];
   const unset: string[] = [];
@@ -221,6 +239,11 @@ export interface CheckPricesOptions {
    * @default {false}
    */
   allowUnknownPrice?: boolean;
+  /**
+   * How the caller allows unknown prices, for the fix.
+   * @default {"allowUnknownPrice: true"}
+   */
+  allowTerm?: string;
 }
 
 function usd(value: number): string {
@@ -274,7 +297,9 @@ export function checkPrices(
   const example = `${JSON.stringify(models[0])}: {input_per_mtok: …, output_per_mtok: …}`;
   return new DoctorCheck("prices", options.allowUnknownPrice ? "warn" : "fail", detail, {
     fix: `add prices: {${example}} to the spec (0 for a local model)` +
-      (options.allowUnknownPrice ? "" : ", or pass --allow-unknown-price"),
+      (options.allowUnknownPrice
+        ? ""
+        : `, or pass ${options.allowTerm ?? "allowUnknownPrice: true"}`),
   });
 }
 

@@ -30,10 +30,20 @@ export interface ContractsCheck {
   contracts: LoadedContract[];
 }
 
+/** Options for {@linkcode checkContracts}. */
+export interface CheckContractsOptions {
+  /**
+   * How the caller names the contract setting, for the skip's detail.
+   * @default {"the contractPath option"}
+   */
+  contractTerm?: string;
+}
+
 /**
  * `contract`: each file loads and validates as a contract or gold file.
  *
  * @param paths The files (duplicates are checked once).
+ * @param options How the caller names the contract setting.
  * @returns The check and the files that loaded.
  *
  * @example Usage
@@ -44,14 +54,19 @@ export interface ContractsCheck {
  * console.log(check.status);
  * ```
  */
-export async function checkContracts(paths: readonly string[]): Promise<ContractsCheck> {
+export async function checkContracts(
+  paths: readonly string[],
+  options: CheckContractsOptions = {},
+): Promise<ContractsCheck> {
   const unique = [...new Set(paths)];
   if (unique.length === 0) {
     return {
       check: new DoctorCheck(
         "contract",
         "skip",
-        "no contract given (--contract, or tasks[].contract in the spec)",
+        `no contract given (${
+          options.contractTerm ?? "the contractPath option"
+        }, or tasks[].contract in the spec)`,
       ),
       contracts: [],
     };

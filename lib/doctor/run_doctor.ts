@@ -10,7 +10,9 @@ import { specKeyNames } from "../spec/arm_keys.ts";
 import { ToolscoreError } from "../base/errors.ts";
 import type { MCPServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
-import { inspectServer, SERVER_CHECKS } from "./check_server.ts";
+import { inspectServer, SERVER_CHECKS, type ServerInspection } from "./check_server.ts";
+import type { Catalog } from "./catalog.ts";
+import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import {
   checkBudget,
   checkKeys,
@@ -54,10 +56,35 @@ export interface RunDoctorOptions {
    */
   startServer?: boolean;
   /**
-   * Seconds each server request may take, unless the server spec sets `timeout_s`.
-   * @default {30}
+   * Seconds each server request may take; wins over the server spec's `timeout_s`.
+   * @default {undefined} (the spec's `timeout_s`, else 30)
    */
   timeout?: number;
+  /**
+   * Seconds the server check may take in all.
+   * @default {undefined} (four times the per-request timeout, at least 120)
+   */
+  deadline?: number;
+  /**
+   * Values for `${input:ID}` in the server spec.
+   * @default {{}}
+   */
+  inputs?: Readonly<Record<string, string>>;
+  /**
+   * More variables for a local server, over its spec's `env`.
+   * @default {{}}
+   */
+  serverEnv?: Readonly<Record<string, string>>;
+  /**
+   * A baseline to compare the server's catalog with (adds `catalog-drift`).
+   * @default {undefined}
+   */
+  baseline?: { label: string; servers: Readonly<Record<string, Catalog>> };
+  /**
+   * How messages name the settings.
+   * @default {LIBRARY_TERMS}
+   */
+  terms?: Partial<DoctorTerms>;
   /**
    * Reads environment variables; throws `Deno.errors.NotCapable` without permission.
    * @default {permittedEnv}
@@ -89,11 +116,40 @@ const SPEC_CHECKS = ["packages", "prices", "budget"] as const;
  * ```
  */
 export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorCheck[]> {
+  return (await inspectDoctor(options)).checks;
+}
+
+/** What {@linkcode inspectDoctor} found. */
+export interface DoctorInspection {
+  /** The checks, as {@linkcode runDoctor} returns them. */
+  checks: DoctorCheck[];
+  /** What the server check found; `null` when no server was started. */
+  server: ServerInspection | null;
+}
+
+/**
+ * {@linkcode runDoctor}, plus what the server check found (what the server
+ * offers, timings, output, its catalog) for `--json` and baselines.
+ *
+ * @param options What to check.
+ * @returns The checks and the server's inspection.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { inspectDoctor } from "./run_doctor.ts";
+ *
+ * const { checks, server } = await inspectDoctor({ server: { command: ["deno", "run", "server.ts"] } });
+ * console.log(server?.timings);
+ * ```
+ */
+export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<DoctorInspection> {
+  const terms: DoctorTerms = { ...LIBRARY_TERMS, ...options.terms };
   const env = options.env ?? permittedEnv;
   const checks: DoctorCheck[] = [];
+  let inspection: ServerInspection | null = null;
 
   let spec: AgentSpec | undefined;
-  let specMissing = "no spec given (--spec)";
+  let specMissing = `no spec given (${terms.spec})`;
   if (options.specPath === undefined) {
     checks.push(new DoctorCheck("spec", "skip", specMissing));
   } else {
@@ -123,20 +179,29 @@ export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorC
     ...(spec?.tasks.map((task) => task.contract) ?? []),
     ...(options.contractPath !== undefined ? [options.contractPath] : []),
   ];
-  const { check: contractCheck, contracts } = await checkContracts(contractPaths);
+  const { check: contractCheck, contracts } = await checkContracts(contractPaths, {
+    contractTerm: terms.contract,
+  });
   checks.push(contractCheck);
 
   // The spec's keys and each arm's key (api_key_env or the provider's default), unless the arm
   // needs none (a loopback base_url).
   const specKeys = spec ? specKeyNames(spec) : [];
-  checks.push(checkKeys([...new Set([...specKeys, ...(options.keys ?? [])])], env));
+  checks.push(
+    checkKeys([...new Set([...specKeys, ...(options.keys ?? [])])], env, {
+      keyTerm: terms.key,
+    }),
+  );
 
   if (spec === undefined) {
     for (const name of SPEC_CHECKS) checks.push(new DoctorCheck(name, "skip", specMissing));
   } else {
     checks.push(checkPackages(spec.packages, env));
     checks.push(
-      checkPrices(spec.arms, spec.prices, { allowUnknownPrice: options.allowUnknownPrice }),
+      checkPrices(spec.arms, spec.prices, {
+        allowUnknownPrice: options.allowUnknownPrice,
+        allowTerm: terms.allowUnknownPrice,
+      }),
     );
     checks.push(checkBudget(spec));
   }
@@ -145,14 +210,19 @@ export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorC
   let toolNames: string[] | null = null;
   if (server === undefined || options.startServer === false) {
     const why = server !== undefined
-      ? "not started (--no-server)"
+      ? `not started (${terms.noServer})`
       : options.specPath !== undefined && spec === undefined
       ? specMissing
-      : "no server (a spec with a server, or -- COMMAND…)";
+      : "no server (a spec with a server, or a server spec)";
     for (const name of SERVER_CHECKS) checks.push(new DoctorCheck(name, "skip", why));
   } else {
-    const inspection = await inspectServer(server, {
+    inspection = await inspectServer(server, {
       timeout: options.timeout,
+      deadline: options.deadline,
+      inputs: options.inputs,
+      env: options.serverEnv,
+      baseline: options.baseline,
+      terms,
       lookup: (name) => {
         try {
           return env(name);
@@ -166,5 +236,5 @@ export async function runDoctor(options: RunDoctorOptions = {}): Promise<DoctorC
   }
 
   checks.push(checkContractTools(contracts, toolNames));
-  return checks;
+  return { checks, server: inspection };
 }

@@ -1,8 +1,10 @@
 /**
  * A session with one MCP server: the official SDK's `Client` over our
- * {@linkcode DenoCommandTransport} (local) or the SDK's Streamable HTTP
- * transport (remote), with a timeout on every request and errors that say
- * what went wrong ({@linkcode McpServerError}).
+ * {@linkcode DenoCommandTransport} (local), the SDK's Streamable HTTP
+ * transport or its legacy HTTP+SSE transport (remote), with a timeout on
+ * every request, an overall deadline, and errors that say what went wrong
+ * ({@linkcode McpServerError}). The answers are kept as the server sent them,
+ * so that the doctor can check them with the SDK's own schemas.
  *
  * @module
  */
@@ -15,46 +17,81 @@ import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { McpServerError } from "./server_error.ts";
 import {
-  describeServer,
-  expandVariables,
   type HttpServerSpec,
+  isLegacySse,
   isRemoteSpec,
-  looksSecret,
   type MCPServerSpec,
+} from "./server_spec.ts";
+import {
+  expandVariables,
+  parseEnvFile,
   readEnv,
   serverEnvironment,
-  type StdioServerSpec,
-} from "./server_spec.ts";
-import { DenoCommandTransport, type LeftBehind } from "./transport.ts";
+  type VariableContext,
+} from "./server_env.ts";
+import { DenoCommandTransport } from "./transport.ts";
+import type { LeftBehind } from "./server_error.ts";
+import { endSession, RecordingTransport, remoteTransport } from "./recording_transport.ts";
+import { failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
-// JSON-RPC error codes the SDK uses for its own failures.
-const CONNECTION_CLOSED = -32000;
-const REQUEST_TIMEOUT = -32001;
+export { leftBehindNote, type SessionTerms } from "./client_failure.ts";
+
 const MAX_PAGES = 1000;
 
-// tools/list checked loosely: one bad tool must not hide the others from the doctor.
-const TOOL_PAGE = z.object({
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
-}).loose();
+// Lists checked loosely here: one bad item must not hide the others from the doctor.
+const PAGE = z.object({ nextCursor: z.string().optional() }).loose();
+
+/** The lists {@linkcode McpSession.listAll} pages through, and the key of each. */
+export const LIST_KEYS = {
+  "tools/list": "tools",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+  "prompts/list": "prompts",
+} as const;
+
+/** A list method. */
+export type ListMethod = keyof typeof LIST_KEYS;
 
 /** Options for {@linkcode McpSession.open}. */
 export interface McpSessionOptions {
   /**
-   * Seconds each request may take, when the spec does not say.
-   * @default {30}
+   * Seconds each request may take; wins over the spec's `timeout_s`.
+   * @default {undefined} (the spec's `timeout_s`, else 30)
    */
   timeoutS?: number;
+  /**
+   * Seconds the whole session may take, however many requests (a server that
+   * pages `tools/list` forever is stopped).
+   * @default {undefined} (no deadline)
+   */
+  deadlineS?: number;
   /**
    * Reads one of our environment variables (for the child's base environment and `${NAME}`).
    * @default {readEnv} (`undefined` without permission, never a prompt)
    */
   lookup?: (name: string) => string | undefined;
   /**
+   * Values for `${input:ID}` references (VS Code prompts for them).
+   * @default {{}}
+   */
+  inputs?: Readonly<Record<string, string>>;
+  /**
+   * More variables for a local server, over its spec's `env`.
+   * @default {{}}
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
    * Milliseconds between closing stdin, SIGTERM and SIGKILL on shutdown.
    * @default {1500}
    */
   killGraceMs?: number;
+  /**
+   * How messages name the settings (the library's options, or the CLI's flags).
+   * @default {undefined} (the options' names)
+   */
+  terms?: SessionTerms;
 }
 
 /** What the server said about itself in `initialize`. */
@@ -75,73 +112,9 @@ function errorCode(error: unknown): number | undefined {
 }
 
 /**
- * What to say about processes a local server started that outlived it.
- *
- * @param left What the transport found on close.
- * @returns A clause for a message, and what to do; `null` when nothing was left behind.
- *
- * @example Usage
- * ```ts
- * import { leftBehindNote } from "./client.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(leftBehindNote(null), null);
- * assert.match(leftBehindNote({ group: 42, signalled: false })!.fix, /kill -- -42/);
- * ```
- */
-export function leftBehindNote(
-  left: LeftBehind | null | undefined,
-): { detail: string; fix: string } | null {
-  if (!left) return null;
-  return {
-    detail: `a process it started still runs after it was stopped (process group ${left.group})`,
-    fix: `kill it with \`kill -- -${left.group}\`` +
-      (left.signalled
-        ? " (it left the server's process group)"
-        : "; with --allow-run for every program, not just the server, deno stops it itself"),
-  };
-}
-
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-// Values no message may show, though the server may echo them to its stderr: what a `${NAME}`
-// in the spec's env or headers expands to when NAME (or the variable it sets) is named like a
-// secret, every header's expansions, and the literal value of a variable named like a secret.
-function secretValues(
-  spec: MCPServerSpec,
-  lookup: (name: string) => string | undefined,
-): string[] {
-  const remote = isRemoteSpec(spec);
-  const values = new Set<string>();
-  for (const [name, value] of Object.entries((remote ? spec.headers : spec.env) ?? {})) {
-    const secretName = remote || looksSecret(name);
-    if (looksSecret(name) || (remote && /auth|key|token|secret/i.test(name))) values.add(value);
-    for (const [, reference] of value.matchAll(REFERENCE)) {
-      const found = lookup(reference!);
-      if (found !== undefined && (secretName || looksSecret(reference!))) values.add(found);
-    }
-  }
-  // Longest first, so that a secret containing another is hidden whole; short values are
-  // left alone (hiding "1" would garble every message).
-  return [...values].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
-}
-
-function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.replaceAll(secret, "***"), text);
-}
-
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // fetch says only "fetch failed"; the reason (refused, DNS, TLS) is in the cause.
-  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message)
-    ? ` (${error.cause.message})`
-    : "";
-  return error.message + cause;
-}
-
-/**
  * One open connection to a server. Always close it (`await using` works):
- * closing kills and reaps a local server.
+ * closing kills and reaps a local server and what it started, and ends a
+ * remote server's session.
  *
  * @example Usage
  * ```ts ignore
@@ -154,66 +127,127 @@ function messageOf(error: unknown): string {
 export class McpSession implements AsyncDisposable {
   #client: Client;
   #transport: Transport;
+  #recorder: RecordingTransport;
   #timeoutS: number;
+  #deadlineAt: number;
   #secrets: readonly string[];
+  #terms: SessionTerms;
   #closed = false;
+  #timings: Record<string, number> = {};
+  #envNames: readonly string[];
+  #sessionEnded = false;
 
   /**
    * Wrap a connected client; use {@linkcode McpSession.open} instead.
    *
    * @param spec The server.
    * @param client The connected client.
-   * @param transport Its transport.
+   * @param recorder Its transport, recording answers.
    * @param identity What the server said in `initialize`.
-   * @param timeoutS Seconds per request.
-   * @param secrets Values to hide in error messages.
+   * @param settings Seconds per request, the deadline, secrets, terms and the child's variables.
    */
   private constructor(
     readonly spec: MCPServerSpec,
     client: Client,
-    transport: Transport,
+    recorder: RecordingTransport,
     readonly identity: ServerIdentity,
-    timeoutS: number,
-    secrets: readonly string[],
+    settings: {
+      timeoutS: number;
+      deadlineAt: number;
+      secrets: readonly string[];
+      terms: SessionTerms;
+      initializeS: number;
+      envNames: readonly string[];
+    },
   ) {
     this.#client = client;
-    this.#transport = transport;
-    this.#timeoutS = timeoutS;
-    this.#secrets = secrets;
+    this.#recorder = recorder;
+    this.#transport = recorder.inner;
+    this.#timeoutS = settings.timeoutS;
+    this.#deadlineAt = settings.deadlineAt;
+    this.#secrets = settings.secrets;
+    this.#terms = settings.terms;
+    this.#timings.initialize = settings.initializeS;
+    this.#envNames = settings.envNames;
   }
 
   /**
    * Start (or connect to) a server and run `initialize`.
    *
    * @param spec The server.
-   * @param options The timeout and how to read our environment.
+   * @param options The timeout, the deadline, inputs and how to read our environment.
    * @returns The open session.
-   * @throws {McpServerError} When it cannot start, times out, exits or breaks the protocol.
+   * @throws {McpServerError} When it cannot start, times out, exits, refuses, or breaks the protocol.
    */
   static async open(spec: MCPServerSpec, options: McpSessionOptions = {}): Promise<McpSession> {
-    const timeoutS = spec.timeoutS ?? options.timeoutS ?? 30;
+    const timeoutS = options.timeoutS ?? spec.timeoutS ?? 30;
+    const deadlineAt = options.deadlineS === undefined
+      ? Infinity
+      : performance.now() + options.deadlineS * 1000;
     const lookup = options.lookup ?? readEnv;
-    const transport = isRemoteSpec(spec)
-      ? await httpTransport(spec, lookup)
-      : stdioTransport(spec, lookup, options.killGraceMs);
-    const secrets = secretValues(spec, lookup);
+    const terms = options.terms ?? {};
+    const context: VariableContext = {
+      inputs: options.inputs,
+      inputPrompts: spec.inputPrompts,
+      workspaceFolder: spec.workspaceFolder,
+      inputHint: terms.input,
+    };
+    let inner: Transport;
+    let envNames: string[] = [];
+    try {
+      if (isRemoteSpec(spec)) inner = await httpTransport(spec, lookup, context);
+      else {
+        const local = await stdioTransport(spec, lookup, context, options);
+        inner = local;
+        envNames = Object.keys(local.options.env ?? {});
+      }
+    } catch (error) {
+      if (error instanceof InputError) {
+        throw new McpServerError("config", error.message, { cause: error });
+      }
+      throw error;
+    }
+    const recorder = new RecordingTransport(inner);
+    const secrets = secretValues(spec, lookup, options);
     const client = new Client({ name: "toolscore", version: denoJson.version });
     client.onerror = () => {}; // stray stdout lines are kept by the transport for the error message
+    const started = performance.now();
+    const wait = Math.min(timeoutS * 1000, deadlineAt - started);
     try {
-      await client.connect(transport, { timeout: timeoutS * 1000 });
+      await client.connect(recorder, { timeout: Math.max(1, wait) });
     } catch (error) {
-      throw await failure(spec, transport, error, "initialize", timeoutS, secrets);
+      throw await failure({
+        spec,
+        transport: inner,
+        recorder,
+        error,
+        step: "initialize",
+        timeoutS,
+        secrets,
+        terms,
+        deadline: wait < timeoutS * 1000,
+      });
     }
     const info = client.getServerVersion();
     const identity: ServerIdentity = {
       name: info?.name ?? "",
       version: info?.version ?? "",
-      protocolVersion: transport instanceof DenoCommandTransport
-        ? transport.protocolVersion ?? null
-        : (transport as { protocolVersion?: string }).protocolVersion ?? null,
+      protocolVersion: inner instanceof DenoCommandTransport
+        ? inner.protocolVersion ?? null
+        : (inner as { protocolVersion?: string }).protocolVersion ??
+          (recorder.lastAnswer("initialize")?.result as { protocolVersion?: string } | undefined)
+            ?.protocolVersion ??
+          null,
       instructions: client.getInstructions() ?? null,
     };
-    return new McpSession(spec, client, transport, identity, timeoutS, secrets);
+    return new McpSession(spec, client, recorder, identity, {
+      timeoutS,
+      deadlineAt,
+      secrets,
+      terms,
+      initializeS: (performance.now() - started) / 1000,
+      envNames,
+    });
   }
 
   /** The local server's process id (`undefined` for a remote server). */
@@ -221,7 +255,7 @@ export class McpSession implements AsyncDisposable {
     return this.#transport instanceof DenoCommandTransport ? this.#transport.pid : undefined;
   }
 
-  /** Processes the local server started that outlived it, found when it was closed. */
+  /** What closing found of the processes a local server started (stopped or still running). */
   get leftBehind(): LeftBehind | null {
     return this.#transport instanceof DenoCommandTransport ? this.#transport.leftBehind : null;
   }
@@ -231,53 +265,141 @@ export class McpSession implements AsyncDisposable {
     return this.#transport instanceof DenoCommandTransport ? this.#transport.sentMethods : [];
   }
 
-  /**
-   * Every tool, all pages of `tools/list`, as the server sent them (not
-   * validated, so that one bad tool does not hide the others).
-   *
-   * @returns The raw tool objects, in order.
-   * @throws {McpServerError} On a timeout, an exit, a malformed page or a cursor loop.
-   */
-  async listToolsRaw(): Promise<unknown[]> {
-    const tools: unknown[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      let result: z.infer<typeof TOOL_PAGE>;
-      try {
-        result = await this.#client.request(
-          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-          TOOL_PAGE,
-          { timeout: this.#timeoutS * 1000 },
-        );
-      } catch (error) {
-        throw await failure(
-          this.spec,
-          this.#transport,
-          error,
-          "tools/list",
-          this.#timeoutS,
-          this.#secrets,
-        );
-      }
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined || cursor === "") return tools;
-      if (seen.has(cursor)) {
-        await this.close();
-        throw new McpServerError(
-          "protocol",
-          `tools/list returned the cursor ${JSON.stringify(cursor)} twice (a pagination loop)`,
-        );
-      }
-      seen.add(cursor);
-    }
-    await this.close();
-    throw new McpServerError("protocol", `tools/list returned more than ${MAX_PAGES} pages`);
+  /** The `initialize` result as the server sent it (before the SDK parsed it). */
+  get initializeResult(): unknown {
+    return this.#recorder.lastAnswer("initialize")?.result;
+  }
+
+  /** The capabilities the server declared. */
+  get capabilities(): JsonObject {
+    const raw = (this.initializeResult as { capabilities?: unknown } | undefined)?.capabilities;
+    return isJsonObject(raw) ? raw : {};
+  }
+
+  /** Seconds each step took: `initialize` and each list method (all its pages). */
+  get timings(): Readonly<Record<string, number>> {
+    return this.#timings;
+  }
+
+  /** The names of the variables a local server was started with (never their values). */
+  get envNames(): readonly string[] {
+    return this.#envNames;
+  }
+
+  /** Lines a local server wrote to stdout that were not JSON-RPC (the first 20), and how many. */
+  get stdoutNoise(): { lines: readonly string[]; count: number } {
+    const local = this.#transport instanceof DenoCommandTransport ? this.#transport : undefined;
+    return { lines: local?.stdoutNoise ?? [], count: local?.stdoutNoiseCount ?? 0 };
+  }
+
+  /** What a local server wrote to stderr: its first and last lines. */
+  get stderr(): readonly string[] {
+    return this.#transport instanceof DenoCommandTransport ? this.#transport.stderrTail : [];
+  }
+
+  /** Whether a Streamable HTTP session was ended with a DELETE on close. */
+  get sessionEnded(): boolean {
+    return this.#sessionEnded;
+  }
+
+  /** Values no message may show (for callers that print what the server wrote). */
+  get secrets(): readonly string[] {
+    return this.#secrets;
   }
 
   /**
-   * Call one tool (`tools/call`) and return the raw result.
+   * Every item of one list, all pages, as the server sent them (not
+   * validated, so that one bad item does not hide the others).
+   *
+   * @param method `tools/list`, `resources/list`, `resources/templates/list` or `prompts/list`.
+   * @returns The raw items, in order.
+   * @throws {McpServerError} On a timeout, the deadline, an exit, an error answer, a malformed
+   *   page or a cursor loop; `unsupported` when the server answers "method not found".
+   */
+  async listAll(method: ListMethod): Promise<unknown[]> {
+    const key = LIST_KEYS[method];
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    const started = performance.now();
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const left = this.#deadlineAt - performance.now();
+        if (left <= 0) {
+          await this.close();
+          throw new McpServerError(
+            "deadline",
+            `${method} was not done within the deadline (${
+              this.#terms.deadline ?? "the deadlineS option"
+            }) after ${page} page(s) and ${items.length} item(s)`,
+          );
+        }
+        const wait = Math.min(this.#timeoutS * 1000, left);
+        let result: z.infer<typeof PAGE>;
+        try {
+          result = await this.#client.request(
+            { method, params: cursor === undefined ? {} : { cursor } },
+            PAGE,
+            { timeout: Math.max(1, wait) },
+          );
+        } catch (error) {
+          if (errorCode(error) === -32601) {
+            throw new McpServerError("unsupported", `the server does not offer ${method}`, {
+              cause: error,
+            });
+          }
+          throw await failure({
+            spec: this.spec,
+            transport: this.#transport,
+            recorder: this.#recorder,
+            error,
+            step: method,
+            timeoutS: this.#timeoutS,
+            secrets: this.#secrets,
+            terms: this.#terms,
+            deadline: wait < this.#timeoutS * 1000,
+          });
+        }
+        const list = (result as Record<string, unknown>)[key];
+        if (!Array.isArray(list)) {
+          throw new McpServerError(
+            "invalid",
+            `${method} answered without a ${key} array (got ${
+              list === undefined ? "no such key" : typeof list
+            })`,
+          );
+        }
+        items.push(...list);
+        cursor = result.nextCursor;
+        if (cursor === undefined || cursor === "") return items;
+        if (seen.has(cursor)) {
+          await this.close();
+          throw new McpServerError(
+            "protocol",
+            `${method} returned the cursor ${JSON.stringify(cursor)} twice (a pagination loop)`,
+          );
+        }
+        seen.add(cursor);
+      }
+      await this.close();
+      throw new McpServerError("protocol", `${method} returned more than ${MAX_PAGES} pages`);
+    } finally {
+      this.#timings[method] = (performance.now() - started) / 1000;
+    }
+  }
+
+  /**
+   * Every tool, all pages of `tools/list`, as the server sent them.
+   *
+   * @returns The raw tool objects, in order.
+   * @throws {McpServerError} As {@linkcode McpSession.listAll}.
+   */
+  listToolsRaw(): Promise<unknown[]> {
+    return this.listAll("tools/list");
+  }
+
+  /**
+   * Call one tool (`tools/call`) and return the raw result. The doctor never does.
    *
    * @param name The tool.
    * @param args Its arguments.
@@ -293,27 +415,31 @@ export class McpSession implements AsyncDisposable {
       );
       return isJsonObject(result) ? result : { value: result };
     } catch (error) {
-      throw await failure(
-        this.spec,
-        this.#transport,
+      throw await failure({
+        spec: this.spec,
+        transport: this.#transport,
+        recorder: this.#recorder,
         error,
-        `tools/call ${name}`,
-        this.#timeoutS,
-        this.#secrets,
-      );
+        step: `tools/call ${name}`,
+        timeoutS: this.#timeoutS,
+        secrets: this.#secrets,
+        terms: this.#terms,
+        deadline: false,
+      });
     }
   }
 
   /**
    * Call one tool, as {@linkcode McpSession.callTool}, except that a JSON-RPC
-   * error the server answers with (an unknown tool, bad arguments) is
-   * returned rather than thrown, and the session stays open. A timeout, an
-   * exit or a closed connection still throws.
+   * error the server answered with (an unknown tool, bad arguments, a
+   * failing handler) is returned rather than thrown, and the session stays
+   * open. A timeout, an exit, a closed connection or an HTTP failure still
+   * throws. (For `agent run`, which hands such errors to the model.)
    *
    * @param name The tool.
    * @param args Its arguments.
-   * @returns The result object, or the server's error (message redacted).
-   * @throws {McpServerError} On a timeout, an exit or a closed connection.
+   * @returns The result object, or the server's error (its message redacted).
+   * @throws {McpServerError} On a timeout, an exit, a closed connection or an HTTP failure.
    */
   async callToolOrError(
     name: string,
@@ -328,25 +454,31 @@ export class McpSession implements AsyncDisposable {
       return { result: isJsonObject(result) ? result : { value: result } };
     } catch (error) {
       const code = errorCode(error);
+      // The SDK's own codes for a closed connection (-32000) and a timeout (-32001) are not the
+      // server's answer; neither is an HTTP failure (not an McpError).
       if (
-        code !== undefined && code !== CONNECTION_CLOSED && code !== REQUEST_TIMEOUT &&
+        error instanceof McpError && code !== undefined && code !== -32000 && code !== -32001 &&
         !this.#closed
       ) {
-        return { error: { code, message: redact(messageOf(error), this.#secrets) } };
+        return { error: { code, message: redact(error.message, this.#secrets) } };
       }
-      throw await failure(
-        this.spec,
-        this.#transport,
+      throw await failure({
+        spec: this.spec,
+        transport: this.#transport,
+        recorder: this.#recorder,
         error,
-        `tools/call ${name}`,
-        this.#timeoutS,
-        this.#secrets,
-      );
+        step: `tools/call ${name}`,
+        timeoutS: this.#timeoutS,
+        secrets: this.#secrets,
+        terms: this.#terms,
+        deadline: false,
+      });
     }
   }
 
   /**
-   * Close the session; a local server is killed and reaped.
+   * Close the session: a remote session is ended (HTTP DELETE); a local
+   * server is killed and reaped with what it started.
    *
    * @returns When it is gone.
    */
@@ -354,6 +486,7 @@ export class McpSession implements AsyncDisposable {
     if (this.#closed) return;
     this.#closed = true;
     try {
+      if (isRemoteSpec(this.spec)) this.#sessionEnded = await endSession(this.#transport, 2000);
       await this.#client.close();
     } finally {
       await this.#transport.close();
@@ -370,114 +503,47 @@ export class McpSession implements AsyncDisposable {
   }
 }
 
-function stdioTransport(
-  spec: StdioServerSpec,
+async function stdioTransport(
+  spec: Extract<MCPServerSpec, { command: string[] }>,
   lookup: (name: string) => string | undefined,
-  killGraceMs: number | undefined,
-): DenoCommandTransport {
-  let env: Record<string, string>;
-  try {
-    env = serverEnvironment(spec, lookup);
-  } catch (error) {
-    throw new McpServerError("config", messageOf(error), { cause: error });
+  context: VariableContext,
+  options: McpSessionOptions,
+): Promise<DenoCommandTransport> {
+  const expand = (value: string, where: string) => expandVariables(value, lookup, where, context);
+  let envFile: Record<string, string> | undefined;
+  if (spec.envFile !== undefined) {
+    let path = expand(spec.envFile, "server.envFile");
+    if (!/^([\\/]|[A-Za-z]:)/.test(path)) {
+      path = `${spec.workspaceFolder ?? spec.cwd ?? "."}/${path}`;
+    }
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (error) {
+      const why = error instanceof Deno.errors.NotFound
+        ? "not found"
+        : error instanceof Deno.errors.NotCapable
+        ? `deno may not read it; run deno with --allow-read=${path}`
+        : (error as Error).message;
+      throw new InputError(`cannot read the envFile ${path}: ${why}`, "server.envFile");
+    }
+    envFile = parseEnvFile(text, path);
   }
-  const [command, ...args] = spec.command;
-  return new DenoCommandTransport(command!, { args, env, cwd: spec.cwd, killGraceMs });
+  const env = serverEnvironment(spec, lookup, { ...context, envFile, extra: options.env });
+  const [command, ...args] = spec.command.map((token, i) => expand(token, `server.command[${i}]`));
+  const cwd = spec.cwd === undefined ? undefined : expand(spec.cwd, "server.cwd");
+  return new DenoCommandTransport(command!, { args, env, cwd, killGraceMs: options.killGraceMs });
 }
 
 async function httpTransport(
   spec: HttpServerSpec,
   lookup: (name: string) => string | undefined,
+  context: VariableContext,
 ): Promise<Transport> {
   const headers: Record<string, string> = {};
-  try {
-    for (const [name, value] of Object.entries(spec.headers ?? {})) {
-      headers[name] = expandVariables(value, lookup, `server.headers.${name}`);
-    }
-  } catch (error) {
-    if (error instanceof InputError) {
-      throw new McpServerError("config", error.message, { cause: error });
-    }
-    throw error;
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    headers[name] = expandVariables(value, lookup, `server.headers.${name}`, context);
   }
-  // Loaded only for remote servers; the cast keeps the SDK's types (a `.js` subpath alone is `any`).
-  const { StreamableHTTPClientTransport } = await import(
-    "@modelcontextprotocol/sdk/client/streamableHttp.js"
-  ) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp");
-  return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers } });
-}
-
-// Turn whatever the SDK or Deno threw into one McpServerError, after the child is reaped.
-async function failure(
-  spec: MCPServerSpec,
-  transport: Transport,
-  error: unknown,
-  step: string,
-  timeoutS: number,
-  secrets: readonly string[],
-): Promise<McpServerError> {
-  if (error instanceof McpServerError) return error;
-  const local = transport instanceof DenoCommandTransport ? transport : undefined;
-  const program = isRemoteSpec(spec) ? spec.url : spec.command[0]!;
-  if (error instanceof Deno.errors.NotCapable) {
-    await transport.close().catch(() => {});
-    const flag = isRemoteSpec(spec)
-      ? `--allow-net=${new URL(spec.url).host}`
-      : `--allow-run=${program}`;
-    return new McpServerError(
-      "permission",
-      `no permission to ${isRemoteSpec(spec) ? "connect to" : "start"} ${
-        describeServer(spec)
-      }; run deno with ${flag}`,
-      { cause: error },
-    );
-  }
-  if (local !== undefined && local.pid === undefined) {
-    // Never spawned: not found, not executable (a folder, no x bit)…
-    await transport.close().catch(() => {});
-    return new McpServerError(
-      "spawn",
-      error instanceof Deno.errors.NotFound
-        ? `cannot start ${program}: not found; install it or put it on PATH`
-        : `cannot start ${program}: ${messageOf(error)}; check that it is an executable file`,
-      { cause: error },
-    );
-  }
-  const code = errorCode(error);
-  // A write to a dead child can fail before its exit is seen: give the exit a moment to arrive.
-  const exitedOnItsOwn = local !== undefined &&
-    await local.waitForExit(code === REQUEST_TIMEOUT ? 0 : 300);
-  if (local) await (code === REQUEST_TIMEOUT ? local.kill() : local.close());
-  else await transport.close().catch(() => {});
-  // What the server wrote may echo a secret it was given.
-  const stderr = (local?.stderrTail ?? []).map((line) => redact(line, secrets));
-  const noise = (local?.stdoutNoise ?? []).map((line) => redact(line, secrets));
-  const left = leftBehindNote(local?.leftBehind);
-  const notes =
-    (noise.length > 0
-      ? `; it wrote ${noise.length} non-JSON line(s) to stdout (log to stderr instead), e.g. ${
-        JSON.stringify(noise[0])
-      }`
-      : "") + (left ? `; ${left.detail}: ${left.fix}` : "");
-  if (code === REQUEST_TIMEOUT && !exitedOnItsOwn) {
-    return new McpServerError(
-      "timeout",
-      `no answer to ${step} within ${timeoutS} s from ${describeServer(spec)}${notes}`,
-      { cause: error, stderr },
-    );
-  }
-  if (local?.exit !== undefined && (exitedOnItsOwn || code === CONNECTION_CLOSED)) {
-    const { code: exitCode, signal } = local.exit;
-    const how = signal ? `was killed by ${signal}` : `exited with code ${exitCode}`;
-    return new McpServerError(
-      "exit",
-      `the server ${how} during ${step} (${describeServer(spec)})${notes}`,
-      { cause: error, stderr },
-    );
-  }
-  return new McpServerError(
-    "protocol",
-    `${step} failed: ${redact(messageOf(error), secrets)} (${describeServer(spec)})${notes}`,
-    { cause: error, stderr },
-  );
+  const url = expandVariables(spec.url, lookup, "server.url", context);
+  return await remoteTransport(new URL(url), headers, isLegacySse(spec));
 }

@@ -10,6 +10,13 @@
  */
 
 export * from "./server_spec.ts";
+export * from "./command_line.ts";
+export * from "./server_env.ts";
+export * from "./tool_names.ts";
 export * from "./server_error.ts";
 export * from "./transport.ts";
+export * from "./process_sweep.ts";
+export * from "./process_group.ts";
+export * from "./recording_transport.ts";
+export * from "./client_failure.ts";
 export * from "./client.ts";

@@ -9,6 +9,7 @@
 
 import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { shellLine } from "./command_line.ts";
 
 /** What a server's `initialize` answer and tool list must match (a pinned build). */
 export interface ServerVerify {
@@ -33,10 +34,16 @@ export interface StdioServerSpec {
   env?: Record<string, string>;
   /** The working directory. */
   cwd?: string;
-  /** Seconds each request may take; the caller's default when absent. */
+  /** A dotenv file whose variables the server gets under `env` (VS Code's `envFile`). */
+  envFile?: string;
+  /** Seconds each request may take, unless the caller gives a timeout. */
   timeoutS?: number;
   /** The build this server must be. */
   verify?: ServerVerify;
+  /** What `${workspaceFolder}` is: the folder above the config's `.vscode` or `.cursor`. */
+  workspaceFolder?: string;
+  /** The config's declared `inputs` (VS Code): id → description, for `${input:ID}`. */
+  inputPrompts?: Record<string, string>;
 }
 
 /** A remote MCP server spoken to over Streamable HTTP. */
@@ -47,10 +54,19 @@ export interface HttpServerSpec {
   url: string;
   /** Request headers; values may reference variables as `${NAME}` (never printed). */
   headers?: Record<string, string>;
-  /** Seconds each request may take; the caller's default when absent. */
+  /**
+   * `"sse"` for the legacy HTTP+SSE transport (deprecated in MCP 2025-03-26): a
+   * `type: "sse"` entry, or a URL whose path ends in `/sse`.
+   */
+  transport?: "streamable-http" | "sse";
+  /** Seconds each request may take, unless the caller gives a timeout. */
   timeoutS?: number;
   /** The build this server must be. */
   verify?: ServerVerify;
+  /** What `${workspaceFolder}` is: the folder above the config's `.vscode` or `.cursor`. */
+  workspaceFolder?: string;
+  /** The config's declared `inputs` (VS Code): id → description, for `${input:ID}`. */
+  inputPrompts?: Record<string, string>;
 }
 
 /** A local (stdio) or remote (Streamable HTTP) MCP server. */
@@ -68,11 +84,54 @@ export interface ServerSpecFromJsonOptions {
    * @default {undefined}
    */
   entry?: string;
+  /**
+   * The config file the value came from: `${workspaceFolder}` is the folder
+   * above its `.vscode` or `.cursor` folder (else the file's own folder).
+   * @default {undefined}
+   */
+  configPath?: string;
+}
+
+/**
+ * What `${workspaceFolder}` means for a config file, as VS Code and Cursor
+ * read it: the folder above `.vscode/` or `.cursor/`, else the file's folder.
+ *
+ * @param configPath The config file.
+ * @returns The folder.
+ *
+ * @example Usage
+ * ```ts
+ * import { workspaceFolderOf } from "./server_spec.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(workspaceFolderOf("/home/me/app/.vscode/mcp.json"), "/home/me/app");
+ * assert.equal(workspaceFolderOf("conf/mcp.json"), "conf");
+ * ```
+ */
+export function workspaceFolderOf(configPath: string): string {
+  const parts = configPath.split(/[\\/]/);
+  parts.pop();
+  const last = parts[parts.length - 1];
+  if (last === ".vscode" || last === ".cursor") parts.pop();
+  const folder = parts.join("/");
+  return folder === "" ? (configPath.startsWith("/") ? "/" : ".") : folder;
+}
+
+function inputPromptsOf(value: Record<string, unknown>): Record<string, string> | undefined {
+  if (!Array.isArray(value.inputs)) return undefined;
+  const prompts: Record<string, string> = {};
+  for (const input of value.inputs) {
+    if (isJsonObject(input) && typeof input.id === "string") {
+      prompts[input.id] = typeof input.description === "string" ? input.description : input.id;
+    }
+  }
+  return prompts;
 }
 
 // Keys that desktop clients write into an `mcpServers` entry and that do not change how to start it.
 const IGNORED_CLIENT_KEYS = new Set([
   "disabled",
+  "disabledTools",
   "autoApprove",
   "alwaysAllow",
   "description",
@@ -84,6 +143,7 @@ const STDIO_KEYS = new Set([
   "args",
   "env",
   "cwd",
+  "envFile",
   "timeout_s",
   "verify",
   "type",
@@ -206,17 +266,24 @@ export function serverSpecFromJson(
   for (const key of ["mcpServers", "servers"]) {
     if (Object.hasOwn(value, key) && !Object.hasOwn(value, "command")) {
       const picked = pickEntry(value, key, options, path);
-      const spec = serverSpecFromJson(picked.value, { path: picked.path });
+      const spec = serverSpecFromJson(picked.value, {
+        path: picked.path,
+        configPath: options.configPath,
+      });
+      const prompts = inputPromptsOf(value);
+      if (prompts !== undefined) spec.inputPrompts = prompts;
       return spec.name === undefined ? { name: picked.name, ...spec } : spec;
     }
   }
   const type = value.type;
   if (
     type !== undefined &&
-    !["stdio", "http", "streamable-http", "streamableHttp"].includes(String(type))
+    !["stdio", "http", "streamable-http", "streamableHttp", "sse"].includes(String(type))
   ) {
     throw new InputError(
-      `unsupported transport ${JSON.stringify(type)}; use stdio or http (Streamable HTTP)`,
+      `unsupported transport ${
+        JSON.stringify(type)
+      }; use stdio, http (Streamable HTTP) or sse (legacy)`,
       joinPath(path, "type"),
     );
   }
@@ -230,7 +297,15 @@ export function serverSpecFromJson(
       );
     }
   }
-  const common: { name?: string; timeoutS?: number; verify?: ServerVerify } = {};
+  const common: {
+    name?: string;
+    timeoutS?: number;
+    verify?: ServerVerify;
+    workspaceFolder?: string;
+  } = {};
+  if (options.configPath !== undefined) {
+    common.workspaceFolder = workspaceFolderOf(options.configPath);
+  }
   if (value.name !== undefined) common.name = nonEmptyString(value.name, joinPath(path, "name"));
   if (value.timeout_s !== undefined) {
     const timeout = value.timeout_s;
@@ -247,7 +322,8 @@ export function serverSpecFromJson(
     const url = nonEmptyString(value.url, joinPath(path, "url"));
     let parsed: URL;
     try {
-      parsed = new URL(url);
+      // A `${…}` reference (a host or key from a variable) is expanded at start.
+      parsed = new URL(url.replace(/\$\{[^}]*\}/g, "x"));
     } catch {
       throw new InputError("not a URL; write http://host:port/path", joinPath(path, "url"));
     }
@@ -255,6 +331,9 @@ export function serverSpecFromJson(
       throw new InputError("expected an http: or https: URL", joinPath(path, "url"));
     }
     const spec: HttpServerSpec = { ...common, url };
+    if (type === "sse" || (type === undefined && /\/sse\/?$/.test(parsed.pathname))) {
+      spec.transport = "sse";
+    } else if (type !== undefined && type !== "stdio") spec.transport = "streamable-http";
     if (value.headers !== undefined) {
       spec.headers = stringRecord(value.headers, joinPath(path, "headers"));
     }
@@ -305,84 +384,10 @@ export function serverSpecFromJson(
   const spec: StdioServerSpec = { ...common, command };
   if (value.env !== undefined) spec.env = stringRecord(value.env, joinPath(path, "env"));
   if (value.cwd !== undefined) spec.cwd = nonEmptyString(value.cwd, joinPath(path, "cwd"));
+  if (value.envFile !== undefined) {
+    spec.envFile = nonEmptyString(value.envFile, joinPath(path, "envFile"));
+  }
   return spec;
-}
-
-/**
- * Split a command line into tokens the way a POSIX shell would for simple
- * cases: whitespace separates, single quotes keep everything, double quotes
- * keep everything but `\"` and `\\`, and a backslash escapes the next character.
- *
- * @param line The command line.
- * @returns The tokens.
- * @throws {InputError} On an unclosed quote.
- *
- * @example Usage
- * ```ts
- * import { splitCommandLine } from "./server_spec.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(splitCommandLine(`npx -y "my server" 'a b'`), ["npx", "-y", "my server", "a b"]);
- * ```
- */
-export function splitCommandLine(line: string): string[] {
-  const tokens: string[] = [];
-  let current = "";
-  let inToken = false;
-  let quote: "'" | '"' | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i]!;
-    if (quote === "'") {
-      if (char === "'") quote = null;
-      else current += char;
-    } else if (quote === '"') {
-      if (char === '"') quote = null;
-      else if (char === "\\" && (line[i + 1] === '"' || line[i + 1] === "\\")) current += line[++i];
-      else current += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      inToken = true;
-    } else if (char === "\\" && i + 1 < line.length) {
-      current += line[++i];
-      inToken = true;
-    } else if (/\s/.test(char)) {
-      if (inToken) tokens.push(current);
-      current = "";
-      inToken = false;
-    } else {
-      current += char;
-      inToken = true;
-    }
-  }
-  if (quote !== null) throw new InputError(`unclosed ${quote} in the command line`, "command");
-  if (inToken) tokens.push(current);
-  return tokens;
-}
-
-/**
- * A local server spec from a command line: the tokens after `--`, or one
- * quoted string.
- *
- * @param command The tokens, or one command-line string to split.
- * @returns The spec.
- * @throws {InputError} When the command is empty.
- *
- * @example Usage
- * ```ts
- * import { serverSpecFromCommandLine } from "./server_spec.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(serverSpecFromCommandLine("deno run server.ts"), {
- *   command: ["deno", "run", "server.ts"],
- * });
- * ```
- */
-export function serverSpecFromCommandLine(command: string | string[]): StdioServerSpec {
-  const tokens = typeof command === "string" ? splitCommandLine(command) : [...command];
-  if (tokens.length === 0 || tokens[0] === "") {
-    throw new InputError("empty server command; give the executable and its arguments", "command");
-  }
-  return { command: tokens };
 }
 
 /**
@@ -409,11 +414,13 @@ export function serverSpecToJson(spec: MCPServerSpec): Record<string, unknown> {
   if (spec.name !== undefined) out.name = spec.name;
   if (isRemoteSpec(spec)) {
     out.url = spec.url;
+    if (spec.transport === "sse") out.transport = "sse";
     if (spec.headers) out.header_names = Object.keys(spec.headers);
   } else {
     out.command = [...spec.command];
     if (spec.env) out.env_names = Object.keys(spec.env);
     if (spec.cwd !== undefined) out.cwd = spec.cwd;
+    if (spec.envFile !== undefined) out.env_file = spec.envFile;
   }
   if (spec.timeoutS !== undefined) out.timeout_s = spec.timeoutS;
   if (spec.verify) {
@@ -446,6 +453,28 @@ export function isRemoteSpec(spec: MCPServerSpec): spec is HttpServerSpec {
 }
 
 /**
+ * Whether a remote spec speaks the legacy HTTP+SSE transport: its
+ * `transport` says so, or (when it does not say) its URL's path ends in `/sse`.
+ *
+ * @param spec The spec.
+ * @returns `true` for legacy SSE.
+ *
+ * @example Usage
+ * ```ts
+ * import { isLegacySse } from "./server_spec.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isLegacySse({ url: "http://127.0.0.1:3001/sse" }), true);
+ * assert.equal(isLegacySse({ url: "http://127.0.0.1:3001/mcp" }), false);
+ * ```
+ */
+export function isLegacySse(spec: MCPServerSpec): boolean {
+  if (!isRemoteSpec(spec)) return false;
+  if (spec.transport !== undefined) return spec.transport === "sse";
+  return /\/sse\/?(\?.*)?$/.test(spec.url);
+}
+
+/**
  * A short description of the server for messages: its name, the command line
  * or the URL; never environment or header values.
  *
@@ -457,177 +486,10 @@ export function isRemoteSpec(spec: MCPServerSpec): spec is HttpServerSpec {
  * import { describeServer } from "./server_spec.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(describeServer({ command: ["npx", "-y", "my server"] }), `npx -y "my server"`);
+ * assert.equal(describeServer({ command: ["npx", "-y", "my server"] }), "npx -y 'my server'");
  * ```
  */
 export function describeServer(spec: MCPServerSpec): string {
-  const what = isRemoteSpec(spec)
-    ? spec.url
-    : spec.command.map((token) => /^[\w@%+=:,./-]+$/.test(token) ? token : JSON.stringify(token))
-      .join(" ");
+  const what = isRemoteSpec(spec) ? spec.url : shellLine(spec.command);
   return spec.name !== undefined ? `${spec.name} (${what})` : what;
-}
-
-/**
- * The variables a local server inherits from us when they are set: the search
- * path, home and locale, temp and cache folders, CA certificates and proxies.
- * Nothing else of ours reaches the server.
- */
-export const BASE_ENV_NAMES: readonly string[] = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "LANG",
-  "LC_ALL",
-  "TMPDIR",
-  "DENO_DIR",
-  "DENO_TLS_CA_STORE",
-  "DENO_CERT",
-  "NODE_EXTRA_CA_CERTS",
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-  // Windows: a Node or Deno server cannot start without these.
-  "SYSTEMROOT",
-  "PATHEXT",
-  "COMSPEC",
-  "TEMP",
-  "TMP",
-  "USERPROFILE",
-  "APPDATA",
-  "LOCALAPPDATA",
-];
-
-/**
- * Whether a variable's name says it holds a secret (`*_KEY`, `*_TOKEN`,
- * `*_SECRET`, `*PASSWORD*`, `*CREDENTIAL*`).
- *
- * @param name The variable name.
- * @returns `true` when it must not be passed on unless named.
- *
- * @example Usage
- * ```ts
- * import { looksSecret } from "./server_spec.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(looksSecret("OPENAI_API_KEY"), true);
- * assert.equal(looksSecret("PATH"), false);
- * ```
- */
-export function looksSecret(name: string): boolean {
-  return /(^|_)(KEY|TOKEN|SECRET)S?$|PASSWORD|PASSWD|CREDENTIAL/i.test(name);
-}
-
-function envReadable(name: string): boolean {
-  try {
-    return Deno.permissions.querySync({ name: "env", variable: name }).state === "granted";
-  } catch {
-    return true; // an odd name: say "not set", as before
-  }
-}
-
-/**
- * Replace `${NAME}` references in a value with the caller's variables.
- *
- * @param value The text, e.g. `Bearer ${API_TOKEN}`.
- * @param lookup Reads one variable; `undefined` when unset.
- * @param where What the value is, for the error (`env.TOKEN`, `headers.Authorization`).
- * @returns The expanded text.
- * @throws {InputError} Naming the variable when it is unset (never its value).
- *
- * @example Usage
- * ```ts
- * import { expandVariables } from "./server_spec.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(expandVariables("Bearer ${T}", (n) => n === "T" ? "x" : undefined, "h"), "Bearer x");
- * assert.throws(() => expandVariables("${NOPE}", () => undefined, "env.A"), /NOPE is not set/);
- * ```
- */
-export function expandVariables(
-  value: string,
-  lookup: (name: string) => string | undefined,
-  where: string,
-): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-    const found = lookup(name);
-    if (found === undefined) {
-      // An unset variable and one deno may not read look the same to the lookup.
-      throw new InputError(
-        envReadable(name)
-          ? `refers to \${${name}}, but ${name} is not set; export it first`
-          : `refers to \${${name}}, but deno may not read ${name}; run deno with --allow-env=${name}`,
-        where,
-      );
-    }
-    return found;
-  });
-}
-
-/**
- * The environment a local server starts with: {@linkcode BASE_ENV_NAMES} that
- * are set, then the spec's `env` (with `${NAME}` expanded) over them. A
- * variable named like a secret ({@linkcode looksSecret}) is never inherited
- * unless the spec's `env` names it.
- *
- * @param spec The server spec.
- * @param lookup Reads one of our variables; `undefined` when unset or not permitted.
- * @returns The complete environment for the child.
- * @throws {InputError} When a `${NAME}` in the spec's env is unset.
- *
- * @example Usage
- * ```ts
- * import { serverEnvironment } from "./server_spec.ts";
- * import assert from "node:assert/strict";
- *
- * const ours: Record<string, string> = { PATH: "/bin", OPENAI_API_KEY: "sk-x", TOKEN: "t" };
- * const env = serverEnvironment({ command: ["srv"], env: { API: "${TOKEN}" } }, (n) => ours[n]);
- * assert.deepEqual(env, { PATH: "/bin", API: "t" });
- * ```
- */
-export function serverEnvironment(
-  spec: StdioServerSpec,
-  lookup: (name: string) => string | undefined,
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of BASE_ENV_NAMES) {
-    if (looksSecret(name)) continue;
-    const value = lookup(name);
-    if (value !== undefined) env[name] = value;
-  }
-  for (const [name, value] of Object.entries(spec.env ?? {})) {
-    env[name] = expandVariables(value, lookup, `server.env.${name}`);
-  }
-  return env;
-}
-
-/**
- * Read one of our environment variables without prompting: `undefined` when
- * it is unset or when Deno was not given `--allow-env` for it.
- *
- * @param name The variable.
- * @returns Its value, or `undefined`.
- *
- * @example Usage
- * ```ts ignore
- * import { readEnv } from "./server_spec.ts";
- *
- * const path = readEnv("PATH");
- * ```
- */
-export function readEnv(name: string): string | undefined {
-  try {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-      return undefined;
-    }
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }

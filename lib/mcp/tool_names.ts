@@ -1,70 +1,55 @@
 /**
- * Tool names the model providers accept, shared by `agent run` (which maps
- * the names a provider refuses, and maps the model's calls back) and the
- * doctor's tool-name lint.
+ * The tool-name rules of the major model APIs, shared by `doctor` (which
+ * lints a server's names) and `agent run` (which maps MCP names to names a
+ * provider accepts and back):
  *
- * - OpenAI Chat Completions and Anthropic Messages: `^[a-zA-Z0-9_-]{1,64}$`.
- * - Gemini `functionDeclarations`: letters, digits, `_`, `.`, `:` and `-`,
- *   at most 64 characters, starting with a letter or an underscore.
+ * - OpenAI (Chat Completions and Responses function tools): `^[a-zA-Z0-9_-]{1,64}$`.
+ * - Anthropic Messages: `^[a-zA-Z0-9_-]{1,64}$`.
+ * - Gemini (`FunctionDeclaration.name`): letters, digits, `_`, `.`, `:` and
+ *   `-`, at most 64, starting with a letter or an underscore.
  *
  * @module
  */
 
-/** The providers whose tool-name rules are known. */
+/** A model API whose tool-name rule we know. */
 export type ToolNameProvider = "openai" | "anthropic" | "gemini";
 
-const PROVIDERS: readonly ToolNameProvider[] = ["openai", "anthropic", "gemini"];
+/** Every provider, in a fixed order. */
+export const TOOL_NAME_PROVIDERS: readonly ToolNameProvider[] = ["openai", "anthropic", "gemini"];
+
 const MAX_LENGTH = 64;
 
 interface Rule {
-  /** One allowed character. */
-  allowed: RegExp;
-  /** What the allowed characters are, for messages. */
-  allowedText: string;
-  /** Whether the first character must be a letter or `_`. */
-  letterFirst: boolean;
+  allowed: RegExp; // one character
+  first: RegExp; // the first character
+  text: string;
 }
 
 const RULES: Record<ToolNameProvider, Rule> = {
-  openai: { allowed: /[A-Za-z0-9_-]/, allowedText: "letters, digits, _ and -", letterFirst: false },
+  openai: { allowed: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/, text: "letters, digits, _ and -" },
   anthropic: {
     allowed: /[A-Za-z0-9_-]/,
-    allowedText: "letters, digits, _ and -",
-    letterFirst: false,
+    first: /[A-Za-z0-9_-]/,
+    text: "letters, digits, _ and -",
   },
   gemini: {
     allowed: /[A-Za-z0-9_.:-]/,
-    allowedText: "letters, digits, _, ., : and -",
-    letterFirst: true,
+    first: /[A-Za-z_]/,
+    text: "letters, digits, _ . : and -, starting with a letter or _",
   },
 };
 
-function problemsFor(name: string, rule: Rule): string[] {
-  const problems: string[] = [];
-  if (name.length === 0) return ["is empty"];
+function valid(name: string, rule: Rule): boolean {
   const chars = [...name];
-  if (chars.length > MAX_LENGTH) {
-    problems.push(`is ${chars.length} characters long; the limit is ${MAX_LENGTH}`);
-  }
-  const bad = [...new Set(chars.filter((char) => !rule.allowed.test(char)))];
-  if (bad.length > 0) {
-    problems.push(
-      `has ${bad.slice(0, 5).map((char) => JSON.stringify(char)).join(", ")}${
-        bad.length > 5 ? "…" : ""
-      }; only ${rule.allowedText} are allowed`,
-    );
-  }
-  if (rule.letterFirst && !/^[A-Za-z_]/.test(name)) {
-    problems.push("must start with a letter or _");
-  }
-  return problems;
+  return chars.length >= 1 && chars.length <= MAX_LENGTH && rule.first.test(chars[0]!) &&
+    chars.every((char) => rule.allowed.test(char));
 }
 
 /**
- * What each provider would refuse about a tool name.
+ * Why each provider would refuse a tool name; empty when all accept it.
  *
  * @param name The MCP tool name.
- * @returns One entry per provider and problem; empty when every provider accepts it.
+ * @returns One entry per provider that refuses it.
  *
  * @example Usage
  * ```ts
@@ -75,42 +60,52 @@ function problemsFor(name: string, rule: Rule): string[] {
  * assert.deepEqual(toolNameProblems("files.read").map((p) => p.provider), ["openai", "anthropic"]);
  * ```
  */
-export function toolNameProblems(
-  name: string,
-): { provider: ToolNameProvider; problem: string }[] {
-  return PROVIDERS.flatMap((provider) =>
-    problemsFor(name, RULES[provider]).map((problem) => ({ provider, problem }))
-  );
+export function toolNameProblems(name: string): { provider: ToolNameProvider; problem: string }[] {
+  const problems: { provider: ToolNameProvider; problem: string }[] = [];
+  const length = [...name].length;
+  for (const provider of TOOL_NAME_PROVIDERS) {
+    const rule = RULES[provider];
+    if (valid(name, rule)) continue;
+    const bad = [...new Set([...name].filter((char) => !rule.allowed.test(char)))];
+    const reasons: string[] = [];
+    if (length === 0) reasons.push("it is empty");
+    if (length > MAX_LENGTH) reasons.push(`it has ${length} characters (at most ${MAX_LENGTH})`);
+    if (bad.length > 0) {
+      reasons.push(`it contains ${bad.map((char) => JSON.stringify(char)).join(", ")}`);
+    }
+    if (length > 0 && !rule.first.test([...name][0]!) && bad.length === 0) {
+      reasons.push("it does not start with a letter or _");
+    }
+    problems.push({ provider, problem: `${reasons.join("; ")} (allowed: ${rule.text})` });
+  }
+  return problems;
 }
 
-function isValid(name: string, provider: ToolNameProvider): boolean {
-  return problemsFor(name, RULES[provider]).length === 0;
-}
-
-// FNV-1a, 32 bits, as 8 hex digits: a short, stable tag that keeps mapped names apart.
+// FNV-1a, 32 bits, as base 36: a short, stable tag that tells apart names that sanitize alike.
 function tag(text: string): string {
   let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
+  for (const char of new TextEncoder().encode(text)) {
+    hash ^= char;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return hash.toString(16).padStart(8, "0");
+  return hash.toString(36).padStart(7, "0");
 }
 
 function sanitize(name: string, rule: Rule): string {
   let out = [...name].map((char) => rule.allowed.test(char) ? char : "_").join("");
-  if (rule.letterFirst && !/^[A-Za-z_]/.test(out)) out = `_${out}`;
+  if (out === "" || !rule.first.test(out[0]!)) out = `_${out}`;
   return out;
 }
 
 /**
- * Provider-safe names for a server's tools: a name the provider accepts maps
- * to itself; any other is rewritten (disallowed characters become `_`, a
- * name too long or clashing with another gets a short hash of the original).
- * The mapping is injective and depends only on the names given.
+ * Names a provider accepts for a list of MCP tool names: a valid name maps
+ * to itself; an invalid one gets its refused characters replaced by `_`
+ * (and a leading `_` where the provider needs one), cut to 64 characters,
+ * with a short hash of the original appended when that would collide or was
+ * cut. The map is injective and depends only on the set of names.
  *
  * @param names The MCP tool names (duplicates are mapped once).
- * @param provider The provider the names go to.
+ * @param provider The model API.
  * @returns MCP name → provider-safe name.
  *
  * @example Usage
@@ -118,10 +113,10 @@ function sanitize(name: string, rule: Rule): string {
  * import { providerToolNames } from "./tool_names.ts";
  * import assert from "node:assert/strict";
  *
- * const names = providerToolNames(["search", "files.read", "files/read"], "openai");
- * assert.equal(names.get("search"), "search");
- * assert.match(names.get("files.read")!, /^files_read/);
- * assert.notEqual(names.get("files.read"), names.get("files/read"));
+ * const map = providerToolNames(["files.read", "files_read", "ok"], "openai");
+ * assert.equal(map.get("ok"), "ok");
+ * assert.equal(map.get("files_read"), "files_read");
+ * assert.match(map.get("files.read")!, /^files_read_[0-9a-z]{7}$/);
  * ```
  */
 export function providerToolNames(
@@ -130,30 +125,32 @@ export function providerToolNames(
 ): Map<string, string> {
   const rule = RULES[provider];
   const unique = [...new Set(names)];
-  const out = new Map<string, string>();
+  const map = new Map<string, string>();
   const taken = new Set<string>();
+  // Valid names keep themselves and are reserved first, so an invalid name never takes one.
   for (const name of unique) {
-    if (isValid(name, provider)) {
-      out.set(name, name);
+    if (valid(name, rule)) {
+      map.set(name, name);
       taken.add(name);
     }
   }
-  // Sorted, so that the result does not depend on the order the server listed its tools in.
-  const rest = unique.filter((name) => !out.has(name)).sort();
-  for (const name of rest) {
+  const invalid = unique.filter((name) => !map.has(name)).sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0
+  );
+  for (const name of invalid) {
     const base = sanitize(name, rule);
-    let candidate = base;
-    if ([...base].length > MAX_LENGTH || taken.has(base) || !isValid(base, provider)) {
+    let candidate = [...base].length <= MAX_LENGTH ? base : "";
+    if (candidate === "" || taken.has(candidate)) {
       const suffix = `_${tag(name)}`;
       candidate = [...base].slice(0, MAX_LENGTH - suffix.length).join("") + suffix;
     }
-    for (let n = 2; taken.has(candidate) || !isValid(candidate, provider); n++) {
-      const suffix = `_${tag(`${name}#${n}`)}`;
+    for (let i = 2; taken.has(candidate); i++) {
+      const suffix = `_${tag(name)}${i}`;
       candidate = [...base].slice(0, MAX_LENGTH - suffix.length).join("") + suffix;
-      if (n > 1000) throw new Error(`cannot find a ${provider} name for tool ${name}`);
     }
-    out.set(name, candidate);
+    map.set(name, candidate);
     taken.add(candidate);
   }
-  return out;
+  // In the caller's order.
+  return new Map(unique.map((name) => [name, map.get(name)!]));
 }

@@ -15,6 +15,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { findMarkedProcesses, killProcesses, MARKER_VARIABLE } from "./process_sweep.ts";
+import type { LeftBehind, MarkedProcess } from "./server_error.ts";
+import { groupKill, signalGroup, within } from "./process_group.ts";
 
 /** Options for {@linkcode DenoCommandTransport}. */
 export interface DenoCommandTransportOptions {
@@ -34,7 +37,7 @@ export interface DenoCommandTransportOptions {
    */
   cwd?: string;
   /**
-   * How many of the last stderr lines to keep.
+   * How many of the last stderr lines to keep (the first 20 are kept too).
    * @default {40}
    */
   stderrLines?: number;
@@ -45,21 +48,6 @@ export interface DenoCommandTransportOptions {
   killGraceMs?: number;
 }
 
-/**
- * Processes the child started that still ran after it was reaped: they hold
- * its stdout or stderr open.
- */
-export interface LeftBehind {
-  /** The child's process group, which they were started in. */
-  group: number;
-  /**
-   * `false` when Deno did not permit signalling the group: that needs
-   * `--allow-run` without a list; with `--allow-run=CMD` only the child
-   * itself is signalled.
-   */
-  signalled: boolean;
-}
-
 /** How the child ended. */
 export interface ChildExit {
   /** The exit code (128 + signal when killed by a signal on Unix). */
@@ -68,53 +56,12 @@ export interface ChildExit {
   signal: string | null;
 }
 
+function clip(line: string): string {
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
 // Every child still running, so that Ctrl-C (closeAllTransports) can kill them.
 const LIVE = new Set<DenoCommandTransport>();
-
-function delay(ms: number): { promise: Promise<void>; cancel(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
-}
-
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  const timer = delay(ms);
-  try {
-    return await Promise.race([
-      promise.then(() => true, () => true),
-      timer.promise.then(() => false),
-    ]);
-  } finally {
-    timer.cancel();
-  }
-}
-
-// Signal the child's process group (none on Windows); `false` when Deno does not permit it
-// (`--allow-run=CMD` instead of `--allow-run`).
-function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): boolean {
-  if (Deno.build.os === "windows") return true;
-  try {
-    Deno.kill(-child.pid, signal);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return false;
-    // ESRCH: the group is gone.
-  }
-  return true;
-}
-
-// Returns whether the group could be signalled.
-function groupKill(child: Deno.ChildProcess, signal: Deno.Signal): boolean {
-  // The child leads its own process group (detached), so grandchildren (npx → node) go too.
-  const signalled = signalGroup(child, signal);
-  try {
-    child.kill(signal);
-  } catch {
-    // Already exited (or gone with its group).
-  }
-  return signalled;
-}
 
 /**
  * The transport. Give it to `Client.connect()`; `close()` always ends the
@@ -146,11 +93,16 @@ export class DenoCommandTransport implements Transport {
   #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   #pumps: Promise<void>[] = [];
   #stderr: string[] = [];
+  #stderrHead: string[] = [];
+  #stderrCount = 0;
   #noise: string[] = [];
+  #noiseCount = 0;
+  #marker = `${MARKER_VARIABLE}=${crypto.randomUUID()}`;
   #exit?: ChildExit;
   #leftBehind: LeftBehind | null = null;
   #status?: Promise<void>;
   #closed = false;
+  #closedNotified = false;
   #closing?: Promise<void>;
   #protocolVersion?: string;
   #sent: string[] = [];
@@ -175,11 +127,16 @@ export class DenoCommandTransport implements Transport {
   }
 
   /**
-   * Processes the child started that outlived it (found on close), or `null`.
-   * They are killed with the child's process group when Deno permits it.
+   * What closing found of the processes the child started (stopped or still
+   * running), or `null` when it found none and nothing held its output open.
    */
   get leftBehind(): LeftBehind | null {
     return this.#leftBehind;
+  }
+
+  /** The marker entry (`TOOLSCORE_MCP_RUN=<id>`) in the child's environment. */
+  get marker(): string {
+    return this.#marker;
   }
 
   /** The protocol version the client negotiated, once initialized. */
@@ -192,14 +149,27 @@ export class DenoCommandTransport implements Transport {
     return this.#sent;
   }
 
-  /** The last lines the child wrote to stderr. */
+  /**
+   * What the child wrote to stderr: the first 20 lines and the last
+   * `stderrLines`, with one `… (N lines left out)` line between when it wrote more.
+   */
   get stderrTail(): readonly string[] {
-    return this.#stderr;
+    const left = this.#stderrCount - this.#stderrHead.length - this.#stderr.length;
+    return [
+      ...this.#stderrHead,
+      ...(left > 0 ? [`… (${left} lines left out)`] : []),
+      ...this.#stderr,
+    ];
   }
 
-  /** The last lines on stdout that were not JSON-RPC (a server logging to stdout). */
+  /** The first lines on stdout that were not JSON-RPC (a banner, or a server logging to stdout). */
   get stdoutNoise(): readonly string[] {
     return this.#noise;
+  }
+
+  /** How many lines on stdout were not JSON-RPC. */
+  get stdoutNoiseCount(): number {
+    return this.#noiseCount;
   }
 
   /**
@@ -213,7 +183,11 @@ export class DenoCommandTransport implements Transport {
     if (this.#child) throw new Error("DenoCommandTransport already started");
     const child = new Deno.Command(this.command, {
       args: this.options.args ?? [],
-      env: this.options.env ?? {},
+      // The marker lets close() find what the child started, even outside its process group.
+      env: {
+        ...this.options.env,
+        [MARKER_VARIABLE]: this.#marker.slice(MARKER_VARIABLE.length + 1),
+      },
       clearEnv: true,
       cwd: this.options.cwd,
       stdin: "piped",
@@ -230,11 +204,11 @@ export class DenoCommandTransport implements Transport {
     this.#readers.push(stdout, stderr);
     this.#pumps.push(
       this.#readLines(stdout, (line) => this.#onStdoutLine(line)),
-      this.#readLines(stderr, (line) => this.#keep(this.#stderr, line)),
+      this.#readLines(stderr, (line) => this.#keepStderr(line)),
     );
     this.#status = child.status.then((status) => {
       this.#exit = { code: status.code, signal: status.signal };
-      LIVE.delete(this);
+      // Still listed until closed: what it started may outlive it (closeAllTransports stops that).
       this.#finish();
     });
     return Promise.resolve();
@@ -305,7 +279,18 @@ export class DenoCommandTransport implements Transport {
       return;
     }
     const grace = this.options.killGraceMs ?? 1500;
+    const unix = Deno.build.os !== "windows";
     let signalled = true;
+    const seen = new Map<number, MarkedProcess>();
+    let looked = unix;
+    const look = async () => {
+      if (!unix || !looked) return;
+      const found = await findMarkedProcesses(this.#marker);
+      if (found === null) looked = false;
+      for (const process of found ?? []) {
+        if (process.pid !== child.pid) seen.set(process.pid, process);
+      }
+    };
     // Closing stdin waits for pending writes; a child that stopped reading must not block us.
     if (this.#writer) await within(this.#writer.close(), Math.min(grace, 500));
     if (this.#exit === undefined) {
@@ -313,31 +298,71 @@ export class DenoCommandTransport implements Transport {
       const exited = await within(Promise.race([status, this.#hurry.promise]), grace) &&
         this.#exit !== undefined;
       if (!exited) {
+        await look(); // what the group signal is about to stop, so that it can be named
         signalled = groupKill(child, "SIGTERM");
-        if (!(await within(status, grace))) signalled = groupKill(child, "SIGKILL");
+        if (!(await within(status, grace))) signalled = groupKill(child, "SIGKILL") && signalled;
       }
     }
     await status;
+    await look();
     signalled = signalGroup(child, "SIGKILL") && signalled; // leftovers of the group, if any
-    // A grandchild that outlived the child (or escaped the group) still holds the pipes open.
-    if (!(await within(Promise.all(this.#pumps), 500))) {
-      this.#leftBehind = { group: child.pid, signalled };
+    const stopped = [...seen.values()];
+    if (stopped.length > 0) signalled = killProcesses(stopped) && signalled;
+    let survivors: MarkedProcess[] = [];
+    if (looked && stopped.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      survivors = (await findMarkedProcesses(this.#marker) ?? []).filter((p) =>
+        p.pid !== child.pid
+      );
+    }
+    // Something that outlived the child (or escaped its group) may still hold the pipes open.
+    const pipesHeld = !(await within(Promise.all(this.#pumps), survivors.length > 0 ? 100 : 500));
+    if (pipesHeld) {
       await Promise.all(this.#readers.map((reader) => reader.cancel().catch(() => {})));
       await Promise.all(this.#pumps);
+    }
+    if (stopped.length > 0 || survivors.length > 0 || pipesHeld || (unix && !looked)) {
+      const alive = new Set(survivors.map((p) => p.pid));
+      this.#leftBehind = {
+        group: child.pid,
+        signalled,
+        stopped: stopped.filter((p) => !alive.has(p.pid)),
+        survivors,
+        looked,
+        pipesHeld,
+        marker: this.#marker,
+      };
     }
     this.#finish();
   }
 
   #finish(): void {
+    if (this.#closing === undefined && this.#exit !== undefined) {
+      // Exited on its own: onclose now, and close() still sweeps what it started.
+      if (!this.#closedNotified) {
+        this.#closedNotified = true;
+        this.onclose?.();
+      }
+      return;
+    }
+    LIVE.delete(this);
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#closedNotified) return;
+    this.#closedNotified = true;
     this.onclose?.();
   }
 
   #keep(lines: string[], line: string): void {
-    lines.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+    lines.push(clip(line));
     const max = this.options.stderrLines ?? 40;
     if (lines.length > max) lines.splice(0, lines.length - max);
+  }
+
+  #keepStderr(line: string): void {
+    this.#stderrCount++;
+    if (this.#stderrHead.length < 20) this.#stderrHead.push(clip(line));
+    else this.#keep(this.#stderr, line);
   }
 
   #onStdoutLine(line: string): void {
@@ -345,7 +370,8 @@ export class DenoCommandTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch (error) {
-      this.#keep(this.#noise, line);
+      this.#noiseCount++;
+      if (this.#noise.length < 20) this.#noise.push(clip(line));
       this.onerror?.(
         new Error(`not a JSON-RPC line on stdout: ${line.slice(0, 200)}`, { cause: error }),
       );
@@ -386,6 +412,42 @@ export class DenoCommandTransport implements Transport {
   }
 }
 
+/** What stopping one server on an interrupt found. */
+export interface StoppedServer {
+  /** The server's command. */
+  command: string;
+  /** Its process id. */
+  pid: number;
+  /** What it left behind, if anything. */
+  leftBehind: LeftBehind | null;
+}
+
+/**
+ * Kill every child a {@linkcode DenoCommandTransport} started that is still
+ * running, with what each started (for Ctrl-C), and wait until they are reaped.
+ *
+ * @returns One entry per server that was running.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { stopAllServers } from "./transport.ts";
+ *
+ * Deno.addSignalListener("SIGINT", async () => {
+ *   for (const { command, leftBehind } of await stopAllServers()) console.error(command, leftBehind);
+ *   Deno.exit(130);
+ * });
+ * ```
+ */
+export async function stopAllServers(): Promise<StoppedServer[]> {
+  const live = [...LIVE];
+  await Promise.all(live.map((transport) => transport.kill()));
+  return live.map((transport) => ({
+    command: transport.command,
+    pid: transport.pid ?? 0,
+    leftBehind: transport.leftBehind,
+  }));
+}
+
 /**
  * Kill every child a {@linkcode DenoCommandTransport} started that is still
  * running (for Ctrl-C), and wait until they are reaped.
@@ -403,7 +465,5 @@ export class DenoCommandTransport implements Transport {
  * ```
  */
 export async function closeAllTransports(): Promise<number> {
-  const live = [...LIVE];
-  await Promise.all(live.map((transport) => transport.kill()));
-  return live.length;
+  return (await stopAllServers()).length;
 }

@@ -31,8 +31,8 @@ export interface PairedAnalysis {
   direction: number;
   /** The smallest p-value this design could ever give (2 · 2^−pairs, or 2 · 2^−tasks). */
   smallestP: number;
-  /** The sign-flip p-value over the same tasks (computed for McNemar too, as a check). */
-  signFlipP: number;
+  /** Per shared task, b's pass rate minus a's (the sign-flip test's input). */
+  differences: number[];
 }
 
 /** Whether two tasks' runs match one to one by repeat number. */
@@ -62,7 +62,6 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
   leftOut.sort();
   if (shared.length === 0) return null;
   const differences = shared.map(([x, y]) => y.passes / y.n - x.passes / x.n);
-  const flip = signFlipTest(differences);
   if (shared.every(([x, y]) => matched(x, y))) {
     let onlyA = 0;
     let onlyB = 0;
@@ -85,9 +84,10 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
       method: null,
       direction: Math.sign(onlyB - onlyA),
       smallestP: Math.min(1, 2 * 2 ** -pairs),
-      signFlipP: flip.pValue,
+      differences,
     };
   }
+  const flip = signFlipTest(differences);
   const mean = differences.reduce((sum, d) => sum + d, 0) / differences.length;
   return {
     test: "sign-flip",
@@ -99,6 +99,6 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
     method: flip.method,
     direction: Math.abs(mean) < 1e-12 ? 0 : Math.sign(mean),
     smallestP: Math.min(1, 2 * 2 ** -shared.length),
-    signFlipP: flip.pValue,
+    differences,
   };
 }

@@ -52,9 +52,9 @@ export interface ClusteredIntervalResult {
  * generalized linear models", Biometrika 73(1) (the sandwich estimator), with
  * the small-sample factor G/(G−1)·(N−1)/(N−k) of Cameron & Miller (2015), "A
  * Practitioner's Guide to Cluster-Robust Inference", J. Human Resources
- * 50(2), §VI.B, which is G/(G−1) for an intercept-only model (k = 1): the
+ * 50(2), which is G/(G−1) for an intercept-only model (k = 1): the
  * same numbers as statsmodels' `OLS(y, ones).fit(cov_type="cluster")`. The
- * design effect is Kish (1965), Survey Sampling, §8.2.
+ * design effect is Kish (1965), Survey Sampling.
  *
  * With one cluster the SE is undefined: `se`, `interval` and `designEffect`
  * are `null`. A pass rate of 0 or 1 has `se = 0` and no design effect.

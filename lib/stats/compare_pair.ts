@@ -11,6 +11,7 @@ import { type PairedAnalysis, pairedAnalysis } from "./_paired.ts";
 import { COMPARE_TESTS, type CompareTest, PairComparison, type PairTest } from "./comparison.ts";
 import { fisherExact } from "./fisher.ts";
 import { formatPassRate, formatPValue } from "./format.ts";
+import { signFlipTest } from "./sign_flip.ts";
 import { InputError } from "../base/errors.ts";
 import type { VariantStats } from "./variant_stats.ts";
 
@@ -77,10 +78,11 @@ function pairedReason(paired: PairedAnalysis, alpha: number): string {
     // McNemar counts matched runs as independent; when runs of a task are alike, only the
     // tasks are independent, and the sign-flip test over them is the honest check — when
     // there are enough tasks for it to reach alpha at all (2 · 2^−tasks < alpha).
-    const canCheck = 2 * 2 ** -paired.tasks < alpha;
-    const caution = canCheck && paired.pValue < alpha && paired.signFlipP >= alpha
+    const canCheck = 2 * 2 ** -paired.tasks < alpha && paired.pValue < alpha;
+    const flipP = canCheck ? signFlipTest(paired.differences).pValue : 0;
+    const caution = flipP >= alpha
       ? `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
-        formatPValue(paired.signFlipP)
+        formatPValue(flipP)
       } — McNemar counts matched runs as independent, and runs of one task may be alike`
       : "";
     return `McNemar's exact test decided: the runs match one to one by (task, repeat), ${

@@ -2,6 +2,11 @@
  * Decision protocols as declared: rules written before the runs, read from a
  * file and checked for shape. `evaluate_protocol.ts` evaluates them.
  *
+ * Since issue 22 a pass_rate `candidate_better` rule may name its `test`
+ * (`paired`, `fisher` or `auto`), so a protocol declared before the runs
+ * fixes the test too; a rule without `test` means `fisher`, the meaning it
+ * had before.
+ *
  * @module
  */
 

@@ -1,6 +1,7 @@
 /**
  * Runs: one run of one task under one variant, read from agent-run JSONL
- * rows or exported run records.
+ * rows or exported run records. Since issue 22 a run also knows its
+ * `repeat` (rows' `repeat`), so two variants' runs can be matched one to one.
  *
  * @module
  */

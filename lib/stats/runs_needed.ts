@@ -39,7 +39,7 @@ function checkRate(value: number, name: string): number {
  * Cohen's effect size h for two proportions, `|2·asin√p1 − 2·asin√p2|`.
  *
  * Source: Cohen (1988), Statistical Power Analysis for the Behavioral
- * Sciences, 2nd ed., §6.2 (statsmodels' `proportion_effectsize`, unsigned).
+ * Sciences, 2nd ed., ch. 6 (statsmodels' `proportion_effectsize`, unsigned).
  *
  * @param p1 One pass rate.
  * @param p2 The other.
@@ -96,7 +96,7 @@ function exactRuns(h: number, alpha: number, power: number): number {
  * statsmodels' `NormalIndPower().solve_power(effect_size=h, alpha=alpha,
  * power=power, ratio=1, alternative="two-sided")`, whose root this matches;
  * the design-effect inflation is Donner & Klar (2000), Design and Analysis
- * of Cluster Randomization Trials, §5.2.
+ * of Cluster Randomization Trials (sample size inflated by the design effect).
  *
  * @param p1 One pass rate (the current one, say).
  * @param p2 The pass rate to tell it from.

@@ -115,7 +115,7 @@ function mulberry32(seed: number): () => number {
  * assignments drawn from a generator seeded with `seed`, so the same input
  * always gives the same p-value.
  *
- * Source: Fisher (1935), The Design of Experiments, §21 (the randomization
+ * Source: Fisher (1935), The Design of Experiments, ch. III (the randomization
  * test on paired differences); the Monte Carlo estimate with the observed
  * assignment counted is Phipson & Smyth (2010), "Permutation p-values should
  * never be zero", Stat. Appl. Genet. Mol. Biol. 9(1). The exact value is
@@ -170,14 +170,30 @@ export function signFlipTest(
     return { pValue: Math.min(1, count / assignments), method: "exact", assignments };
   }
   const next = mulberry32(Number(BigInt.asUintN(32, BigInt(seed))));
+  // Bit i of the random stream is the sign of difference i (1: +). Each byte of 8 signs looks
+  // its signed sum up in a 256-entry table per group of 8 differences: 8 times fewer steps.
+  const bytes = Math.ceil(g / 8);
+  const tables: Float64Array[] = [];
+  for (let b = 0; b < bytes; b++) {
+    const group = differences.slice(8 * b, 8 * b + 8);
+    const table = new Float64Array(256);
+    for (let index = 0; index < 256; index++) {
+      let sum = 0;
+      group.forEach((value, k) => {
+        sum += (index >>> k) & 1 ? value : -value;
+      });
+      table[index] = sum;
+    }
+    tables.push(table);
+  }
   let count = 0;
   for (let s = 0; s < samples; s++) {
     let sum = 0;
     let bits = 0;
-    for (let i = 0; i < g; i++) {
-      if (i % 32 === 0) bits = next();
-      sum += (bits & 1) === 1 ? differences[i]! : -differences[i]!;
-      bits >>>= 1;
+    for (let b = 0; b < bytes; b++) {
+      if (b % 4 === 0) bits = next();
+      sum += tables[b]![bits & 0xff]!;
+      bits >>>= 8;
     }
     if (Math.abs(sum) >= threshold) count++;
   }

@@ -233,9 +233,13 @@ export function comparisonSections(comparison: Comparison): string {
         : `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(2)}`
     }</td><td class="num">${formatPValue(pair.pValue)}</td><td>${
       pair.overlap ? "yes" : "no"
+    }</td><td>${escapeHtml(pair.test)}${
+      pair.pairedPValue === null ? "" : ` p = ${formatPValue(pair.pairedPValue)}`
     }</td><td><span class="badge ${pair.distinguishable ? "pass" : "unknown"}">${
       pair.distinguishable ? "called" : "not called"
-    }</span> ${escapeHtml(pair.verdict)}</td></tr>`
+    }</span> ${escapeHtml(pair.verdict)}${
+      pair.testReason === "" ? "" : `<br><small>${escapeHtml(pair.testReason)}</small>`
+    }</td></tr>`
   );
   const notes = comparison.notes.map((note) => `<li>${escapeHtml(note)}</li>`);
   return `<table>
@@ -255,7 +259,7 @@ ${scatter(comparison.variants)}
 ${
     pairs.length === 0 ? "<p>No pairs to compare.</p>" : `<table>
 <caption>Pair verdicts (alpha = ${comparison.alpha}, min_n = ${comparison.minN})</caption>
-<thead><tr><th scope="col">pair</th><th scope="col" class="num">difference</th><th scope="col" class="num">Fisher p</th><th scope="col">intervals overlap</th><th scope="col">verdict</th></tr></thead>
+<thead><tr><th scope="col">pair</th><th scope="col" class="num">difference</th><th scope="col" class="num">Fisher p</th><th scope="col">intervals overlap</th><th scope="col">test</th><th scope="col">verdict</th></tr></thead>
 <tbody>
 ${pairs.join("\n")}
 </tbody>
