@@ -58,8 +58,10 @@ export type {
   JsonTypeName,
   Matcher,
   RegexOptions,
+  SkippedItems,
   ToolCall,
   Trace,
+  TraceRun,
   Usage,
 } from "./lib/scoring/mod.ts";
 
@@ -85,7 +87,7 @@ export type {
 } from "./lib/evaluate/mod.ts";
 
 // Reading traces: the one detector and every format it knows.
-export { detectFormat, FORMATS, readTrace } from "./lib/formats/mod.ts";
+export { detectFormat, FORMATS, readTrace, tracesFromValue } from "./lib/formats/mod.ts";
 export type { ReadTraceOptions } from "./lib/formats/mod.ts";
 
 // Contracts.

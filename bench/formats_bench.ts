@@ -1,8 +1,11 @@
 /**
  * Reading speed of the format detector on large traces generated in memory:
- * a 50 MB OpenAI chat transcript (parallel tool calls, results by id) and a
- * 50 MB OTLP JSON export (execute_tool and chat spans). Target: each reads in
- * under 2 seconds. Prints MB/s, then runs `deno bench` cases.
+ * a 50 MB OpenAI chat transcript (parallel tool calls, results by id), a
+ * 50 MB OTLP JSON export (execute_tool and chat spans), and a 50 MB stream of
+ * chat.completion.chunk deltas as JSONL and as raw SSE text (merged into one
+ * trace). Target: each reads in under 2 seconds. Prints MB/s and the ratio to
+ * a bare `JSON.parse` of the same bytes measured in the same run, then runs
+ * `deno bench` cases.
  *
  *     deno bench --no-prompt bench/formats_bench.ts
  *
@@ -91,19 +94,83 @@ function otlpExport(bytes: number): string {
   });
 }
 
+// A streamed completion as saved from the API: chat.completion.chunk lines, each tool call's
+// name in its first fragment and its arguments in three more, interleaved with text deltas.
+function chatChunkStream(bytes: number, sse: boolean): string {
+  const lines: string[] = [];
+  let size = 0;
+  const chunk = (delta: unknown) =>
+    JSON.stringify({
+      id: "chatcmpl-bench",
+      object: "chat.completion.chunk",
+      created: 1733000000,
+      model: "gpt-4o",
+      choices: [{ index: 0, delta, finish_reason: null }],
+    });
+  for (let i = 0; size < bytes; i++) {
+    const args = JSON.stringify({ city: `city ${i}`, unit: "celsius", days: 3 });
+    const third = Math.ceil(args.length / 3);
+    const batch = [
+      chunk({ content: `Checking city ${i}. ` }),
+      chunk({
+        tool_calls: [{
+          index: i,
+          id: `call_${i}`,
+          type: "function",
+          function: { name: "get_weather", arguments: "" },
+        }],
+      }),
+      ...[0, 1, 2].map((k) =>
+        chunk({
+          tool_calls: [{
+            index: i,
+            function: { arguments: args.slice(k * third, (k + 1) * third) },
+          }],
+        })
+      ),
+    ];
+    for (const line of batch) {
+      const text = sse ? `data: ${line}\n\n` : `${line}\n`;
+      size += text.length;
+      lines.push(text);
+    }
+  }
+  if (sse) lines.push("data: [DONE]\n\n");
+  return lines.join("");
+}
+
+// What a bare JSON.parse of the same bytes costs: the whole document, or each line / event payload.
+function bareParse(text: string, file: string): void {
+  if (file.endsWith(".json")) {
+    JSON.parse(text);
+    return;
+  }
+  for (const line of text.split("\n")) {
+    if (line === "" || line === "data: [DONE]") continue;
+    JSON.parse(line.startsWith("data: ") ? line.slice(6) : line);
+  }
+}
+
 const CASES: [string, string, string][] = [
   ["openai transcript", "openai.json", openaiTranscript(TARGET_BYTES)],
   ["OTLP export", "otel.json", otlpExport(TARGET_BYTES)],
+  ["chat.completion.chunk stream (JSONL)", "stream.jsonl", chatChunkStream(TARGET_BYTES, false)],
+  ["chat.completion.chunk stream (raw SSE)", "stream.sse", chatChunkStream(TARGET_BYTES, true)],
 ];
 
+// Measured side by side in one run: the reader, then a bare JSON.parse of the same bytes.
 for (const [name, file, text] of CASES) {
   const megabytes = new TextEncoder().encode(text).length / (1024 * 1024);
   const began = performance.now();
   const [trace] = tracesFromText(text, file);
   const seconds = (performance.now() - began) / 1000;
+  const parseBegan = performance.now();
+  bareParse(text, file);
+  const parseSeconds = (performance.now() - parseBegan) / 1000;
   console.log(
     `${name}: ${megabytes.toFixed(1)} MB, ${trace?.calls.length} calls read in ` +
-      `${seconds.toFixed(2)} s (${(megabytes / seconds).toFixed(1)} MB/s; target < 2 s)`,
+      `${seconds.toFixed(2)} s (${(megabytes / seconds).toFixed(1)} MB/s; target < 2 s); ` +
+      `bare JSON.parse ${parseSeconds.toFixed(2)} s, ratio ${(seconds / parseSeconds).toFixed(2)}x`,
   );
 }
 

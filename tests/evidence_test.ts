@@ -17,7 +17,7 @@ import {
   triState,
 } from "../mod.ts";
 import { readDocument } from "../lib/base/load.ts";
-import { formatEvidence } from "../lib/checks/evidence.ts";
+import { formatEvidence } from "../lib/checks/evidence_format.ts";
 import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
 
 const HONESTY_DIR = new URL("../testdata/honesty/", import.meta.url);

@@ -39,7 +39,10 @@ function formatTraces(): string[] {
       continue;
     }
     for (const entry of [...Deno.readDirSync(`testdata/formats/${folder}`)]) {
-      if (/\.jsonl?$/.test(entry.name)) files.push(`testdata/formats/${folder}/${entry.name}`);
+      // real/ sidecars (*.expected.json) say what a trace reads as; they are not traces.
+      if (/\.jsonl?$/.test(entry.name) && !entry.name.endsWith(".expected.json")) {
+        files.push(`testdata/formats/${folder}/${entry.name}`);
+      }
     }
   }
   return files.sort();

@@ -123,7 +123,11 @@ Deno.test("a plain chat with no tool calls is a trace with 0 calls, not an error
 });
 
 Deno.test("a bare [] is a custom trace with no calls; {} and other shapes are errors", () => {
-  assert.deepEqual(traceFromValue([]), { calls: [], format: "custom" });
+  assert.deepEqual(traceFromValue([]), {
+    calls: [],
+    format: "custom",
+    notes: ["no tool calls: the custom transcript holds no tool call"],
+  });
   for (const value of [{}, { hello: "world" }, [1, 2], "text", 3, null, [{ foo: 1 }]]) {
     assert.throws(
       () => traceFromValue(value, { source: "t.json" }),

@@ -54,6 +54,7 @@ Deno.test("openai: a completion appended to its request messages is one transcri
     finalAnswer: "hello",
     model: "gpt-4o",
     usage: { inputTokens: 3, outputTokens: 1 },
+    notes: ["no tool calls: the openai transcript holds no tool call"],
   });
 });
 

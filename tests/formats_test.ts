@@ -633,7 +633,8 @@ Deno.test("detectFormat() names the format of every sample", async () => {
 Deno.test("the samples directory holds no file the table forgets", async () => {
   const listed = new Set(SAMPLES.map((s) => s.file));
   for await (const dir of Deno.readDir("testdata/formats")) {
-    if (!dir.isDirectory) continue;
+    // real/ is the copied corpus, checked file by file by formats_real_test.ts.
+    if (!dir.isDirectory || dir.name === "real") continue;
     for await (const file of Deno.readDir(`testdata/formats/${dir.name}`)) {
       assert.ok(
         listed.has(`${dir.name}/${file.name}`),

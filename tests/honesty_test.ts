@@ -12,7 +12,9 @@ import {
   type Trace,
 } from "../mod.ts";
 import { readDocument } from "../lib/base/load.ts";
-import { checkHonesty, injectedFaultsFromJson, unrecoveredCalls } from "../lib/checks/honesty.ts";
+import { checkHonesty } from "../lib/checks/honesty.ts";
+import { injectedFaultsFromJson } from "../lib/checks/injected_faults.ts";
+import { unrecoveredCalls } from "../lib/checks/recovery.ts";
 import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { callFailed, callFromJson } from "../lib/scoring/calls.ts";
 
@@ -461,7 +463,10 @@ Deno.test("checkHonesty() defaults flag no honest answer in testdata/formats", a
     for await (const entry of Deno.readDir(dir)) {
       const url = new URL(entry.isDirectory ? `${entry.name}/` : entry.name, dir);
       if (entry.isDirectory) await walk(url);
-      else if (/\.(json|jsonl|jsonc|ya?ml)$/.test(entry.name)) files.push(url.pathname);
+      // real/ sidecars (*.expected.json) say what a trace reads as; they are not traces.
+      else if (
+        /\.(json|jsonl|jsonc|ya?ml)$/.test(entry.name) && !entry.name.endsWith(".expected.json")
+      ) files.push(url.pathname);
     }
   };
   await walk(root);

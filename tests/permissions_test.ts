@@ -2,7 +2,7 @@
 // written, each flag they grant is needed, and scoring cannot write or spawn.
 import assert from "node:assert/strict";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { runDeno } from "./_cli.ts";
+import { type CliRun, runDeno } from "./_cli.ts";
 
 const root = fromFileUrl(new URL("..", import.meta.url));
 
@@ -28,6 +28,7 @@ const EXPECTED: Record<string, Expectation> = {
   "demo": { code: 0, out: /What this shows/ },
   "eval": { code: 0, out: /good\.json {2}score 1\.00 A/ },
   "eval --receipt-dir": { code: 0, files: ["good.receipt.json"] },
+  "eval --junit": { code: 0, files: ["junit.xml", "report.md", "report.html"] },
   "inspect": { code: 0, out: /format openai/ },
   "compare": { code: 0, out: /^mini +40/m },
   "compare --html": { code: 0, files: ["compare.html"] },
@@ -54,16 +55,30 @@ function keyOf(args: string[]): string {
   const rest = args.slice(args.indexOf("mod.ts") + 1);
   const words = [rest[0]!];
   if (rest[0] === "contract") words.push(rest[1]!);
-  const flag = rest.find((arg) => ["--receipt-dir", "--html", "--spec", "--"].includes(arg));
+  const flag = rest.find((arg) =>
+    ["--receipt-dir", "--junit", "--html", "--spec", "--"].includes(arg)
+  );
   if (flag !== undefined && rest[0] !== "regrade") words.push(flag);
   return words.join(" ");
 }
 
-/** Run a README line from the repository root with `out/` pointing at `out`. */
-function runLine(args: string[], out: string) {
+/**
+ * Run a README line from the repository root with `out/` pointing at `out`, and `deno` on
+ * PATH as for whoever types the line (doctor's server command is `deno`).
+ */
+async function runLine(args: string[], out: string): Promise<CliRun> {
   const resolved = args.map((arg) => arg.replaceAll("out/", `${out}/`));
-  // --no-prompt grants nothing: a missing permission fails instead of waiting on a terminal.
-  return runDeno(["run", "--no-prompt", ...resolved.slice(1)], { cwd: root });
+  const denoDir = Deno.execPath().replace(/[\\/][^\\/]*$/, "");
+  const output = await new Deno.Command(Deno.execPath(), {
+    // --no-prompt grants nothing: a missing permission fails instead of waiting on a terminal.
+    args: ["run", "--no-prompt", ...resolved.slice(1)],
+    cwd: root,
+    env: { NO_COLOR: "1", PATH: `${denoDir}:${Deno.env.get("PATH") ?? ""}` },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, out: text(output.stdout), err: text(output.stderr) };
 }
 
 async function listing(dir: string): Promise<string[]> {

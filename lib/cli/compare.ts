@@ -172,7 +172,7 @@ Options:
   --alpha A                significance level of the pair tests (default 0.05)
   --test T                 auto, paired or fisher: how pairs are decided (default auto)
   --json                   print the comparison as one JSON document
-${reportFlagsHelp(false, "interval bars, pass^k, Pareto scatter, verdicts")}
+${reportFlagsHelp("interval bars, pass^k, the cost vs pass-rate Pareto scatter, verdicts")}
 
 Exit codes: 0 ok, 2 usage or input error.
 

@@ -49,7 +49,12 @@ ${RUN_FLAGS_HELP}
 
 Options:
   --json                   print the result and the comparison as one JSON document
-${reportFlagsHelp(true, "rules, interval bars, Pareto scatter; JUnit: one testcase per rule")}
+${
+    reportFlagsHelp(
+      "the rules, interval bars, pass^k, the Pareto scatter, verdicts",
+      "one testcase per rule; an unknown rule is skipped",
+    )
+  }
 
 Exit codes: 0 adopt, 1 reject, 2 usage or input error, 3 undecided.
 

@@ -38,7 +38,7 @@ import {
 } from "./command.ts";
 import { parseFailUnder, parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
-import { loadHonestyFiles } from "../checks/honesty.ts";
+import { loadHonestyFiles } from "../checks/honesty_config.ts";
 import {
   defaultJobs,
   scoreInWorkers,
@@ -67,13 +67,14 @@ const FLAGS: FlagSpec = {
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 
 GOLD is a gold file (a list of expected calls) or a contract (JSON, JSONC or YAML).
-TRACE is a trace file in any supported format, a directory (its *.json and *.jsonl
-files, sorted), or - for standard input. A JSONL file of several traces is scored
-line by line.
+TRACE is a trace file in any supported format, a directory (its *.json, *.jsonl and
+*.sse files and .txt/.log streams, sorted), or - for standard input. A JSONL file of
+several traces is scored line by line; a run file (tau-bench, tau2-bench) run by run.
 
 Options:
   --format F               trace format: auto (default), toolscore, openai, openai-responses,
-                           anthropic, gemini, mcp, langchain, otel, custom
+                           anthropic, gemini, mcp, langchain, otel, custom, tau-bench,
+                           tau2-bench
   --strict                 compare argument values exactly (same type, no trimming)
   --weight NAME=VALUE      score weight (repeatable): selection_accuracy, argument_f1,
                            sequence_accuracy, redundant_rate, required_call_recall
@@ -92,7 +93,12 @@ Options:
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
-${reportFlagsHelp(true, "summary table with sorting and a failing filter, calls side by side")}
+${
+  reportFlagsHelp(
+    "sortable table, failing filter, expected vs actual calls side by side",
+    "one testcase per trace, failing when it fails its bar",
+  )
+}
 
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
 found a violation, 2 usage or input error.
@@ -380,6 +386,35 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
   };
 }
 
+/**
+ * What the reader said about a file's traces, on stderr: each trace's notes
+ * (a chat with no tool calls…) and skipped items, and a warning when one
+ * gold file or contract scores the runs of several different tasks.
+ *
+ * @param batch The traces of one file.
+ * @param io Where to write.
+ */
+export function readingNotes(batch: readonly NamedTrace[], io: CliIO): void {
+  for (const { name, trace } of batch) {
+    for (const note of trace.notes ?? []) io.stderr(`note: ${name}: ${note}\n`);
+    for (const skip of trace.skipped ?? []) {
+      io.stderr(
+        `note: ${name}: skipped ${skip.count} item${
+          skip.count === 1 ? "" : "s"
+        } of type ${skip.type}\n`,
+      );
+    }
+  }
+  const tasks = [...new Set(batch.flatMap(({ trace }) => trace.run ? [trace.run.task] : []))];
+  if (tasks.length > 1) {
+    const shown = tasks.length <= 5 ? tasks.join(", ") : `${tasks.slice(0, 5).join(", ")}, …`;
+    io.stderr(
+      `warning: ${batch[0]?.file} holds runs of ${tasks.length} different tasks (${shown}), ` +
+        "all scored against the one expected file; score each task against its own gold or contract\n",
+    );
+  }
+}
+
 /** `toolscore eval`. */
 export const evalCommand: Command = {
   name: "eval",
@@ -424,6 +459,7 @@ export const evalCommand: Command = {
         if (values["receipt-out"] !== undefined && count > 1) {
           throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
         }
+        readingNotes(batch, io);
         for (const named of batch) {
           const scored = session.score(named);
           if (receipts) kept.push(scored);

@@ -1,8 +1,10 @@
 /**
  * `toolscore inspect TRACE…`: what the detector read from a trace — the
- * format, model and usage, every call with its arguments, outcome, duration
- * and cost, and the final answer — so a user can see why a score is what it
- * is. Unknown figures print as `unknown`, never as 0.
+ * format, model and usage, the run's task, every call with its arguments,
+ * outcome, duration and cost, the final answer and the reader's notes — so a
+ * user can see why a score is what it is. Unknown figures print as
+ * `unknown`, never as 0. Errors written as text are marked as `eval` marks
+ * them (the honesty config's `error_text_patterns`).
  *
  * @module
  */
@@ -27,26 +29,52 @@ import {
   stringFlag,
 } from "./command.ts";
 import { readTraceArguments } from "./inputs.ts";
+import { applyErrorText } from "../checks/error_text.ts";
+import { loadHonestyConfig } from "../checks/honesty_config.ts";
 
 const FLAGS: FlagSpec = {
   format: { type: "string" },
   json: { type: "boolean" },
   full: { type: "boolean" },
+  honesty: { type: "string" },
 };
 
 const HELP = `toolscore inspect TRACE… [--format F] [--json] [--full]
 
 Print what toolscore read from each trace: the format it was detected as, the
-model and token usage, every tool call with its arguments, outcome (ok, FAILED
-with the error, or unknown when the trace did not capture it), duration and
-cost, and the final answer. Use it to see why a score is what it is.
+model and token usage, the run's task (for run files), every tool call with its
+arguments, outcome (ok, FAILED with the error, FAILED (error text) when the
+result text reports an error, or unknown when the trace did not capture it),
+duration and cost, the final answer, and notes: a transcript with no tool
+calls, and items of a known format that were skipped ("skipped 1 item of type
+X"). Use it to see why a score is what it is.
+
+Shapes read (--format name: shape):
+  toolscore         {"format": "toolscore", "calls": […]} (what agent run writes)
+  openai            chat messages, {messages}, a chat.completion, or a stream of chat.completion.chunk
+  openai-responses  a response, {input}/{output} items, or a stream of response.* events
+  anthropic         messages, {messages}, a Message, or a stream of message_start…message_stop events
+  gemini            {candidates}, {contents}, parts, or streamGenerateContent chunks
+  mcp               JSON-RPC messages or a recorded session; tools/call requests
+  langchain         AgentActions, {name, args, id} tool calls, or LangGraph message dicts
+  otel              OTLP JSON {resourceSpans} or spans; execute_tool / tools/call spans
+  custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
+  tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}]: one trace per run
+  tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}: one trace per run
+  (run file)        a list of {…, messages|traj|trajectory: […]}: one trace per run, its own format
+  streams           as a JSON array, JSONL lines, or raw SSE text (event:/data: lines) in
+                    .json, .jsonl, .sse, .txt or .log files: one trace, merged
 
 Arguments:
-  TRACE…        trace files, directories (their *.json and *.jsonl files) or - for stdin
+  TRACE…        trace files, directories (their *.json, *.jsonl, *.sse files and
+                .txt/.log streams) or - for stdin
 
 Options:
   --format F    read as F instead of detecting it: auto, toolscore, openai,
-                openai-responses, anthropic, gemini, mcp, langchain, otel, custom
+                openai-responses, anthropic, gemini, mcp, langchain, otel, custom,
+                tau-bench, tau2-bench
+  --honesty H   the honesty config whose error_text_patterns mark text errors
+                (default: the shipped patterns, a leading Error:/Exception: prefix)
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}
   --full        print arguments, results and answers in full (default: cut at 160 characters)
 
@@ -118,7 +146,8 @@ function outcome(call: ToolCall, colors: Palette, full: boolean): string {
     const message = typeof call.error === "string" && call.error !== ""
       ? `: ${cut(call.error, full)}`
       : "";
-    return colors.red(`FAILED${message}`);
+    const how = call.metadata?.outcome_source === "error_text" ? " (error text)" : "";
+    return colors.red(`FAILED${how}${message}`);
   }
   if (!hasOutcome(call)) return colors.yellow("unknown (not captured)");
   return colors.green("ok");
@@ -161,9 +190,17 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
     : `${trace.usage.inputTokens ?? "unknown"} input, ${
       trace.usage.outputTokens ?? "unknown"
     } output tokens`;
+  const run = trace.run === undefined
+    ? ""
+    : `   task ${trace.run.task}${
+      trace.run.trial === undefined ? "" : ` trial ${trace.run.trial}`
+    }` +
+      (typeof trace.metadata?.recorded_reward === "number"
+        ? `   recorded reward ${trace.metadata.recorded_reward} (not the score)`
+        : "");
   const lines = [
     colors.bold(name),
-    `format ${trace.format}   model ${trace.model ?? "unknown"}   usage ${usage}`,
+    `format ${trace.format}   model ${trace.model ?? "unknown"}   usage ${usage}${run}`,
     `${summary.call_count} call${summary.call_count === 1 ? "" : "s"}: ` +
     `${summary.failed_count} failed, ${summary.unknown_outcome_count} without a captured outcome; ` +
     `duration ${total(summary.total_duration_s, summary.calls_with_duration, summary, seconds)}, ` +
@@ -175,6 +212,12 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
       ? `final answer ${colors.yellow("unknown")}`
       : `final answer ${show(trace.finalAnswer, full)}`,
   );
+  for (const note of trace.notes ?? []) lines.push(`note ${note}`);
+  for (const skip of trace.skipped ?? []) {
+    lines.push(
+      `note skipped ${skip.count} item${skip.count === 1 ? "" : "s"} of type ${skip.type}`,
+    );
+  }
   return lines;
 }
 
@@ -189,7 +232,13 @@ export const inspectCommand: Command = {
       throw new UsageError("inspect needs at least one TRACE; see toolscore inspect --help");
     }
     const format: "auto" | FormatName = parseFormatName(stringFlag(flags, "format") ?? "auto");
-    const traces = await readTraceArguments(flags.positionals, io, format);
+    const honestyPath = stringFlag(flags, "honesty");
+    const honesty = honestyPath === undefined ? undefined : await loadHonestyConfig(honestyPath);
+    // Errors written as text are marked as evaluation marks them, so inspect shows what eval scores.
+    const traces = (await readTraceArguments(flags.positionals, io, format)).map((named) => {
+      const calls = applyErrorText(named.trace.calls, honesty);
+      return calls === named.trace.calls ? named : { ...named, trace: { ...named.trace, calls } };
+    });
     if (flags.values.json === true) {
       const out = traces.map(({ name, trace }) => {
         const { format: _envelope, source_format: _source, ...read } = traceToJson(trace);

@@ -35,21 +35,25 @@ export const JUNIT_REPORT_FLAGS: FlagSpec = { ...REPORT_FLAGS, junit: { type: "s
 /**
  * The help lines of the report flags.
  *
- * @param junit Whether the command takes `--junit`.
  * @param html What the HTML report shows.
+ * @param junit What the JUnit report holds, for commands that take `--junit`.
  * @returns The lines, for the command's option list.
  */
-export function reportFlagsHelp(junit: boolean, html: string): string {
+export function reportFlagsHelp(html: string, junit?: string): string {
+  const pad = " ".repeat(27);
   return [
-    "  --markdown FILE          also write a Markdown report (a pull-request comment: at most 65,536 bytes)",
-    `  --html FILE              also write a self-contained HTML report (${html})`,
-    ...(junit
+    "  --markdown FILE          also write a Markdown report (a pull-request comment, at most",
+    `${pad}65,536 bytes)`,
+    "  --html FILE              also write a self-contained HTML report (no network):",
+    `${pad}${html}`,
+    ...(junit !== undefined
       ? [
-        "  --junit FILE             also write JUnit XML (CI test tabs; valid against junit-10.xsd)",
+        "  --junit FILE             also write JUnit XML, valid against junit-10.xsd:",
+        `${pad}${junit}`,
       ]
       : []),
     "  --github-summary         append the Markdown report to $GITHUB_STEP_SUMMARY (needs",
-    "                           --allow-env=GITHUB_STEP_SUMMARY and write access to that file)",
+    `${pad}--allow-env=GITHUB_STEP_SUMMARY and write access to that file)`,
   ].join("\n");
 }
 

@@ -16,7 +16,9 @@ import { callToJson, type FormatName, type ToolCall, type Trace } from "../scori
 import { traceFromValue } from "../formats/detect.ts";
 import { checkForbidden, type ForbiddenRule } from "../checks/forbidden.ts";
 import { goldFromJson } from "./gold.ts";
-import { checkHonesty, type HonestyConfig } from "../checks/honesty.ts";
+import { checkHonesty } from "../checks/honesty.ts";
+import type { HonestyConfig } from "../checks/honesty_config.ts";
+import { applyErrorText } from "../checks/error_text.ts";
 import { computeMetrics, type CoreMetrics } from "../scoring/metrics.ts";
 import {
   compositeScore,
@@ -228,8 +230,29 @@ export class EvaluationResult {
       },
       final_answer: this.finalAnswer,
       final_answer_source: this.finalAnswerSource,
+      ...traceEnvelope(this.trace),
     };
   }
+}
+
+/**
+ * What the reader said about the trace, when it said anything: `{trace:
+ * {format, run?, metadata?, skipped?, notes?}}` (a run of a run file, a chat
+ * with no tool calls, skipped item types), else nothing.
+ */
+function traceEnvelope(trace: Trace): Record<string, unknown> {
+  if (
+    trace.run === undefined && trace.metadata === undefined && trace.skipped === undefined &&
+    trace.notes === undefined
+  ) {
+    return {};
+  }
+  const out: Record<string, unknown> = { format: trace.format };
+  if (trace.run !== undefined) out.run = { ...trace.run };
+  if (trace.metadata !== undefined) out.metadata = { ...trace.metadata };
+  if (trace.skipped !== undefined) out.skipped = trace.skipped.map((s) => ({ ...s }));
+  if (trace.notes !== undefined) out.notes = [...trace.notes];
+  return { trace: out };
 }
 
 /**
@@ -259,6 +282,16 @@ export function evaluateTrace(
   options: EvaluateTraceOptions = {},
 ): EvaluationResult {
   const weights = normalizeWeights(options.weights);
+  // Errors written as text (the honesty config's error_text_patterns) fail their calls first.
+  const read = trace;
+  const marked = applyErrorText(read.calls, options.honesty);
+  if (marked !== read.calls) {
+    const map = new Map(read.calls.map((call, i) => [call, marked[i] as ToolCall]));
+    trace = { ...read, calls: marked };
+    if (options.scoredCalls) {
+      options = { ...options, scoredCalls: options.scoredCalls.map((c) => map.get(c) ?? c) };
+    }
+  }
   const scored = options.scoredCalls ?? trace.calls;
   // computeMetrics() returns a fresh record: the safety blocks are added to it in place.
   const metrics = computeMetrics(gold, scored, { strict: options.strict }) as EvaluationMetrics;

@@ -20,7 +20,8 @@ import type { FormatName } from "../scoring/calls.ts";
 import { evaluateTrace, type EvaluationResult } from "./evaluate.ts";
 import type { ForbiddenRule } from "../checks/forbidden.ts";
 import { traceFromValue } from "../formats/detect.ts";
-import type { HonestyConfig } from "../checks/honesty.ts";
+import { traceWithErrorText } from "../checks/error_text.ts";
+import type { HonestyConfig } from "../checks/honesty_config.ts";
 import { normalizeWeights } from "../scoring/score.ts";
 import { CombinationScorer } from "./combination_score.ts";
 import { Contract, CONTRACT_VERSION } from "../contract/model.ts";
@@ -140,7 +141,11 @@ export function evaluateContract(
   options: EvaluateContractOptions = {},
 ): EvaluationResult {
   const parsed = contract instanceof Contract ? contract : contractFromMapping(contract);
-  const trace = traceFromValue(actual, { format: options.format });
+  // Errors written as text fail their calls before the best combination is chosen.
+  const trace = traceWithErrorText(
+    traceFromValue(actual, { format: options.format }),
+    options.honesty,
+  );
   const weightsGiven = options.weights ?? parsed.weights;
   const weights = normalizeWeights(weightsGiven);
   const strict = options.strict ?? false;

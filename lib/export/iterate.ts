@@ -24,7 +24,8 @@ import {
   expectedMinScore,
   loadExpected,
 } from "../evaluate/expected.ts";
-import { traceFromValue, tracesFromText } from "../formats/detect.ts";
+import { tracesFromText, tracesFromValue } from "../formats/detect.ts";
+import { runLabel } from "../formats/runs.ts";
 import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jsonl_lines.ts";
 import { fileError, parseDocument } from "../base/load.ts";
 import { fileDigest } from "../receipts/digest.ts";
@@ -185,7 +186,7 @@ function traceRecords(
   const minScore = context.minScore ??
     (context.expected === undefined ? undefined : expectedMinScore(context.expected)) ?? 0.9;
   const traces = parsed.ok
-    ? [traceFromValue(parsed.value, { source: path })]
+    ? tracesFromValue(parsed.value, { source: path })
     : tracesFromText(text, path);
   // One trace per JSONL line: each line is its own run, hashed on its own.
   const lines: Line[] = [];
@@ -196,7 +197,14 @@ function traceRecords(
   return traces.map((trace, i) => {
     const at = perLine ? lines[i]! : undefined;
     const where = at === undefined ? path : `${path}:${at.line}`;
-    const runIdentity: RunIdentity = at === undefined
+    // A run of a run file (tau-bench…) names its task and trial itself.
+    const runIdentity: RunIdentity = trace.run !== undefined
+      ? {
+        runId: `${stem}${runLabel(trace.run)}`,
+        task: trace.run.task,
+        repeat: trace.run.trial ?? null,
+      }
+      : at === undefined
       ? identity
       : { ...identity, runId: `${stem}:${at.line}` };
     const source: RecordSource = { kind: "trace", path, sha256, line: at?.line ?? null };

@@ -10,6 +10,7 @@ import {
   describeJson,
   isJsonObject,
   type JsonObject,
+  type SkippedItems,
   type ToolCall,
   type Trace,
   type Usage,
@@ -244,13 +245,35 @@ export function finishTrace(trace: Trace, envelope: unknown): Trace {
 export function makeTrace(
   format: Trace["format"],
   calls: ToolCall[],
-  extras: { finalAnswer?: string; model?: string; usage?: Usage },
+  extras: { finalAnswer?: string; model?: string; usage?: Usage; skipped?: SkippedTypes },
 ): Trace {
   const trace: Trace = { calls, format };
   if (extras.finalAnswer !== undefined) trace.finalAnswer = extras.finalAnswer;
   if (extras.model !== undefined) trace.model = extras.model;
   if (extras.usage !== undefined) trace.usage = extras.usage;
+  const skipped = extras.skipped?.list();
+  if (skipped !== undefined) trace.skipped = skipped;
   return trace;
+}
+
+/**
+ * Item types of a known format a reader did not read: counted by type, so
+ * `inspect` can say "skipped 1 item of type X" instead of the document being
+ * rejected whole.
+ */
+export class SkippedTypes {
+  #counts = new Map<string, number>();
+
+  /** One item of this type was skipped. */
+  add(type: string): void {
+    this.#counts.set(type, (this.#counts.get(type) ?? 0) + 1);
+  }
+
+  /** The skipped types in first-seen order, or `undefined` when none. */
+  list(): SkippedItems[] | undefined {
+    if (this.#counts.size === 0) return undefined;
+    return [...this.#counts].map(([type, count]) => ({ type, count }));
+  }
 }
 
 /** The list a document holds under `key`, or the document when it is a list. */

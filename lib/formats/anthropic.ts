@@ -45,6 +45,7 @@ import {
   makeTrace,
   resultFromText,
   setArgs,
+  SkippedTypes,
   usageFromJson,
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
@@ -68,6 +69,27 @@ function isBlock(value: unknown): boolean {
     (BLOCK_TYPES.has(value.type) || value.type.endsWith("_tool_result"));
 }
 
+// Issue 13: a block of a type this reader does not know is skipped and listed, not a rejection.
+function isAnyBlock(value: unknown): boolean {
+  return isJsonObject(value) && typeof value.type === "string" && value.type !== "";
+}
+
+function isLooseMessage(value: unknown): boolean {
+  if (!isJsonObject(value)) return false;
+  if (value.role !== "user" && value.role !== "assistant" && value.role !== "system") return false;
+  if (value.type !== undefined && value.type !== "message") return false;
+  return typeof value.content === "string" ||
+    (Array.isArray(value.content) && value.content.every(isAnyBlock));
+}
+
+// A list of loose messages is Anthropic's when one of them is a Message or holds a known block.
+function anthropicLooking(messages: unknown[]): boolean {
+  return messages.some((m) =>
+    isJsonObject(m) && (m.type === "message" ||
+      (Array.isArray(m.content) && m.content.some(isBlock)))
+  );
+}
+
 function isMessage(value: unknown): boolean {
   if (!isJsonObject(value)) return false;
   if (value.role !== "user" && value.role !== "assistant" && value.role !== "system") return false;
@@ -85,6 +107,7 @@ function documentMessages(value: unknown): JsonObject[] | undefined {
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
     if (value.every(isMessage)) return value as JsonObject[];
+    if (value.every(isLooseMessage) && anthropicLooking(value)) return value as JsonObject[];
     if (value.every(isBlock)) {
       const blocks = value as JsonObject[];
       if (!blocks.some((b) => CALL_BLOCKS.has(b.type as string) || isResultBlock(b))) {
@@ -95,8 +118,16 @@ function documentMessages(value: unknown): JsonObject[] | undefined {
     return undefined;
   }
   if (!isJsonObject(value)) return undefined;
-  if (value.type === "message" && value.role === "assistant" && isMessage(value)) return [value];
+  if (value.type === "message" && value.role === "assistant" && isLooseMessage(value)) {
+    return [value];
+  }
   if (Array.isArray(value.messages) && value.messages.every(isMessage)) {
+    return value.messages as JsonObject[];
+  }
+  if (
+    Array.isArray(value.messages) && value.messages.every(isLooseMessage) &&
+    anthropicLooking(value.messages)
+  ) {
     return value.messages as JsonObject[];
   }
   return undefined;
@@ -167,6 +198,7 @@ export const anthropicReader: FormatReader = documentReader(
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const answer = new FinalAnswer("");
+    const skipped = new SkippedTypes();
     let usage: Usage | undefined;
     let model: string | undefined;
     messages.forEach((message, index) => {
@@ -206,12 +238,19 @@ export const anthropicReader: FormatReader = documentReader(
         } else if (isResultBlock(block)) {
           const call = byId.get(idOf(block.tool_use_id) ?? "");
           if (call !== undefined && call.result === undefined) attachResult(call, block);
+        } else if (!isBlock(block)) {
+          skipped.add(type);
         }
       });
     });
     const request = Array.isArray(value) ? undefined : value as JsonObject;
     if (model === undefined && typeof request?.model === "string") model = request.model;
-    const trace = makeTrace("anthropic", calls, { finalAnswer: answer.value, model, usage });
+    const trace = makeTrace("anthropic", calls, {
+      finalAnswer: answer.value,
+      model,
+      usage,
+      skipped,
+    });
     return finishTrace(trace, request);
   },
 );

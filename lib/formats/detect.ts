@@ -7,6 +7,21 @@
  * {@linkcode READERS}; the first that claims it reads it. A document no reader
  * claims is an error naming the file and what was seen, never an empty list.
  *
+ * What issue 13 adds to the design page (`scoring.md` §2), before the readers:
+ *
+ * - Streams are one trace: a list of one provider's streaming chunks or
+ *   events (JSON array, JSONL lines, or raw SSE text, which is recognized
+ *   before YAML) is merged into the non-streamed document and read by that
+ *   provider's reader (`streams.ts`, `sse.ts`).
+ * - Run files are many traces: τ-bench (`tau-bench`), τ²-bench
+ *   (`tau2-bench`) and lists of `{…, messages|traj|trajectory}` read as one
+ *   trace per run with `trace.run` and `metadata.recorded_reward`
+ *   (`runs.ts`). {@linkcode traceFromValue} refuses a file of several runs;
+ *   {@linkcode tracesFromValue} and {@linkcode tracesFromText} read them all.
+ * - Never a silent zero: a trace of 0 calls read from a document that holds
+ *   tool-call content is an error naming where the content is and its shape
+ *   (`tool_content.ts`); a genuine chat with no calls gets a `notes` entry.
+ *
  * @module
  */
 
@@ -14,7 +29,6 @@ import { describeJson, type FormatName, isJsonObject, type Trace } from "../scor
 import { InputError } from "../base/errors.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
-import { checkJsonLimits } from "../base/json_limits.ts";
 import { anthropicReader } from "./anthropic.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";
@@ -25,6 +39,12 @@ import { openaiResponsesReader } from "./openai_responses.ts";
 import { isOtelLine, otelReader } from "./otel.ts";
 import type { FormatReader } from "./reader.ts";
 import { toolscoreReader } from "./toolscore.ts";
+// Issue 13: streams, run files, SSE text and the no-silent-zero rule.
+import { mergeStream, streamFormat } from "./streams.ts";
+import { looksLikeSse, sseEvents } from "./sse.ts";
+import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
+import { findToolContent } from "./tool_content.ts";
+import { jsonLines, type JsonlRow, looksLikeJsonLines, parseJsonl } from "./jsonl_text.ts";
 
 /**
  * Every reader, in detection order (the first that claims a document reads it).
@@ -73,6 +93,8 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "langchain",
   "otel",
   "custom",
+  "tau-bench",
+  "tau2-bench",
 ];
 
 /**
@@ -174,9 +196,91 @@ function describeDocument(value: unknown): string {
  */
 export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): Trace {
   const source = options.source ?? "<trace>";
-  const format = options.format ?? "auto";
   if (READ_TRACES.has(value as object)) return value as Trace;
-  if (format !== "auto") return remember(readerFor(format).read(value, source));
+  const runs = runFileOf(value, options.format ?? "auto");
+  if (runs !== undefined) {
+    const traces = tracesOfRunFile(runs, source, options.format ?? "auto");
+    if (traces.length === 1) return traces[0] as Trace;
+    throw new InputError(
+      `holds ${traces.length} runs (${runs.kind === "runs" ? "a run file" : runs.kind}); ` +
+        "read it as a file (each run is its own trace) or pass one run",
+      source,
+    );
+  }
+  return remember(readOne(value, source, options.format ?? "auto"));
+}
+
+/**
+ * Read a parsed document as traces: one, or one per run of a run file
+ * (τ-bench, τ²-bench, or a list of `{…, messages|traj|trajectory}`).
+ *
+ * @param value The parsed document.
+ * @param options The format and the source name.
+ * @returns The traces; a run's trace carries its task and trial in `run`.
+ * @throws {InputError} When no reader recognizes the document.
+ *
+ * @example Usage
+ * ```ts
+ * import { tracesFromValue } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const traces = tracesFromValue([
+ *   { task_id: 1, reward: 1, info: {}, traj: [{ role: "user", content: "hi" }] },
+ *   { task_id: 2, reward: 0, info: {}, traj: [{ role: "user", content: "hi" }] },
+ * ]);
+ * assert.deepEqual(traces.map((t) => t.run?.task), ["1", "2"]);
+ * assert.equal(traces[0]?.metadata?.recorded_reward, 1);
+ * ```
+ */
+export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}): Trace[] {
+  const source = options.source ?? "<trace>";
+  const format = options.format ?? "auto";
+  if (READ_TRACES.has(value as object)) return [value as Trace];
+  const runs = runFileOf(value, format);
+  if (runs !== undefined) return tracesOfRunFile(runs, source, format);
+  return [remember(readOne(value, source, format))];
+}
+
+// --- Issue 13: run files, streams and the no-silent-zero rule (local to this block). ---
+
+function runFileOf(value: unknown, format: "auto" | FormatName): RunFile | undefined {
+  const runs = findRunFile(value);
+  if (runs === undefined) {
+    if (format === "tau-bench" || format === "tau2-bench") {
+      throw new InputError(
+        format === "tau-bench"
+          ? "not a tau-bench file: expected a list of {task_id, reward, info, traj}"
+          : "not a tau2-bench file: expected {simulations: [{task_id, messages, …}]}",
+      );
+    }
+    return undefined;
+  }
+  if ((format === "tau-bench" || format === "tau2-bench") && runs.kind !== format) {
+    throw new InputError(
+      `not a ${format} file (it looks like ${runs.kind === "runs" ? "a run file" : runs.kind})`,
+    );
+  }
+  return runs;
+}
+
+function tracesOfRunFile(runs: RunFile, source: string, format: "auto" | FormatName): Trace[] {
+  return runs.runs.map((entry) => {
+    const where = `${source}: ${entry.path}`;
+    const inner = format === "tau-bench" || format === "tau2-bench" ? "auto" : format;
+    const trace = runs.kind === "tau2-bench" && inner === "auto"
+      ? checked(readTau2Messages(entry.transcript as unknown[], where), entry.transcript, where)
+      : readOne(entry.transcript, where, inner);
+    return remember(finishRun(trace, entry, runs.kind));
+  });
+}
+
+/** Read one document (merging a stream first), then apply the no-silent-zero rule. */
+function readOne(value: unknown, source: string, format: "auto" | FormatName): Trace {
+  const stream = mergeStream(value, source);
+  if (stream !== undefined && (format === "auto" || format === stream.format)) {
+    return checked(readerFor(stream.format).read(stream.document, source), value, source);
+  }
+  if (format !== "auto") return checked(readerFor(format).read(value, source), value, source);
   const reader = READERS.find((r) => r.claims(value));
   if (!reader) {
     throw new InputError(
@@ -185,7 +289,28 @@ export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): 
       source,
     );
   }
-  return remember(reader.read(value, source));
+  return checked(reader.read(value, source), value, source);
+}
+
+/**
+ * No silent zero: a trace of 0 calls from a document holding tool-call
+ * content is an error; a genuine plain chat gets a note saying so.
+ */
+function checked(trace: Trace, value: unknown, source: string): Trace {
+  if (trace.calls.length > 0) return trace;
+  const content = findToolContent(value);
+  if (content !== undefined) {
+    throw new InputError(
+      `read as ${trace.format} with 0 calls, but it holds tool-call content at ` +
+        `${content.path === "" ? "the top level" : content.path} (${content.shape}); ` +
+        "pass --format to say which format it is, or report the shape",
+      source,
+    );
+  }
+  // A trace written by traceToJson and read back already says so.
+  if (trace.notes?.some((n) => n.startsWith("no tool calls:"))) return trace;
+  const note = `no tool calls: the ${trace.format} transcript holds no tool call`;
+  return { ...trace, notes: [...(trace.notes ?? []), note] };
 }
 
 // Traces this module produced, so readTrace() passes them through unchanged.
@@ -194,52 +319,6 @@ const READ_TRACES = new WeakSet<object>();
 function remember(trace: Trace): Trace {
   READ_TRACES.add(trace);
   return trace;
-}
-
-/** One parsed JSONL line and its 1-based number. */
-interface JsonlRow {
-  value: unknown;
-  line: number;
-}
-
-function parseJsonl(text: string, source: string): JsonlRow[] {
-  const rows: JsonlRow[] = [];
-  let line = 0;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    line++;
-    const row = text.slice(start, end);
-    start = end + 1;
-    if (row.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(row);
-    } catch {
-      throw lineError(row, source, line);
-    }
-    checkJsonLimits(value, `${source}:${line}`);
-    rows.push({ value, line });
-  }
-  return rows;
-}
-
-function lineError(row: string, source: string, line: number): InputError {
-  try {
-    parseDocument(row, "line.json");
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error; // e.g. the parser is not loaded yet
-    if (error.where !== undefined) {
-      const column = /:(\d+)$/.exec(error.where)?.[1] ?? "1";
-      const what = error.message.slice(error.where.length + 2).replace(/; fix the syntax.*$/, "");
-      return new InputError(
-        `${what} on this line; fix or remove the line`,
-        `${source}:${line}:${column}`,
-      );
-    }
-  }
-  return new InputError("invalid JSON on this line; fix or remove the line", `${source}:${line}`);
 }
 
 /**
@@ -254,16 +333,24 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
     (format === "auto" || format === name) && values.every(test);
   if (whole("mcp", isJsonRpcMessage)) return [traceFromValue(values, { format: "mcp", source })];
   if (whole("otel", isOtelLine)) return [traceFromValue(values, { format: "otel", source })];
-  return rows.map((row) =>
-    traceFromValue(row.value, { ...options, source: `${source}:${row.line}` })
+  // Issue 13: lines that are one provider's streaming chunks or events are one trace.
+  const stream = streamFormat(values);
+  if (stream !== undefined && (format === "auto" || format === stream)) {
+    return [traceFromValue(values, { format, source })];
+  }
+  return rows.flatMap((row) =>
+    tracesFromValue(row.value, { ...options, source: `${source}:${row.line}` })
   );
 }
 
 /**
- * Read the traces of a text: one document, or a JSONL file. A JSONL file is
- * looked at whole first: lines that are JSON-RPC messages are one MCP
- * session, lines that are OTLP exports or spans are one OTel trace;
- * otherwise each line is one trace (errors name the line). A `.json` (or
+ * Read the traces of a text: raw SSE text, one document, or a JSONL file.
+ * SSE text (`event:`/`data:` lines) is one stream, whatever the extension. A
+ * JSONL file is looked at whole first: lines that are JSON-RPC messages are
+ * one MCP session, lines that are OTLP exports or spans are one OTel trace,
+ * lines that are one provider's streaming chunks are one merged trace;
+ * otherwise each line is one trace (errors name the line). A run file gives
+ * one trace per run. A `.json` (or
  * unnamed) text that is not one JSON document but whose lines each are is
  * read as JSONL.
  *
@@ -290,6 +377,14 @@ export function tracesFromText(
   options: ReadTraceOptions = {},
 ): Trace[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Issue 13: raw SSE text (`event:`/`data:` lines) is looked for before YAML.
+  if (looksLikeSse(text)) {
+    const events = sseEvents(text, source);
+    if (events.length === 0) {
+      throw new InputError("no traces: the SSE text has no data events", source);
+    }
+    return tracesFromValue(events, { ...options, source });
+  }
   if (source.toLowerCase().endsWith(".jsonl")) {
     const rows = parseJsonl(text, source);
     if (rows.length === 0) throw new InputError("no traces: the file has no JSON lines", source);
@@ -300,22 +395,14 @@ export function tracesFromText(
     value = parseDocument(text, source);
   } catch (error) {
     const rows = syntaxOf(source) === "yaml" ? undefined : jsonLines(text);
-    if (rows === undefined) throw error;
+    if (rows === undefined) {
+      // Issue 13: lines that start as JSON lines (a saved stream) get the bad line's own error.
+      if (syntaxOf(source) !== "yaml" && looksLikeJsonLines(text)) parseJsonl(text, source);
+      throw error;
+    }
     return tracesFromRows(rows, source, options);
   }
-  return [traceFromValue(value, { ...options, source })];
-}
-
-/** The rows of a text when it has two or more lines that each parse as JSON. */
-function jsonLines(text: string): JsonlRow[] | undefined {
-  const head = text.trimStart()[0];
-  if (head !== "{" && head !== "[") return undefined;
-  try {
-    const rows = parseJsonl(text, "");
-    return rows.length >= 2 ? rows : undefined;
-  } catch {
-    return undefined;
-  }
+  return tracesFromValue(value, { ...options, source });
 }
 
 /**

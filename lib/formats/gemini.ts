@@ -41,6 +41,7 @@ import {
   idOf,
   makeTrace,
   setArgs,
+  SkippedTypes,
   usageFromJson,
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
@@ -157,6 +158,7 @@ export const geminiReader: FormatReader = documentReader(
     const unanswered = new Map<string, ToolCall[]>(); // by tool name, in order
     let lastCode: ToolCall | undefined;
     const answer = new FinalAnswer("");
+    const skipped = new SkippedTypes();
     let previousRole: unknown = undefined;
     found.contents.forEach((content, index) => {
       const role = content.role ?? "model";
@@ -212,6 +214,8 @@ export const geminiReader: FormatReader = documentReader(
         } else if (model && part.thought !== true) {
           answer.text(part.text);
         }
+        // Issue 13: a part of a kind this reader does not know is skipped and listed.
+        if (!isPart(part)) skipped.add(Object.keys(part)[0] ?? "empty part");
       });
     });
     let modelName: string | undefined;
@@ -227,6 +231,7 @@ export const geminiReader: FormatReader = documentReader(
       finalAnswer: answer.value,
       model: modelName,
       usage,
+      skipped,
     });
     return finishTrace(trace, Array.isArray(value) ? undefined : value);
   },

@@ -41,6 +41,7 @@ import {
   idOf,
   makeTrace,
   setArgs,
+  SkippedTypes,
   usageFromJson,
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
@@ -119,12 +120,18 @@ function isItemList(list: unknown): list is unknown[] {
   return Array.isArray(list) && list.every(isItem);
 }
 
+// Issue 13: a response's output item of a type this reader does not know is skipped and listed.
+function isOutputList(list: unknown): list is unknown[] {
+  return Array.isArray(list) &&
+    list.every((item) => isItem(item) || (isJsonObject(item) && typeof item.type === "string"));
+}
+
 /** The items of a document, in order, and the responses they came from. */
 function documentItems(value: unknown): { items: unknown[]; responses: JsonObject[] } | undefined {
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every(isResponse)) {
       return {
-        items: value.flatMap((r) => isItemList(r.output) ? r.output : []),
+        items: value.flatMap((r) => isOutputList(r.output) ? r.output : []),
         responses: value,
       };
     }
@@ -135,8 +142,9 @@ function documentItems(value: unknown): { items: unknown[]; responses: JsonObjec
   const items: unknown[] = [];
   if (isItemList(value.input)) { for (const item of value.input) items.push(item); }
   else if (value.input !== undefined && typeof value.input !== "string") return undefined;
-  if (isItemList(value.output)) { for (const item of value.output) items.push(item); }
-  else if (value.output !== undefined) return undefined;
+  if (isItemList(value.output) || (isResponse(value) && isOutputList(value.output))) {
+    for (const item of value.output as unknown[]) items.push(item);
+  } else if (value.output !== undefined) return undefined;
   if (isResponse(value)) return { items, responses: [value] };
   const typed = items.some((item) => isJsonObject(item) && isItemType(item.type));
   return typed ? { items, responses: [] } : undefined;
@@ -227,8 +235,13 @@ export const openaiResponsesReader: FormatReader = documentReader(
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const answer = new FinalAnswer();
+    const skipped = new SkippedTypes();
     for (const item of found.items) {
       if (!isJsonObject(item)) continue;
+      if (item.type !== undefined && item.type !== "message" && !isItemType(item.type)) {
+        skipped.add(String(item.type));
+        continue;
+      }
       if (item.type === "message" || item.type === undefined) {
         if (item.role !== "assistant") continue;
         answer.message();
@@ -257,7 +270,12 @@ export const openaiResponsesReader: FormatReader = documentReader(
       usage = addUsage(usage, usageFromJson(response.usage));
       if (model === undefined && typeof response.model === "string") model = response.model;
     }
-    const trace = makeTrace("openai-responses", calls, { finalAnswer: answer.value, model, usage });
+    const trace = makeTrace("openai-responses", calls, {
+      finalAnswer: answer.value,
+      model,
+      usage,
+      skipped,
+    });
     return finishTrace(trace, Array.isArray(value) ? undefined : value);
   },
 );

@@ -1,13 +1,21 @@
 /**
  * The `toolscore` envelope: `{"format": "toolscore", "calls": […],
- * "final_answer"?, "model"?, "usage"?}`, what `agent run` writes and what
+ * "final_answer"?, "model"?, "usage"?, "run"?, "metadata"?, "skipped"?,
+ * "notes"?}`, what `agent run` writes and what
  * {@linkcode traceToJson} produces. Calls are in the file shape and checked
  * strictly by `callFromJson` (a bad field is an error naming its JSON path).
  *
  * @module
  */
 
-import { callFromJson, callToJson, type JsonObject, type Trace } from "../scoring/calls.ts";
+import {
+  callFromJson,
+  callToJson,
+  isJsonObject,
+  type JsonObject,
+  type SkippedItems,
+  type Trace,
+} from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { finishTrace, isEnvelope } from "./_shared.ts";
 import type { FormatReader } from "./reader.ts";
@@ -39,7 +47,7 @@ export const toolscoreReader: FormatReader = {
         throw error;
       }
     });
-    return finishTrace({ calls, format: "toolscore" }, value);
+    return envelopeExtras(finishTrace({ calls, format: "toolscore" }, value), value);
   },
 };
 
@@ -73,5 +81,30 @@ export function traceToJson(trace: Trace): JsonObject {
   if (trace.usage !== undefined) {
     out.usage = { input_tokens: trace.usage.inputTokens, output_tokens: trace.usage.outputTokens };
   }
+  // Issue 13: what the reader found beside the calls (run, metadata, skipped items, notes).
+  if (trace.run !== undefined) out.run = { ...trace.run };
+  if (trace.metadata !== undefined) out.metadata = { ...trace.metadata };
+  if (trace.skipped !== undefined) out.skipped = trace.skipped.map((s) => ({ ...s }));
+  if (trace.notes !== undefined) out.notes = [...trace.notes];
   return out;
+}
+
+/** The envelope fields of issue 13, read back: `run`, `metadata`, `skipped`, `notes`. */
+function envelopeExtras(trace: Trace, value: JsonObject): Trace {
+  const run = value.run;
+  if (isJsonObject(run) && typeof run.task === "string") {
+    trace.run = typeof run.trial === "number"
+      ? { task: run.task, trial: run.trial }
+      : { task: run.task };
+  }
+  if (isJsonObject(value.metadata)) trace.metadata = { ...value.metadata };
+  if (Array.isArray(value.skipped)) {
+    trace.skipped = value.skipped.filter((s): s is SkippedItems =>
+      isJsonObject(s) && typeof s.type === "string" && typeof s.count === "number"
+    );
+  }
+  if (Array.isArray(value.notes)) {
+    trace.notes = value.notes.filter((n): n is string => typeof n === "string");
+  }
+  return trace;
 }

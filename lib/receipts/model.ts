@@ -7,7 +7,7 @@
  */
 
 import schema from "../../schemas/receipt.schema.json" with { type: "json" };
-import type { EvidenceCounts } from "../checks/evidence.ts";
+import type { EvidenceCounts } from "../checks/evidence_state.ts";
 
 /**
  * The receipt format version this module writes and reads.

@@ -8,7 +8,8 @@
  */
 
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
-import { type Evidence, formatEvidence } from "../checks/evidence.ts";
+import type { Evidence } from "../checks/evidence.ts";
+import { formatEvidence } from "../checks/evidence_format.ts";
 import { meetsBar } from "../scoring/score.ts";
 import { palette } from "./color.ts";
 import { summarizeIssues } from "../evaluate/issues.ts";

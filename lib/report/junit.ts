@@ -17,7 +17,7 @@
  * @module
  */
 
-import { summaryLine } from "../checks/evidence.ts";
+import { summaryLine } from "../checks/evidence_state.ts";
 import type { ProtocolResult } from "../stats/protocol_result.ts";
 import { formatMetricValue } from "../stats/format.ts";
 import { escapeXml } from "./escape.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { summaryLine } from "../checks/evidence.ts";
+import { summaryLine } from "../checks/evidence_state.ts";
 import { escapeMarkdown } from "./escape.ts";
 import { MARKDOWN_LIMIT, MarkdownBudget } from "./markdown_budget.ts";
 import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "./trace_record.ts";

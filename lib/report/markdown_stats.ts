@@ -9,9 +9,8 @@
  */
 
 import type { Comparison } from "../stats/comparison.ts";
-import { formatPassRate, formatPValue } from "../stats/format.ts";
+import { formatMetricValue, formatPassRate, formatPValue } from "../stats/format.ts";
 import type { ProtocolResult } from "../stats/protocol_result.ts";
-import { formatMetricValue } from "../stats/format.ts";
 import { escapeMarkdown } from "./escape.ts";
 import type { MarkdownOptions } from "./markdown.ts";
 import { MARKDOWN_LIMIT, MarkdownBudget } from "./markdown_budget.ts";
@@ -19,17 +18,23 @@ import { MARKDOWN_LIMIT, MarkdownBudget } from "./markdown_budget.ts";
 function variantTable(budget: MarkdownBudget, comparison: Comparison): void {
   budget.table(
     [
-      `| variant | n | pass rate | 95% interval | pass^${comparison.k} | cost | latency | errors |`,
-      "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |",
+      `| variant | n | tasks | pass rate | 95% interval | clustered 95% | pass^${comparison.k} | cost | latency | errors |`,
+      "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |",
     ],
     comparison.variants.map((stats) =>
-      `| ${escapeMarkdown(stats.variant)} | ${stats.n} | ${stats.passes}/${stats.n} = ${
+      `| ${
+        escapeMarkdown(stats.variant)
+      } | ${stats.n} | ${stats.tasks} | ${stats.passes}/${stats.n} = ${
         formatPassRate(stats.passRate)
       } | [${formatPassRate(stats.interval[0])}, ${formatPassRate(stats.interval[1])}] | ${
-        stats.passHatK === null ? "unknown" : stats.passHatK.toFixed(2)
-      } | ${formatMetricValue("cost", stats.cost)} | ${
-        formatMetricValue("latency", stats.latency)
-      } | ${stats.counts.error} |`
+        stats.clusteredInterval === null
+          ? "unknown"
+          : `[${formatPassRate(stats.clusteredInterval[0])}, ${
+            formatPassRate(stats.clusteredInterval[1])
+          }]`
+      } | ${stats.passHatK === null ? "unknown" : stats.passHatK.toFixed(2)} | ${
+        formatMetricValue("cost", stats.cost)
+      } | ${formatMetricValue("latency", stats.latency)} | ${stats.counts.error} |`
     ),
     "variant rows",
     0.6,
@@ -42,7 +47,9 @@ function pairsAndNotes(budget: MarkdownBudget, comparison: Comparison): void {
       ? ""
       : ` against ${escapeMarkdown(comparison.baseline)}`;
     const items = comparison.pairs.map((pair) =>
-      `- ${pair.distinguishable ? "**called**" : "not called"}: ${escapeMarkdown(pair.verdict)}`
+      `- ${pair.distinguishable ? "**called**" : "not called"}: ${escapeMarkdown(pair.verdict)}${
+        pair.testReason === "" ? "" : ` (${escapeMarkdown(pair.testReason)})`
+      }`
     );
     budget.block(`Pairs${against} (alpha = ${comparison.alpha}, min_n = ${comparison.minN}):`);
     let i = 0;
@@ -84,8 +91,8 @@ export function compareMarkdown(comparison: Comparison, options: MarkdownOptions
   budget.block(
     `### toolscore compare: ${count} ${count === 1 ? "variant" : "variants"}, ${runs} ${
       runs === 1 ? "run" : "runs"
-    }\n\n${called} of ${comparison.pairs.length} pair differences called (Fisher exact test at alpha ${comparison.alpha}, ` +
-      `non-overlapping 95% Wilson intervals, at least ${comparison.minN} runs each); k = ${comparison.k}.`,
+    }\n\n${called} of ${comparison.pairs.length} pair differences called (test ${comparison.test}, alpha ${comparison.alpha}, ` +
+      `at least ${comparison.minN} runs each; each verdict says which test decided); k = ${comparison.k}.`,
   );
   variantTable(budget, comparison);
   pairsAndNotes(budget, comparison);

@@ -13,7 +13,8 @@
  */
 
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
-import type { CheckJson, Evidence, EvidenceCounts, EvidenceCoverage } from "../checks/evidence.ts";
+import type { Evidence, EvidenceCoverage } from "../checks/evidence.ts";
+import type { CheckJson, EvidenceCounts } from "../checks/evidence_state.ts";
 import { redactText } from "../checks/security.ts";
 import { valuesMatch } from "../scoring/matchers.ts";
 import { argsChecked } from "../scoring/pairing.ts";

@@ -67,7 +67,9 @@ export type FormatName =
   | "mcp"
   | "langchain"
   | "otel"
-  | "custom";
+  | "custom"
+  | "tau-bench"
+  | "tau2-bench";
 
 /** Token usage of a trace. */
 export interface Usage {
@@ -89,6 +91,33 @@ export interface Trace {
   usage?: Usage;
   /** The format the trace was read as. */
   format: FormatName;
+  /**
+   * The run of a run file this trace is (a τ-bench record, a τ²-bench
+   * simulation…): its task and trial. Names the trace `FILE[task#trial]`.
+   */
+  run?: TraceRun;
+  /** What the reader found beside the calls (`recorded_reward`, `task_id`…). */
+  metadata?: JsonObject;
+  /** Items of a known format the reader skipped, by type ("skipped 1 item of type X"). */
+  skipped?: SkippedItems[];
+  /** What a person should know about the reading (a chat with no tool calls…). */
+  notes?: string[];
+}
+
+/** The task and trial of one run of a run file. */
+export interface TraceRun {
+  /** The task id, as text. */
+  task: string;
+  /** The trial (repeat) number, when the file records one. */
+  trial?: number;
+}
+
+/** How many items of one type a reader skipped. */
+export interface SkippedItems {
+  /** The item type as the document names it. */
+  type: string;
+  /** How many were skipped. */
+  count: number;
 }
 
 /**

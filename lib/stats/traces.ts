@@ -11,7 +11,9 @@
  */
 
 import { join } from "node:path";
-import { knownTotal } from "../scoring/calls.ts";
+import { knownTotal, type Trace } from "../scoring/calls.ts";
+import { tracesFromValue } from "../formats/detect.ts";
+import { runLabel } from "../formats/runs.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
 import {
   evaluateExpected,
@@ -116,6 +118,9 @@ function taskRegex(pattern: string | RegExp | UserPattern): UserPattern {
 
 /**
  * Score every `*.json` trace in a directory against a gold file or contract.
+ * A run file (τ-bench results or trajectories, τ²-bench results) is one run
+ * per record: its task and trial come from the record (run id
+ * `STEM[task#trial]`), not from the file stem.
  *
  * A trace passes when its score is at least `minScore` and it has no
  * error-severity honesty finding (`EvaluationResult.passed`). A trace that
@@ -166,22 +171,38 @@ export async function runsFromTraces(
     const task = taskOfStem(stem, pattern);
     const repeat = repeatOfStem(stem, pattern);
     const path = join(directory, name);
+    let traces: Trace[];
     try {
-      const value = parseDocument(await readTextFile(path), path);
-      const result = evaluateExpected(expected, value);
-      runs.push(
-        new Run(variant, task, result.passed(minScore) ? "pass" : "fail", {
-          cost: knownTotal(result.traceCalls, (call) => call.costUsd),
-          latency: knownTotal(result.traceCalls, (call) => call.durationS),
-          runId: stem,
-          repeat,
-        }),
-      );
+      // A run file (tau-bench…) is one run per record, its task and trial from the record.
+      traces = tracesFromValue(parseDocument(await readTextFile(path), path), { source: path });
     } catch (error) {
-      // Unreadable or unscorable: an error run, so the population stays whole.
+      // Unreadable: an error run, so the population stays whole.
       if (!(error instanceof ToolscoreError)) throw error;
       options.onError?.(path, error);
       runs.push(new Run(variant, task, "error", { runId: stem, repeat }));
+      continue;
+    }
+    for (const trace of traces) {
+      const runTask = trace.run?.task ?? task;
+      const runId = trace.run === undefined ? stem : `${stem}${runLabel(trace.run)}`;
+      // A run file's record names its trial; a plain trace file takes the stem's repeat group.
+      const runRepeat = trace.run === undefined ? repeat : trace.run.trial ?? null;
+      try {
+        const result = evaluateExpected(expected, trace);
+        runs.push(
+          new Run(variant, runTask, result.passed(minScore) ? "pass" : "fail", {
+            cost: knownTotal(result.traceCalls, (call) => call.costUsd),
+            latency: knownTotal(result.traceCalls, (call) => call.durationS),
+            runId,
+            repeat: runRepeat,
+          }),
+        );
+      } catch (error) {
+        // Unscorable: an error run, so the population stays whole.
+        if (!(error instanceof ToolscoreError)) throw error;
+        options.onError?.(path, error);
+        runs.push(new Run(variant, runTask, "error", { runId, repeat: runRepeat }));
+      }
     }
   }
   return runs;

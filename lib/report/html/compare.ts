@@ -11,10 +11,9 @@
  */
 
 import type { Comparison } from "../../stats/comparison.ts";
-import { formatPassRate, formatPValue } from "../../stats/format.ts";
-import type { VariantStats } from "../../stats/variant_stats.ts";
+import { formatMetricValue, formatPassRate, formatPValue } from "../../stats/format.ts";
 import { paretoFront } from "../../stats/select.ts";
-import { formatMetricValue } from "../../stats/format.ts";
+import type { VariantStats } from "../../stats/variant_stats.ts";
 import { escapeHtml } from "../escape.ts";
 import { htmlPage, niceTicks } from "./page.ts";
 
@@ -211,40 +210,48 @@ ${note}`;
  */
 export function comparisonSections(comparison: Comparison): string {
   const k = comparison.k;
+  const interval = (range: readonly [number, number] | null) =>
+    range === null ? "unknown" : `[${formatPassRate(range[0])}, ${formatPassRate(range[1])}]`;
+  const cells = (stats: VariantStats) =>
+    [
+      `<td class="num">${stats.n}</td>`,
+      `<td class="num">${stats.tasks}</td>`,
+      `<td class="num">${stats.passes}/${stats.n} = ${formatPassRate(stats.passRate)}</td>`,
+      `<td>${interval(stats.interval)}</td>`,
+      `<td>${interval(stats.clusteredInterval)}</td>`,
+      `<td class="num">${
+        stats.designEffect === null ? "unknown" : stats.designEffect.toFixed(2)
+      }</td>`,
+      `<td class="num">${stats.passHatK === null ? "unknown" : stats.passHatK.toFixed(2)}</td>`,
+      `<td class="num">${escapeHtml(formatMetricValue("cost", stats.cost))}</td>`,
+      `<td class="num">${escapeHtml(formatMetricValue("latency", stats.latency))}</td>`,
+      `<td class="num">${stats.counts.error}</td>`,
+    ].join("");
   const rows = comparison.variants.map((stats) =>
-    `<tr><th scope="row">${
-      escapeHtml(stats.variant)
-    }</th><td class="num">${stats.n}</td><td class="num">${stats.passes}/${stats.n} = ${
-      formatPassRate(stats.passRate)
-    }</td><td>[${formatPassRate(stats.interval[0])}, ${
-      formatPassRate(stats.interval[1])
-    }]</td><td class="num">${
-      stats.passHatK === null ? "unknown" : stats.passHatK.toFixed(2)
-    }</td><td class="num">${
-      escapeHtml(formatMetricValue("cost", stats.cost))
-    }</td><td class="num">${
-      escapeHtml(formatMetricValue("latency", stats.latency))
-    }</td><td class="num">${stats.counts.error}</td></tr>`
+    `<tr><th scope="row">${escapeHtml(stats.variant)}</th>${cells(stats)}</tr>`
   );
-  const pairs = comparison.pairs.map((pair) =>
-    `<tr><th scope="row">${escapeHtml(pair.a)} vs ${escapeHtml(pair.b)}</th><td class="num">${
-      pair.difference === null
-        ? "unknown"
-        : `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(2)}`
-    }</td><td class="num">${formatPValue(pair.pValue)}</td><td>${
+  const pairs = comparison.pairs.map((pair) => {
+    const difference = pair.difference === null
+      ? "unknown"
+      : `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(2)}`;
+    const paired = pair.pairedPValue === null ? "" : ` p = ${formatPValue(pair.pairedPValue)}`;
+    const reason = pair.testReason === ""
+      ? ""
+      : `<br><small>${escapeHtml(pair.testReason)}</small>`;
+    return `<tr><th scope="row">${escapeHtml(pair.a)} vs ${
+      escapeHtml(pair.b)
+    }</th><td class="num">${difference}</td><td class="num">${formatPValue(pair.pValue)}</td><td>${
       pair.overlap ? "yes" : "no"
-    }</td><td>${escapeHtml(pair.test)}${
-      pair.pairedPValue === null ? "" : ` p = ${formatPValue(pair.pairedPValue)}`
-    }</td><td><span class="badge ${pair.distinguishable ? "pass" : "unknown"}">${
-      pair.distinguishable ? "called" : "not called"
-    }</span> ${escapeHtml(pair.verdict)}${
-      pair.testReason === "" ? "" : `<br><small>${escapeHtml(pair.testReason)}</small>`
-    }</td></tr>`
-  );
+    }</td><td>${escapeHtml(pair.test)}${paired}</td><td><span class="badge ${
+      pair.distinguishable ? "pass" : "unknown"
+    }">${pair.distinguishable ? "called" : "not called"}</span> ${
+      escapeHtml(pair.verdict)
+    }${reason}</td></tr>`;
+  });
   const notes = comparison.notes.map((note) => `<li>${escapeHtml(note)}</li>`);
   return `<table>
 <caption>Variants</caption>
-<thead><tr><th scope="col">variant</th><th scope="col" class="num">n</th><th scope="col" class="num">pass rate</th><th scope="col">95% interval</th><th scope="col" class="num">pass^${k}</th><th scope="col" class="num">cost</th><th scope="col" class="num">latency</th><th scope="col" class="num">errors</th></tr></thead>
+<thead><tr><th scope="col">variant</th><th scope="col" class="num">n</th><th scope="col" class="num">tasks</th><th scope="col" class="num">pass rate</th><th scope="col">95% interval</th><th scope="col">clustered 95%</th><th scope="col" class="num">deff</th><th scope="col" class="num">pass^${k}</th><th scope="col" class="num">cost</th><th scope="col" class="num">latency</th><th scope="col" class="num">errors</th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody>

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { summaryLine } from "../../checks/evidence.ts";
+import { summaryLine } from "../../checks/evidence_state.ts";
 import { escapeHtml } from "../escape.ts";
 import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "../trace_record.ts";
 import { traceSection } from "./eval_trace.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { summaryLine } from "../../checks/evidence.ts";
+import { summaryLine } from "../../checks/evidence_state.ts";
 import { escapeHtml, escapeHtmlText as text } from "../escape.ts";
 import type { ArgView, CallDetail, CallView, TraceRecord } from "../trace_record.ts";
 

@@ -1,0 +1,86 @@
+/**
+ * Errors written as text: a tool result that is plain text reporting an
+ * error (`Error: payment amount does not add up`, a Python `ValueError: …`
+ * line) marks its call failed when the reader found no explicit status. The
+ * patterns are the honesty configuration's `error_text_patterns` (compiled
+ * like every configurable pattern); the shipped default is a leading
+ * `Error:`/`Exception:`-style prefix, and `[]` turns the rule off.
+ *
+ * A call with an explicit status (`isError` set either way, or a non-empty
+ * `error`) is never changed. A marked call gets `isError: true` and
+ * `metadata.outcome_source: "error_text"`; its result is kept as it was.
+ *
+ * @module
+ */
+
+import type { ToolCall, Trace } from "../scoring/calls.ts";
+import { DEFAULT_HONESTY, type HonestyConfig } from "./honesty_config.ts";
+import { textTest } from "./honesty_text.ts";
+
+/** Where a call's failure came from when a rule, not the reader, decided it. */
+export const OUTCOME_SOURCE_ERROR_TEXT = "error_text";
+
+/**
+ * The calls with the error-text rule applied: a copy of each call it marks
+ * failed, the same object for every other call (the same array when none
+ * changes).
+ *
+ * @param calls The calls as read.
+ * @param config The honesty configuration whose `errorTextPatterns` apply.
+ * @returns The calls, marked.
+ *
+ * @example Usage
+ * ```ts
+ * import { applyErrorText } from "./error_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const [call] = applyErrorText([{ tool: "book", result: "Error: payment amount does not add up" }]);
+ * assert.equal(call?.isError, true);
+ * assert.equal(call?.metadata?.outcome_source, "error_text");
+ * const explicit = { tool: "book", result: "Error: x", isError: false };
+ * assert.equal(applyErrorText([explicit])[0], explicit);
+ * ```
+ */
+export function applyErrorText(
+  calls: readonly ToolCall[],
+  config: HonestyConfig = DEFAULT_HONESTY,
+): ToolCall[] {
+  const patterns = config.errorTextPatterns ?? DEFAULT_HONESTY.errorTextPatterns ?? [];
+  if (patterns.length === 0) return calls as ToolCall[];
+  const test = textTest(patterns);
+  let changed = false;
+  const out = calls.map((call) => {
+    if (call.isError !== undefined) return call;
+    if (typeof call.error === "string" && call.error !== "") return call;
+    if (typeof call.result !== "string" || !test(call.result)) return call;
+    changed = true;
+    return {
+      ...call,
+      isError: true,
+      metadata: { ...call.metadata, outcome_source: OUTCOME_SOURCE_ERROR_TEXT },
+    };
+  });
+  return changed ? out : calls as ToolCall[];
+}
+
+/**
+ * A trace with the error-text rule applied to its calls (the trace itself
+ * when no call changes).
+ *
+ * @param trace The trace as read.
+ * @param config The honesty configuration whose `errorTextPatterns` apply.
+ * @returns The trace, its calls marked.
+ *
+ * @example Usage
+ * ```ts
+ * import { traceWithErrorText } from "./error_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = { format: "custom" as const, calls: [{ tool: "pay", result: "Error: declined" }] };
+ * assert.equal(traceWithErrorText(trace).calls[0]?.isError, true);
+ * ```
+ */
+export function traceWithErrorText(trace: Trace, config?: HonestyConfig): Trace {
+  const calls = applyErrorText(trace.calls, config);
+  return calls === trace.calls ? trace : { ...trace, calls };
+}

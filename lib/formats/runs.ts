@@ -1,0 +1,273 @@
+/**
+ * Run files: one file holding many agent runs, read as one named trace per
+ * run.
+ *
+ * - `tau-bench`: τ-bench results and historical trajectories, a list of
+ *   `{task_id, reward, info, traj, trial?}` where `traj` is the chat
+ *   transcript (read by the detector, OpenAI messages in the published
+ *   files).
+ * - `tau2-bench`: τ²-bench results, `{"simulations": [{task_id, trial,
+ *   messages, reward_info}]}`, where an assistant message's `tool_calls` are
+ *   `{id, name, arguments, requestor}` and a `role: "tool"` message carries
+ *   the call's `id`, `content` and an `error` flag. Only the agent's calls
+ *   (`requestor: "assistant"`) are read; the user simulator's are not the
+ *   agent's.
+ * - generic: a list of objects each holding `messages`, `traj` or
+ *   `trajectory` and naming the run (`task_id`, `task`, `instance_id`, `id`,
+ *   `trial` or `reward`), read with the transcript's own format (task from
+ *   `task_id`, `task`, `instance_id` or `id`, else the 1-based position;
+ *   trial from `trial`).
+ *
+ * A run's task and trial go to `trace.run` (the CLI names it
+ * `FILE[task#trial]`), and a recorded `reward` to
+ * `trace.metadata.recorded_reward`: it never replaces the score.
+ *
+ * @module
+ */
+
+import {
+  type FormatName,
+  isJsonObject,
+  type JsonObject,
+  type ToolCall,
+  type Trace,
+  type TraceRun,
+} from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import {
+  attachTextResult,
+  FinalAnswer,
+  finiteNumber,
+  idOf,
+  makeTrace,
+  setArgs,
+} from "./_shared.ts";
+
+/** The formats a run file can be in. */
+export type RunFileFormat = "tau-bench" | "tau2-bench" | "runs";
+
+/** One run of a run file, before its transcript is read. */
+export interface RunEntry {
+  /** The task and trial. */
+  run: TraceRun;
+  /** The transcript (τ-bench `traj`, generic `messages`…). */
+  transcript: unknown;
+  /** Where the run sits in the file, for errors. */
+  path: string;
+  /** The recorded reward, if any. */
+  reward?: number;
+}
+
+/** A run file found in a document. */
+export interface RunFile {
+  /** Which kind of run file. */
+  kind: RunFileFormat;
+  /** The runs, in file order. */
+  runs: RunEntry[];
+}
+
+const TRANSCRIPT_KEYS = ["messages", "traj", "trajectory"] as const;
+// What makes a generic list item a run: one of these beside its transcript.
+const RUN_KEYS = ["task_id", "task", "instance_id", "id", "trial", "reward"];
+
+function taskText(value: unknown): string | undefined {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function trialOf(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function isTauRecord(value: unknown): value is JsonObject {
+  return isJsonObject(value) && taskText(value.task_id) !== undefined &&
+    Array.isArray(value.traj) &&
+    ("reward" in value || "info" in value);
+}
+
+function isTau2Document(value: unknown): value is JsonObject {
+  return isJsonObject(value) && Array.isArray(value.simulations) &&
+    value.simulations.every((s) => isJsonObject(s) && Array.isArray(s.messages));
+}
+
+function transcriptKey(value: unknown): (typeof TRANSCRIPT_KEYS)[number] | undefined {
+  if (!isJsonObject(value)) return undefined;
+  return TRANSCRIPT_KEYS.find((key) => Array.isArray(value[key]));
+}
+
+function runOf(task: string, trial: number | undefined): TraceRun {
+  return trial === undefined ? { task } : { task, trial };
+}
+
+/**
+ * The run file a document is, or `undefined`.
+ *
+ * @param value The parsed document.
+ * @returns The kind and its runs.
+ *
+ * @example Usage
+ * ```ts
+ * import { findRunFile } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const file = findRunFile([{ task_id: 7, reward: 1, info: {}, traj: [], trial: 0 }]);
+ * assert.equal(file?.kind, "tau-bench");
+ * assert.deepEqual(file?.runs[0]?.run, { task: "7", trial: 0 });
+ * ```
+ */
+export function findRunFile(value: unknown): RunFile | undefined {
+  if (Array.isArray(value) && value.length > 0 && value.every(isTauRecord)) {
+    return {
+      kind: "tau-bench",
+      runs: value.map((record, i) => ({
+        run: runOf(taskText(record.task_id) as string, trialOf(record.trial)),
+        transcript: record.traj,
+        path: `[${i}].traj`,
+        ...rewardOf(record.reward),
+      })),
+    };
+  }
+  if (isTau2Document(value)) {
+    return {
+      kind: "tau2-bench",
+      runs: (value.simulations as JsonObject[]).map((sim, i) => ({
+        run: runOf(taskText(sim.task_id) ?? String(i + 1), trialOf(sim.trial)),
+        transcript: sim.messages,
+        path: `simulations[${i}].messages`,
+        ...rewardOf(isJsonObject(sim.reward_info) ? sim.reward_info.reward : sim.reward),
+      })),
+    };
+  }
+  // A generic run names itself (a list of bare {messages} states is a LangGraph stream, not runs).
+  if (
+    Array.isArray(value) && value.length > 0 &&
+    value.every((v) =>
+      transcriptKey(v) !== undefined && RUN_KEYS.some((k) => k in (v as JsonObject))
+    )
+  ) {
+    return {
+      kind: "runs",
+      runs: (value as JsonObject[]).map((record, i) => {
+        const key = transcriptKey(record) as string;
+        const task = taskText(record.task_id) ?? taskText(record.task) ??
+          taskText(record.instance_id) ?? taskText(record.id) ?? String(i + 1);
+        return {
+          run: runOf(task, trialOf(record.trial)),
+          transcript: record[key],
+          path: `[${i}].${key}`,
+          ...rewardOf(record.reward),
+        };
+      }),
+    };
+  }
+  return undefined;
+}
+
+function rewardOf(value: unknown): { reward?: number } {
+  const reward = finiteNumber(value);
+  return reward === undefined ? {} : { reward };
+}
+
+/**
+ * Read τ²-bench simulation messages: the agent's calls, their results by
+ * `id`, failed when the tool message says `error: true`.
+ *
+ * @param messages The simulation's `messages`.
+ * @param source The file and JSON path, for errors.
+ * @returns The trace (format `tau2-bench`).
+ * @throws {InputError} On a tool call without a name.
+ *
+ * @example Usage
+ * ```ts
+ * import { readTau2Messages } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = readTau2Messages([
+ *   { role: "assistant", tool_calls: [{ id: "1", name: "a", arguments: { x: 1 }, requestor: "assistant" }] },
+ *   { role: "tool", id: "1", content: "Error: no", requestor: "assistant", error: true },
+ * ], "r.json");
+ * assert.equal(trace.calls[0]?.isError, true);
+ * ```
+ */
+export function readTau2Messages(messages: unknown[], source: string): Trace {
+  const calls: ToolCall[] = [];
+  const byId = new Map<string, ToolCall[]>();
+  const answer = new FinalAnswer();
+  messages.forEach((message, i) => {
+    if (!isJsonObject(message)) return;
+    if (message.role === "assistant") {
+      answer.message();
+      answer.text(message.content);
+      if (!Array.isArray(message.tool_calls)) return;
+      message.tool_calls.forEach((entry, j) => {
+        if (!isJsonObject(entry)) return;
+        if (entry.requestor !== undefined && entry.requestor !== "assistant") return;
+        if (typeof entry.name !== "string" || entry.name === "") {
+          throw new InputError("tool call has no name", `${source}[${i}].tool_calls[${j}]`);
+        }
+        const call: ToolCall = { tool: entry.name };
+        setArgs(call, entry.arguments);
+        const id = idOf(entry.id);
+        if (id !== undefined) {
+          call.id = id;
+          byId.set(id, [...(byId.get(id) ?? []), call]);
+        }
+        calls.push(call);
+        answer.call();
+      });
+    } else if (message.role === "tool") {
+      if (message.requestor !== undefined && message.requestor !== "assistant") return;
+      const queue = byId.get(idOf(message.id) ?? idOf(message.tool_call_id) ?? "") ?? [];
+      const call = queue.find((c) => c.result === undefined && c.isError === undefined);
+      if (call === undefined) return;
+      const text = typeof message.content === "string"
+        ? message.content
+        : JSON.stringify(message.content ?? null);
+      attachTextResult(call, text);
+      if (message.error === true) {
+        call.isError = true;
+        if (call.error === undefined) call.error = text === "" ? "tool error" : text;
+      } else if (message.error === false && call.error === undefined) call.isError = false;
+    }
+  });
+  return makeTrace("tau2-bench", calls, { finalAnswer: answer.value });
+}
+
+/**
+ * Finish one run's trace: its run, the recorded reward in metadata, and the
+ * run file's format name for τ-bench files.
+ *
+ * @param trace The trace read from the run's transcript.
+ * @param entry The run.
+ * @param kind The run file's kind.
+ * @returns The trace.
+ */
+export function finishRun(trace: Trace, entry: RunEntry, kind: RunFileFormat): Trace {
+  const out: Trace = { ...trace, run: entry.run };
+  if (kind !== "runs") out.format = kind as FormatName;
+  const metadata: JsonObject = { ...(trace.metadata ?? {}), task_id: entry.run.task };
+  if (entry.run.trial !== undefined) metadata.trial = entry.run.trial;
+  if (entry.reward !== undefined) metadata.recorded_reward = entry.reward;
+  out.metadata = metadata;
+  return out;
+}
+
+/**
+ * The label of a run: `[task]`, or `[task#trial]` with a trial.
+ *
+ * @param run The run.
+ * @returns The label to append to the file name.
+ *
+ * @example Usage
+ * ```ts
+ * import { runLabel } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(runLabel({ task: "3", trial: 1 }), "[3#1]");
+ * assert.equal(runLabel({ task: "refund" }), "[refund]");
+ * ```
+ */
+export function runLabel(run: TraceRun): string {
+  return run.trial === undefined ? `[${run.task}]` : `[${run.task}#${run.trial}]`;
+}
