@@ -7,7 +7,7 @@ import { tempDir } from "./_mcp.ts";
 import { openaiServer } from "./_model_wire.ts";
 import { CONTRACTS, fixtureServer, readRows, writeSpec } from "./_agent.ts";
 import { faultFires, faultsFromJson } from "../lib/agent/faults.ts";
-import { injectedFaultsFromJson } from "../lib/checks/honesty.ts";
+import { injectedFaultsFromJson } from "../lib/checks/injected_faults.ts";
 
 const BOOK = {
   id: "book",

@@ -23,7 +23,7 @@ import { sha256Hex } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
 import { readDocument } from "../base/load.ts";
 import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
-import type { InjectedFault } from "../checks/honesty.ts";
+import type { InjectedFault } from "../checks/injected_faults.ts";
 import type { FaultHook } from "./run_loop.ts";
 
 /** What a fault does. */

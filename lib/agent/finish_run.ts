@@ -14,7 +14,8 @@
 import { basename, dirname, join, relative } from "node:path";
 import { callToJson, type JsonObject } from "../scoring/calls.ts";
 import { evaluationEvidence } from "../checks/evidence.ts";
-import { DEFAULT_HONESTY, type HonestyConfig, type InjectedFault } from "../checks/honesty.ts";
+import { DEFAULT_HONESTY, type HonestyConfig } from "../checks/honesty_config.ts";
+import type { InjectedFault } from "../checks/injected_faults.ts";
 import { evaluateExpected, type Expected, expectedMinScore } from "../evaluate/expected.ts";
 import { buildReceipt } from "../receipts/build.ts";
 import { fileDigest } from "../receipts/digest.ts";

@@ -9,7 +9,7 @@
  */
 
 import { dirname, extname, resolve } from "node:path";
-import { loadHonestyConfig } from "../checks/honesty.ts";
+import { loadHonestyConfig } from "../checks/honesty_config.ts";
 import { type Expected, loadExpected } from "../evaluate/expected.ts";
 import { type FinishContext, finishRun, runFiles } from "./finish_run.ts";
 import type { PostJsonOptions } from "./http.ts";
