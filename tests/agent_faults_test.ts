@@ -8,6 +8,8 @@ import { openaiServer } from "./_model_wire.ts";
 import { CONTRACTS, fixtureServer, readRows, writeSpec } from "./_agent.ts";
 import { faultFires, faultsFromJson } from "../lib/agent/faults.ts";
 import { injectedFaultsFromJson } from "../lib/checks/injected_faults.ts";
+import { planRuns } from "../lib/agent/plan.ts";
+import { loadAgentSpec } from "../lib/spec/agent_spec.ts";
 
 const BOOK = {
   id: "book",
@@ -113,17 +115,6 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
   const dir = await tempDir("agent_faults_draw");
   const model = openaiServer();
   try {
-    const faults = [
-      {
-        tool: "get_weather",
-        kind: "warning",
-        message: "data is 3 days old",
-        probability: 0.5,
-        seed: "s1",
-      },
-      { tool: "add", kind: "replace", result: "41" },
-    ];
-    await Deno.writeTextFile(`${dir}/faults.yaml`, JSON.stringify(faults));
     const spec = await writeSpec(dir, {
       server: fixtureServer("agent-faults-draw"),
       arms: [{ id: "a", provider: "openai", model: "gpt-good", base_url: model.url }],
@@ -131,6 +122,26 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
       repeats: 6,
       faults: "faults.yaml",
     });
+    // Run ids hash the spec (which names the faults file, not its content): pick the first seed
+    // whose draws over the six runs both fire and hold, so the test shows each case.
+    const runIds = planRuns(await loadAgentSpec(spec)).map((run) => run.runId);
+    const warning = (seed: string) => ({
+      tool: "get_weather",
+      kind: "warning",
+      message: "data is 3 days old",
+      probability: 0.5,
+      seed,
+    });
+    const mixed = (seed: number) => {
+      const draws = runIds.map((id) =>
+        faultFires(faultsFromJson([warning(`s${seed}`)])[0]!, 0, id)
+      );
+      return draws.includes(true) && draws.includes(false);
+    };
+    const seed = Array.from({ length: 100 }, (_, i) => i).find(mixed);
+    assert.ok(seed !== undefined); // each seed fails to mix with chance 1/32
+    const faults = [warning(`s${seed}`), { tool: "add", kind: "replace", result: "41" }];
+    await Deno.writeTextFile(`${dir}/faults.yaml`, JSON.stringify(faults));
     const pattern = async (name: string) => {
       const out = `${dir}/${name}.jsonl`;
       assert.equal((await runCollect(["agent", "run", spec, "-o", out])).code, 0);
