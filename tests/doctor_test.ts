@@ -415,8 +415,8 @@ Deno.test("agentSpecFromJson() names the JSON path of every mistake", () => {
     [{ ...base, spec_version: 2 }, /spec_version: must be 1/],
     [{ ...base, bogus: 1 }, /bogus: unknown key; the keys are spec_version, server, arms/],
     [
-      { ...base, arms: [{ id: "a", provider: "gemini", model: "m" }] },
-      /arms\[0\]\.provider: must be one of "openai", "anthropic"/,
+      { ...base, arms: [{ id: "a", provider: "cohere", model: "m" }] },
+      /arms\[0\]\.provider: must be one of "openai", "anthropic", "gemini"/,
     ],
     [{ ...base, arms: [] }, /arms: must NOT have fewer than 1 items/],
     [{ ...base, tasks: [{ id: "t", prompt: "p" }] }, /tasks\[0\]\.contract: missing; add it/],

@@ -78,4 +78,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
       "preflight checks: spec, contracts, keys, prices, budget, the MCP server and its tools",
     load: async () => (await heavy(import("./doctor.ts"))).doctorCommand,
   },
+  agent: {
+    summary: "agent run: run models against an MCP server, score every run, write JSONL rows",
+    load: async () => (await heavy(import("./agent.ts"))).agentCommand,
+  },
 };

@@ -6,6 +6,7 @@
  */
 
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
+import { specKeyNames } from "../spec/arm_keys.ts";
 import { ToolscoreError } from "../base/errors.ts";
 import type { McpServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
@@ -183,8 +184,11 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
   });
   checks.push(contractCheck);
 
+  // The spec's keys and each arm's key (api_key_env or the provider's default), unless the arm
+  // needs none (a loopback base_url).
+  const specKeys = spec ? specKeyNames(spec) : [];
   checks.push(
-    checkKeys([...new Set([...(spec?.keys ?? []), ...(options.keys ?? [])])], env, {
+    checkKeys([...new Set([...specKeys, ...(options.keys ?? [])])], env, {
       keyTerm: terms.key,
     }),
   );

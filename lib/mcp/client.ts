@@ -16,23 +16,15 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { McpServerError } from "./server_error.ts";
-import {
-  type HttpServerSpec,
-  isLegacySse,
-  isRemoteSpec,
-  type McpServerSpec,
-} from "./server_spec.ts";
-import {
-  expandVariables,
-  parseEnvFile,
-  readEnv,
-  serverEnvironment,
-  type VariableContext,
-} from "./server_env.ts";
+import { isRemoteSpec, type McpServerSpec } from "./server_spec.ts";
+import { readEnv, type VariableContext } from "./server_env.ts";
 import { DenoCommandTransport } from "./transport.ts";
+import { httpTransport, stdioTransport } from "./session_transport.ts";
 import type { LeftBehind } from "./server_error.ts";
-import { endSession, RecordingTransport, remoteTransport } from "./recording_transport.ts";
-import { failure, secretValues, type SessionTerms } from "./client_failure.ts";
+import { endSession, RecordingTransport } from "./recording_transport.ts";
+import { failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
 export { leftBehindNote, type SessionTerms } from "./client_failure.ts";
 
@@ -413,18 +405,60 @@ export class McpSession implements AsyncDisposable {
       );
       return isJsonObject(result) ? result : { value: result };
     } catch (error) {
-      throw await failure({
-        spec: this.spec,
-        transport: this.#transport,
-        recorder: this.#recorder,
-        error,
-        step: `tools/call ${name}`,
-        timeoutS: this.#timeoutS,
-        secrets: this.#secrets,
-        terms: this.#terms,
-        deadline: false,
-      });
+      throw await this.#callFailure(error, name);
     }
+  }
+
+  /**
+   * Call one tool, as {@linkcode McpSession.callTool}, except that a JSON-RPC
+   * error the server answered with (an unknown tool, bad arguments, a
+   * failing handler) is returned rather than thrown, and the session stays
+   * open. A timeout, an exit, a closed connection or an HTTP failure still
+   * throws. (For `agent run`, which hands such errors to the model.)
+   *
+   * @param name The tool.
+   * @param args Its arguments.
+   * @returns The result object, or the server's error (its message redacted).
+   * @throws {McpServerError} On a timeout, an exit, a closed connection or an HTTP failure.
+   */
+  async callToolOrError(
+    name: string,
+    args: JsonObject = {},
+  ): Promise<{ result: JsonObject } | { error: { code: number; message: string } }> {
+    try {
+      const result: unknown = await this.#client.callTool(
+        { name, arguments: args },
+        undefined,
+        { timeout: this.#timeoutS * 1000 },
+      );
+      return { result: isJsonObject(result) ? result : { value: result } };
+    } catch (error) {
+      const code = errorCode(error);
+      // The SDK's own codes for a closed connection (-32000) and a timeout (-32001) are not the
+      // server's answer; neither is an HTTP failure (not an McpError).
+      if (
+        error instanceof McpError && code !== undefined && code !== -32000 && code !== -32001 &&
+        !this.#closed
+      ) {
+        return { error: { code, message: redact(error.message, this.#secrets) } };
+      }
+      throw await this.#callFailure(error, name);
+    }
+  }
+
+  // What a failed tools/call throws: the session's error, with the server's output.
+  #callFailure(error: unknown, name: string): Promise<McpServerError> {
+    return failure({
+      spec: this.spec,
+      transport: this.#transport,
+      recorder: this.#recorder,
+      error,
+      step: `tools/call ${name}`,
+      timeoutS: this.#timeoutS,
+      secrets: this.#secrets,
+      terms: this.#terms,
+      deadline: false,
+    });
   }
 
   /**
@@ -452,49 +486,4 @@ export class McpSession implements AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-async function stdioTransport(
-  spec: Extract<McpServerSpec, { command: string[] }>,
-  lookup: (name: string) => string | undefined,
-  context: VariableContext,
-  options: McpSessionOptions,
-): Promise<DenoCommandTransport> {
-  const expand = (value: string, where: string) => expandVariables(value, lookup, where, context);
-  let envFile: Record<string, string> | undefined;
-  if (spec.envFile !== undefined) {
-    let path = expand(spec.envFile, "server.envFile");
-    if (!/^([\\/]|[A-Za-z]:)/.test(path)) {
-      path = `${spec.workspaceFolder ?? spec.cwd ?? "."}/${path}`;
-    }
-    let text: string;
-    try {
-      text = await Deno.readTextFile(path);
-    } catch (error) {
-      const why = error instanceof Deno.errors.NotFound
-        ? "not found"
-        : error instanceof Deno.errors.NotCapable
-        ? `deno may not read it; run deno with --allow-read=${path}`
-        : (error as Error).message;
-      throw new InputError(`cannot read the envFile ${path}: ${why}`, "server.envFile");
-    }
-    envFile = parseEnvFile(text, path);
-  }
-  const env = serverEnvironment(spec, lookup, { ...context, envFile, extra: options.env });
-  const [command, ...args] = spec.command.map((token, i) => expand(token, `server.command[${i}]`));
-  const cwd = spec.cwd === undefined ? undefined : expand(spec.cwd, "server.cwd");
-  return new DenoCommandTransport(command!, { args, env, cwd, killGraceMs: options.killGraceMs });
-}
-
-async function httpTransport(
-  spec: HttpServerSpec,
-  lookup: (name: string) => string | undefined,
-  context: VariableContext,
-): Promise<Transport> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(spec.headers ?? {})) {
-    headers[name] = expandVariables(value, lookup, `server.headers.${name}`, context);
-  }
-  const url = expandVariables(spec.url, lookup, "server.url", context);
-  return await remoteTransport(new URL(url), headers, isLegacySse(spec));
 }

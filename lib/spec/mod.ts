@@ -5,4 +5,5 @@
  */
 
 export * from "./agent_spec.ts";
+export * from "./arm_keys.ts";
 export * from "./prices.ts";

@@ -1,0 +1,23 @@
+/**
+ * `agent run`: real models against real MCP tools — providers over `fetch`,
+ * the run loop, rows, resume and shards, budget and injected faults.
+ * Process and network code: the core folders never import it.
+ *
+ * @module
+ */
+
+export * from "./http.ts";
+export * from "./keys.ts";
+export * from "./provider.ts";
+export * from "./openai.ts";
+export * from "./anthropic.ts";
+export * from "./gemini.ts";
+export * from "./providers.ts";
+export * from "./run_loop.ts";
+export * from "./plan.ts";
+export * from "./output.ts";
+export * from "./estimate.ts";
+export * from "./budget.ts";
+export * from "./faults.ts";
+export * from "./finish_run.ts";
+export * from "./run_matrix.ts";

@@ -1,0 +1,175 @@
+/**
+ * The OpenAI Chat Completions provider over `fetch` (no SDK), for OpenAI and
+ * every server that speaks it (`base_url`: vLLM, Ollama, llama.cpp server,
+ * LM Studio, OpenRouter…): `POST {base_url}/chat/completions` with
+ * `Authorization: Bearer KEY` (no header without a key), `tools` as
+ * `{type: "function", function: {name, description, parameters}}`, the
+ * arm's `system`, `temperature`, `max_tokens` and `seed`. Tool results go
+ * back as `role: "tool"` messages; a failed call's text starts with
+ * `Error: `, as the wire format has no error flag.
+ *
+ * @module
+ */
+
+import { describeJson, isJsonObject, type JsonObject } from "../scoring/calls.ts";
+import { postJson, ProviderError } from "./http.ts";
+import {
+  type Conversation,
+  type ConversationInput,
+  joinUrl,
+  type ModelCall,
+  type ModelReply,
+  type Provider,
+  type ProviderOptions,
+  type ToolReply,
+  usageOf,
+} from "./provider.ts";
+
+/** The endpoint used when an `openai` arm has no `base_url`. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+function parseArguments(id: string, name: string, raw: unknown): ModelCall {
+  if (isJsonObject(raw)) return { id, name, args: raw };
+  if (typeof raw !== "string") {
+    return { id, name, args: null, argsError: `arguments were ${describeJson(raw)}, not a string` };
+  }
+  if (raw.trim() === "") return { id, name, args: {} };
+  try {
+    const value = JSON.parse(raw);
+    if (isJsonObject(value)) return { id, name, args: value };
+    return {
+      id,
+      name,
+      args: null,
+      rawArgs: raw,
+      argsError: `arguments are ${describeJson(value)}, not an object`,
+    };
+  } catch (error) {
+    return { id, name, args: null, rawArgs: raw, argsError: (error as Error).message };
+  }
+}
+
+/**
+ * Read one Chat Completions answer.
+ *
+ * @param body The parsed response.
+ * @param where The endpoint, for errors.
+ * @returns The reply, and the assistant message to keep in the conversation.
+ * @throws {ProviderError} When the answer has no choice or message.
+ *
+ * @example Usage
+ * ```ts
+ * import { readChatCompletion } from "./openai.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { reply } = readChatCompletion({
+ *   model: "m",
+ *   choices: [{ message: { role: "assistant", content: null, tool_calls: [
+ *     { id: "c1", type: "function", function: { name: "add", arguments: "{\"a\":1}" } },
+ *   ] }, finish_reason: "tool_calls" }],
+ *   usage: { prompt_tokens: 10, completion_tokens: 5 },
+ * }, "test");
+ * assert.deepEqual(reply.calls, [{ id: "c1", name: "add", args: { a: 1 } }]);
+ * assert.equal(reply.usage.inputTokens, 10);
+ * ```
+ */
+export function readChatCompletion(
+  body: unknown,
+  where: string,
+): { reply: ModelReply; message: JsonObject } {
+  const choice = isJsonObject(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
+  const message = isJsonObject(choice) ? choice.message : undefined;
+  if (!isJsonObject(message)) {
+    throw new ProviderError(
+      "malformed",
+      `${where} answered without choices[0].message (got ${describeJson(body)})`,
+    );
+  }
+  const calls: ModelCall[] = [];
+  const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  rawCalls.forEach((call, i) => {
+    const fn = isJsonObject(call) && isJsonObject(call.function) ? call.function : undefined;
+    const name = typeof fn?.name === "string" ? fn.name : "";
+    const id = isJsonObject(call) && typeof call.id === "string" && call.id !== ""
+      ? call.id
+      : `call_${i}`;
+    calls.push(parseArguments(id, name, fn?.arguments));
+  });
+  const text = typeof message.content === "string" ? message.content : null;
+  const record = body as JsonObject;
+  return {
+    reply: {
+      text,
+      calls,
+      usage: usageOf(record.usage, "prompt_tokens", "completion_tokens"),
+      model: typeof record.model === "string" ? record.model : null,
+      stopReason: isJsonObject(choice) && typeof choice.finish_reason === "string"
+        ? choice.finish_reason
+        : null,
+    },
+    message: {
+      role: "assistant",
+      content: text,
+      ...(rawCalls.length > 0 ? { tool_calls: rawCalls } : {}),
+    },
+  };
+}
+
+class OpenAIConversation implements Conversation {
+  readonly #options: ProviderOptions;
+  readonly #input: ConversationInput;
+  readonly #messages: JsonObject[] = [];
+
+  constructor(options: ProviderOptions, input: ConversationInput) {
+    this.#options = options;
+    this.#input = input;
+    const { arm } = options;
+    if (arm.system !== undefined) this.#messages.push({ role: "system", content: arm.system });
+    this.#messages.push({ role: "user", content: input.prompt });
+  }
+
+  async next(results: ToolReply[]): Promise<ModelReply> {
+    for (const result of results) {
+      this.#messages.push({
+        role: "tool",
+        tool_call_id: result.id,
+        content: result.isError ? `Error: ${result.text}` : result.text,
+      });
+    }
+    const { arm, apiKey, http } = this.#options;
+    const url = joinUrl(arm.baseUrl ?? OPENAI_BASE_URL, "/chat/completions");
+    const body: JsonObject = { model: arm.model, messages: this.#messages };
+    if (this.#input.tools.length > 0) {
+      body.tools = this.#input.tools.map((tool) => ({
+        type: "function",
+        function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+      }));
+    }
+    if (arm.temperature !== undefined) body.temperature = arm.temperature;
+    if (arm.maxTokens !== undefined) body.max_tokens = arm.maxTokens;
+    if (arm.seed !== undefined) body.seed = arm.seed;
+    const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+    const response = await postJson(url, headers, body, http);
+    const { reply, message } = readChatCompletion(response.body, new URL(url).host);
+    this.#messages.push(message);
+    return reply;
+  }
+}
+
+/**
+ * The OpenAI Chat Completions provider.
+ *
+ * @param options The arm, key and HTTP options.
+ * @returns The provider.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { openaiProvider } from "./openai.ts";
+ *
+ * const provider = openaiProvider({ arm: { id: "a", provider: "openai", model: "gpt-4.1-mini" }, http: {} });
+ * const reply = await provider.start({ prompt: "Hi", tools: [] }).next([]);
+ * ```
+ */
+export function openaiProvider(options: ProviderOptions): Provider {
+  return { start: (input) => new OpenAIConversation(options, input) };
+}

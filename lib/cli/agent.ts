@@ -1,0 +1,356 @@
+/**
+ * `toolscore agent run SPEC -o runs.jsonl`: every arm × task × repeat of an
+ * agent spec against a fresh MCP server, scored with the task's contract,
+ * one JSONL row per run (resumable, shardable). `--dry-run` prints the plan
+ * and runs the doctor instead.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { UsageError } from "../base/errors.ts";
+import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
+import { runDoctor } from "../doctor/run_doctor.ts";
+import { closeAllTransports } from "../mcp/transport.ts";
+import { readEnv } from "../mcp/server_env.ts";
+import { runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
+import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
+import {
+  defaultOutDir,
+  type MatrixEvent,
+  type MatrixSummary,
+  runMatrix,
+} from "../agent/run_matrix.ts";
+import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
+import {
+  type CliIO,
+  type Command,
+  EXIT,
+  type FlagSpec,
+  numberFlag,
+  parseFlags,
+  stringFlag,
+} from "./command.ts";
+
+/** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
+export const EXIT_INCOMPLETE = 4;
+
+const FLAGS: FlagSpec = {
+  output: { type: "string", short: "o" },
+  "out-dir": { type: "string" },
+  concurrency: { type: "string" },
+  shard: { type: "string" },
+  "retry-errors": { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  "allow-unknown-price": { type: "boolean" },
+  json: { type: "boolean" },
+};
+
+const HELP =
+  `toolscore agent run SPEC -o RUNS.jsonl — run models against an MCP server and score them
+
+Runs every arm × task × repeat of the agent spec: a fresh stdio server per run,
+its tools handed to the model, the model ↔ tools/call loop until a final answer,
+max_turns or timeout_s; the trace scored with the task's contract (honesty
+included); one JSONL row per run, read by compare, select, decide and export.
+
+Usage:
+  toolscore agent run SPEC -o RUNS.jsonl [--out-dir DIR] [--concurrency N]
+                      [--shard k/n] [--retry-errors] [--allow-unknown-price]
+                      [--dry-run] [--json]
+
+Options:
+  -o, --output FILE     the JSONL file (required); rows already in it are skipped
+  --out-dir DIR         traces and receipts (default: beside FILE, in FILE's name
+                        without .jsonl: runs.jsonl → runs/)
+  --concurrency N       runs at once (default 1)
+  --shard k/n           only the runs whose index in the sorted (arm, task, repeat)
+                        list is k-1 mod n; the shards' files concatenate into the run
+  --retry-errors        run again the runs whose row has status "error"
+  --allow-unknown-price under budget.max_usd, run arms without a price (cost stays unknown)
+  --dry-run             print the plan and estimated cost, run the doctor, run nothing
+  --json                print {runs, errors, not_started, spend_usd, …} at the end
+
+budget.max_usd: before each run starts, the spend so far plus the estimates of the
+runs in flight and of this run (budget.estimate_per_run, else 20,000 input + 2,000
+output tokens, at the arm's price) must not pass it; the first that would stops the
+matrix. Runs not started are listed with the reason (and in --json's not_started).
+Injected faults (the spec's faults file: {tool, occurrence, kind: error | timeout |
+warning | replace, message?, result?, probability?, seed?}) change real tool results
+before the model sees them; each run's are written to RUN.injected.json.
+
+A stdio server may use \${TOOLSCORE_RUN_DIR} (a fresh folder per run) and
+\${TOOLSCORE_RUN_ID} in its env, e.g. MEMORY_FILE_PATH: \${TOOLSCORE_RUN_DIR}/memory.jsonl.
+Ctrl-C or SIGTERM stops cleanly: runs in flight are not written, their servers are
+stopped; the same command again finishes the matrix. Key values are read from the
+environment only and never printed or written.
+
+Permissions: --allow-read (spec, contracts, output), --allow-write=RUNS.jsonl,DIR,
+--allow-env=KEY,… (the arms' keys, plus PATH, HOME… for the server), --allow-net=HOST,…
+(the providers and a url server), --allow-run (a stdio server; unscoped so that
+its process group can be stopped).
+
+Exit codes: 0 every run has a row with status ok; ${EXIT_INCOMPLETE} the matrix is incomplete (error rows
+— rerun with --retry-errors — or runs not started); 1 --dry-run: a doctor check
+failed; 2 usage or input error; 130/143 stopped by SIGINT/SIGTERM (rerun to finish).
+
+Examples:
+  toolscore agent run agent.yaml -o runs.jsonl --concurrency 4
+  toolscore agent run agent.yaml -o shard-1.jsonl --shard 1/4
+  toolscore agent run agent.yaml -o runs.jsonl --dry-run
+`;
+
+function usd(value: number): string {
+  return `$${value < 0.01 && value > 0 ? value.toPrecision(2) : value.toFixed(2)}`;
+}
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "?";
+  const s = Math.round(seconds);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+/** The plan `--dry-run` shows: the matrix and the estimated cost per arm and in total. */
+interface Plan {
+  arms: number;
+  tasks: number;
+  repeats: number;
+  runs: number;
+  shard: string | null;
+  shard_runs: number;
+  estimate_per_run: { input_tokens: number; output_tokens: number; source: string };
+  per_arm: { arm_id: string; provider: string; model: string; runs: number; usd: number | null }[];
+  total_usd: number;
+  unpriced_arms: string[];
+  budget_usd: number | null;
+}
+
+function planOf(spec: AgentSpec, shard: Shard | undefined): Plan {
+  const runs = planRuns(spec, shard);
+  const tokens = runEstimateTokens(spec);
+  const perArm = spec.arms.map((arm) => {
+    const count = runs.filter((run) => run.arm.id === arm.id).length;
+    const each = runEstimateUsd(spec, arm);
+    return {
+      arm_id: arm.id,
+      provider: arm.provider,
+      model: arm.model,
+      runs: count,
+      usd: each === null ? null : each * count,
+    };
+  });
+  return {
+    arms: spec.arms.length,
+    tasks: spec.tasks.length,
+    repeats: spec.repeats,
+    runs: planRuns(spec).length,
+    shard: shard ? `${shard.k}/${shard.n}` : null,
+    shard_runs: runs.length,
+    estimate_per_run: {
+      input_tokens: tokens.inputTokens,
+      output_tokens: tokens.outputTokens,
+      source: spec.budget.estimatePerRun ? "budget.estimate_per_run" : "default",
+    },
+    per_arm: perArm,
+    total_usd: perArm.reduce((sum, arm) => sum + (arm.usd ?? 0), 0),
+    unpriced_arms: perArm.filter((arm) => arm.usd === null).map((arm) => arm.arm_id),
+    budget_usd: spec.budget.maxUsd,
+  };
+}
+
+function planText(plan: Plan): string {
+  const lines = [
+    `plan: ${plan.arms} arm(s) × ${plan.tasks} task(s) × ${plan.repeats} repeat(s)` +
+    ` = ${plan.runs} runs${plan.shard ? `; shard ${plan.shard}: ${plan.shard_runs}` : ""}`,
+    `estimate per run: ${plan.estimate_per_run.input_tokens.toLocaleString("en-US")} input + ${
+      plan.estimate_per_run.output_tokens.toLocaleString("en-US")
+    } output tokens (${plan.estimate_per_run.source})`,
+    ...plan.per_arm.map((arm) =>
+      `  ${arm.arm_id} (${arm.provider} ${arm.model}): ${arm.runs} runs, ${
+        arm.usd === null ? "cost unknown (no price)" : `~${usd(arm.usd)}`
+      }`
+    ),
+    `estimated total: ~${usd(plan.total_usd)}${
+      plan.unpriced_arms.length > 0 ? " plus the unpriced arms" : ""
+    }`,
+  ];
+  if (plan.budget_usd !== null) lines.push(`budget: ${usd(plan.budget_usd)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+// Ctrl-C and SIGTERM abort the matrix (which stops the servers of the runs in flight).
+function listenForStop(controller: AbortController): { signal: () => string | null; done(): void } {
+  let received: string | null = null;
+  const added: [Deno.Signal, () => void][] = [];
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const name of signals) {
+    const handler = () => {
+      if (received !== null) return;
+      received = name;
+      controller.abort();
+      void closeAllTransports();
+    };
+    try {
+      Deno.addSignalListener(name, handler);
+      added.push([name, handler]);
+    } catch {
+      // Not supported here: the default (exit) applies.
+    }
+  }
+  return {
+    signal: () => received,
+    done: () => added.forEach(([name, handler]) => Deno.removeSignalListener(name, handler)),
+  };
+}
+
+function progress(io: CliIO): (event: MatrixEvent) => void {
+  let total = 0;
+  let done = 0;
+  let errors = 0;
+  let spend = 0;
+  let started = 0;
+  let drawn = false;
+  return (event) => {
+    if (event.type === "note") {
+      if (drawn) io.stderr("\r\x1b[2K");
+      io.stderr(`note: ${event.text}\n`);
+      return;
+    }
+    if (event.type === "planned") {
+      total = event.todo;
+      started = performance.now();
+      if (event.skipped > 0) io.stderr(`resuming: ${event.skipped} run(s) already in the output\n`);
+      return;
+    }
+    if (event.type !== "finished") return;
+    done++;
+    if (event.row.status === "error") errors++;
+    spend += event.costUsd ?? 0;
+    if (!io.progress) return;
+    const elapsed = (performance.now() - started) / 1000;
+    const eta = done === 0 ? Infinity : (elapsed / done) * (total - done);
+    drawn = true;
+    io.stderr(
+      `\r\x1b[2Kagent run: ${done}/${total} runs, ${errors} error(s), ${usd(spend)} spent, ETA ${
+        duration(eta)
+      }`,
+    );
+    if (done === total) io.stderr("\r\x1b[2K");
+  };
+}
+
+function summaryJson(summary: MatrixSummary): Record<string, unknown> {
+  return {
+    runs: summary.runs,
+    errors: summary.errors,
+    not_started: summary.notStarted,
+    spend_usd: summary.spendUsd,
+    unknown_cost_runs: summary.unknownCost,
+    total: summary.total,
+    skipped: summary.skipped,
+    interrupted: summary.interrupted,
+  };
+}
+
+function summaryText(summary: MatrixSummary, output: string): string {
+  const lines = [
+    `${summary.runs} run(s) written to ${output} (${summary.errors} error(s)), ${summary.skipped} already there; spent ${
+      usd(summary.spendUsd)
+    }${summary.unknownCost > 0 ? ` + ${summary.unknownCost} run(s) of unknown cost` : ""}`,
+  ];
+  if (summary.notStarted.length > 0) {
+    lines.push(`${summary.notStarted.length} run(s) not started:`);
+    for (const run of summary.notStarted) {
+      lines.push(`  ${run.arm_id} ${run.task_id} #${run.repeat}: ${run.reason}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function agentRun(args: string[], io: CliIO): Promise<number> {
+  const flags = parseFlags("agent run", args, FLAGS);
+  const [specPath, ...extra] = flags.positionals;
+  if (specPath === undefined) {
+    throw new UsageError("agent run needs SPEC; see toolscore agent --help");
+  }
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const output = stringFlag(flags, "output");
+  if (output === undefined) {
+    throw new UsageError("agent run needs -o RUNS.jsonl (where the rows go)");
+  }
+  const concurrency = numberFlag(flags, "concurrency", [1, 256]);
+  if (concurrency !== undefined && !Number.isInteger(concurrency)) {
+    throw new UsageError(`--concurrency ${concurrency}: expected a whole number`);
+  }
+  const shardText = stringFlag(flags, "shard");
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+  const spec = await loadAgentSpec(specPath);
+  const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
+
+  if (flags.values["dry-run"] === true) {
+    const plan = planOf(spec, shard);
+    const report = doctorReport(
+      await runDoctor({
+        specPath,
+        allowUnknownPrice: flags.values["allow-unknown-price"] === true,
+      }),
+    );
+    if (flags.values.json === true) {
+      io.stdout(`${JSON.stringify({ plan, output, out_dir: outDir, doctor: report }, null, 2)}\n`);
+    } else {
+      io.stdout(planText(plan));
+      io.stdout(`rows: ${output}; traces and receipts: ${outDir}/\n\n`);
+      io.stdout(formatDoctorReport(report, { color: io.color }));
+    }
+    return report.worst === "fail" ? EXIT.gate : EXIT.ok;
+  }
+
+  await Deno.mkdir(dirname(output), { recursive: true }).catch(() => {});
+  const controller = new AbortController();
+  const stop = listenForStop(controller);
+  let summary: MatrixSummary;
+  try {
+    summary = await runMatrix({
+      spec,
+      output,
+      outDir,
+      concurrency,
+      shard,
+      retryErrors: flags.values["retry-errors"] === true,
+      allowUnknownPrice: flags.values["allow-unknown-price"] === true,
+      readEnv,
+      signal: controller.signal,
+      onEvent: progress(io),
+    });
+  } finally {
+    stop.done();
+    await closeAllTransports();
+  }
+  const received = stop.signal();
+  if (flags.values.json === true) io.stdout(`${JSON.stringify(summaryJson(summary))}\n`);
+  else io.stdout(summaryText(summary, output));
+  if (received !== null) {
+    io.stderr(
+      `stopped by ${received}: the runs in flight were not written; run the same command again to finish\n`,
+    );
+    return received === "SIGTERM" ? 143 : 130;
+  }
+  const incomplete = summary.errors + summary.notStarted.length + summary.skippedErrors;
+  return incomplete > 0 ? EXIT_INCOMPLETE : EXIT.ok;
+}
+
+/** `toolscore agent`. */
+export const agentCommand: Command = {
+  name: "agent",
+  summary: "agent run: run models against an MCP server, score every run, write JSONL rows",
+  help: HELP,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const [sub, ...rest] = args;
+    if (sub === "run") return await agentRun(rest, io);
+    throw new UsageError(
+      sub === undefined
+        ? "agent needs a subcommand: agent run SPEC -o RUNS.jsonl"
+        : `unknown subcommand agent ${sub}; the subcommand is run`,
+    );
+  },
+};
