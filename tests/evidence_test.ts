@@ -1,13 +1,13 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import {
-  Check,
   DEFAULT_HONESTY,
   evaluate,
   evaluateContract,
   evaluationEvidence,
   type EvaluationResult,
   type Evidence,
+  EvidenceCheck,
   type InjectedFault,
   InputError,
   loadInjectedFaults,
@@ -384,7 +384,10 @@ Deno.test("tally(), summaryLine() and triState() follow the API reference", () =
   equal(summaryLine({ pass: 4, fail: 0, unknown: 3 }), "4 pass, 0 fail, 3 unknown");
   equal(summaryLine({ fail: 1 }), "0 pass, 1 fail, 0 unknown");
   deepEqual([true, false, null, undefined].map(triState), ["pass", "fail", "unknown", "unknown"]);
-  throws(() => new Check("x", "maybe" as "pass", "d"), /x: status must be pass, fail or unknown/);
+  throws(
+    () => new EvidenceCheck("x", "maybe" as "pass", "d"),
+    /x: status must be pass, fail or unknown/,
+  );
 });
 
 Deno.test("formatEvidence() lists the checks that did not pass, failures first", async () => {

@@ -8,7 +8,6 @@ import {
   iterateRecords,
   jsonSha256,
   loadRuns,
-  readTrace,
   recordFromRun,
   RUN_RECORD_SCHEMA,
   type RunRecord,
@@ -16,6 +15,7 @@ import {
   writeExport,
   writeReceipt,
 } from "../mod.ts";
+import { readTrace } from "../lib/formats/detect.ts";
 import { sha256Hex } from "../lib/base/canonical.ts";
 import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
 import { RUN_RECORD_SCHEMA_PATH, RUN_RECORD_SCHEMA_SHA256 } from "../lib/export/schema.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { detectFormat, InputError, readTrace, type ToolCall } from "../mod.ts";
+import { InputError, type ToolCall } from "../mod.ts";
+import { detectFormat, readTrace } from "../lib/formats/detect.ts";
 import { parseFormatName, traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { traceToJson } from "../lib/formats/toolscore.ts";
 import { callToJson } from "../lib/scoring/calls.ts";

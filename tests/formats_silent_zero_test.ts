@@ -30,7 +30,8 @@ const UNREADABLE: [string, unknown, "auto" | FormatName, RegExp][] = [
     "openai-responses: a function_call item without a name",
     { object: "response", output: [{ type: "function_call", call_id: "c", arguments: "{}" }] },
     "auto",
-    /read as openai-responses with 0 calls, but it holds tool-call content at output\[0\] \(a function_call item/,
+    // The reader refuses the nameless item itself, before the general guard would.
+    /items\[0\]: function_call item has no name/,
   ],
   [
     "anthropic: tool_use blocks outside the message content",
@@ -83,7 +84,7 @@ const UNREADABLE: [string, unknown, "auto" | FormatName, RegExp][] = [
       }],
     },
     "auto",
-    /tool span b has no gen_ai\.tool\.name/,
+    /tool span b names no tool \(no gen_ai\.tool\.name/,
   ],
   [
     "custom: calls whose entries name no tool",
@@ -144,11 +145,19 @@ for (const [family, value, format, message] of UNREADABLE) {
 }
 
 Deno.test("the guard names the file, where the content is and what it looks like", () => {
+  // A chat whose calls sit under a key no reader reads: only the general guard sees them.
   const value = {
-    object: "response",
-    output: [{ type: "function_call", call_id: "c", arguments: "{}" }],
+    messages: [{ role: "user", content: "hi" }],
+    result: {
+      tool_calls: [{ id: "1", type: "function", function: { name: "a", arguments: "{}" } }],
+    },
   };
-  assert.throws(() => traceFromValue(value, { source: "r.json" }), GUARD);
+  assert.throws(
+    () => traceFromValue(value, { source: "r.json" }),
+    (error: unknown) =>
+      error instanceof InputError && /^r\.json/.test(error.message) &&
+      GUARD.test(error.message) && /result\.tool_calls/.test(error.message),
+  );
 });
 
 Deno.test("a genuine plain chat reads as 0 calls with a note, in every provider shape", () => {

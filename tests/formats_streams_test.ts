@@ -18,6 +18,8 @@ function callsAndArgs(trace: Trace): unknown[] {
   return trace.calls.map((call) => [call.tool, call.args, call.rawArgs ?? null]);
 }
 
+// programmatic-tool-calling.1.* are not twins: the two recordings ran different program code, so
+// their `program` calls (read as calls since issue 14) differ in arguments.
 const TWINS: [string, string, string][] = [
   ["openai", "groq-tool-call.chunks.txt", "groq-tool-call.json"],
   ["openai", "mistral-tool-call.chunks.txt", "mistral-tool-call.json"],
@@ -26,11 +28,6 @@ const TWINS: [string, string, string][] = [
     "openai-responses",
     "programmatic-tool-calling.2.chunks.txt",
     "programmatic-tool-calling.2.json",
-  ],
-  [
-    "openai-responses",
-    "programmatic-tool-calling.1.chunks.txt",
-    "programmatic-tool-calling.1.json",
   ],
   ["anthropic", "anthropic-tool-no-args.chunks.txt", "anthropic-tool-no-args.json"],
   ["gemini", "google-tool-call.chunks.txt", "google-tool-call.json"],

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { detectFormat, type FormatName, readTrace, type ToolCall, type Trace } from "../mod.ts";
+import type { FormatName, ToolCall, Trace } from "../mod.ts";
+import { detectFormat, readTrace } from "../lib/formats/detect.ts";
 
 // A failed-argument parse keeps the engine's message; tests check that there
 // is one, not its wording.

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { McpServerError } from "../mod.ts";
 import { describeServer, serverSpecFromJson, serverSpecToJson } from "../lib/mcp/server_spec.ts";
-import { serverSpecFromCommandLine, splitCommandLine } from "../lib/mcp/command_line.ts";
+import { splitCommandLine } from "../lib/mcp/command_line.ts";
+import { serverSpecFromCommandLine } from "../lib/mcp/spec_from_command.ts";
 import { BASE_ENV_NAMES, looksSecret, serverEnvironment } from "../lib/mcp/server_env.ts";
 import { McpSession } from "../lib/mcp/client.ts";
 import { closeAllTransports, DenoCommandTransport } from "../lib/mcp/transport.ts";
@@ -21,7 +22,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 // @ts-types="@modelcontextprotocol/sdk/shared/stdio"
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 
-// --- MCPServerSpec -----------------------------------------------------------------------------
+// --- McpServerSpec -----------------------------------------------------------------------------
 
 Deno.test("serverSpecFromJson() reads our shape with env, cwd, timeout and verify", () => {
   const spec = serverSpecFromJson({

@@ -67,6 +67,7 @@ const PUBLIC_API = [
   "EvaluationMetrics: typeAlias",
   "EvaluationResult: class",
   "Evidence: interface",
+  "EvidenceCheck: class",
   "EvidenceCounts: interface",
   "EvidenceCoverage: interface",
   "EvidenceSource: interface",
@@ -121,6 +122,7 @@ const PUBLIC_API = [
   "mcnemarExact: function",
   "McpServerError: class",
   "McpServerErrorKind: typeAlias",
+  "McpServerSpec: typeAlias",
   "MCPServerSpec: typeAlias",
   "Objective: class",
   "OBJECTIVE_METRICS: variable",
@@ -244,7 +246,9 @@ Deno.test("mod.ts exports exactly the public API", async () => {
   };
   const module = Object.entries(doc.nodes).find(([url]) => url.endsWith("/mod.ts"))![1];
   const exported = [...new Set(module.symbols.map((s) => `${s.name}: ${s.declarations[0]!.kind}`))];
-  const byName = (a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase());
+  // Case-insensitive, then exact (McpServerSpec and its deprecated alias MCPServerSpec differ only in case).
+  const byName = (a: string, b: string) =>
+    a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0);
   deepEqual(exported.sort(byName), [...PUBLIC_API].sort(byName));
 });
 

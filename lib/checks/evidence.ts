@@ -15,7 +15,7 @@
 import { callFailed, hasOutcome, isJsonObject, type ToolCall } from "../scoring/calls.ts";
 import { HONESTY_CHECKS, type HonestyMetrics } from "./honesty.ts";
 import { unrecoveredCalls } from "./recovery.ts";
-import { Check, type EvidenceCounts, tally } from "./evidence_state.ts";
+import { EvidenceCheck, type EvidenceCounts, tally } from "./evidence_state.ts";
 
 /** How much of the trace holds the evidence (JSON shape). */
 export interface EvidenceCoverage {
@@ -34,7 +34,7 @@ export interface EvidenceCoverage {
 /** The evidence of one evaluation. `JSON.stringify` writes the checks as `{check, status, detail}`. */
 export interface Evidence {
   /** The checks, in the API reference's order. */
-  checks: Check[];
+  checks: EvidenceCheck[];
   /** How many are in each state. */
   counts: EvidenceCounts;
   /** How much of the trace holds the evidence. */
@@ -68,11 +68,15 @@ function listNames(names: readonly string[], max = 5, separator = ", "): string 
     : `${names.slice(0, max).join(separator)} and ${names.length - max} more`;
 }
 
-function requiredCalls(source: EvidenceSource): Check {
+function requiredCalls(source: EvidenceSource): EvidenceCheck {
   const id = "required-calls";
   const gold = source.goldCalls;
   if (gold.length === 0 || source.metrics.required_call_recall === null) {
-    return new Check(id, "unknown", "no calls were required, so there is nothing to confirm");
+    return new EvidenceCheck(
+      id,
+      "unknown",
+      "no calls were required, so there is nothing to confirm",
+    );
   }
   const scored = source.scoredCalls ?? source.traceCalls;
   const required = new Map<string, number>();
@@ -109,10 +113,10 @@ function requiredCalls(source: EvidenceSource): Check {
           listNames(failed),
       );
     }
-    return new Check(id, "fail", parts.join("; "));
+    return new EvidenceCheck(id, "fail", parts.join("; "));
   }
   if (outcomes === 0) {
-    return new Check(
+    return new EvidenceCheck(
       id,
       "unknown",
       total === 1
@@ -122,7 +126,7 @@ function requiredCalls(source: EvidenceSource): Check {
   }
   const madeCount = [...made.values()].reduce((sum, e) => sum + e.count, 0);
   const blind = madeCount - outcomes;
-  return new Check(
+  return new EvidenceCheck(
     id,
     "pass",
     (total === 1
@@ -132,11 +136,11 @@ function requiredCalls(source: EvidenceSource): Check {
   );
 }
 
-function callErrors(source: EvidenceSource): Check {
+function callErrors(source: EvidenceSource): EvidenceCheck {
   const id = "call-errors";
   const calls = source.traceCalls;
   if (calls.length === 0) {
-    return new Check(id, "unknown", "no calls were made, so no outcome was captured");
+    return new EvidenceCheck(id, "unknown", "no calls were made, so no outcome was captured");
   }
   const failedIdx: number[] = [];
   let withOutcome = 0;
@@ -151,14 +155,14 @@ function callErrors(source: EvidenceSource): Check {
         unrecovered.has(i) ? "unrecovered" : "recovered later"
       })`
     );
-    return new Check(
+    return new EvidenceCheck(
       id,
       "fail",
       `${failedIdx.length} of ${plural(calls.length, "call")} failed: ${listNames(names)}`,
     );
   }
   if (withOutcome === 0) {
-    return new Check(
+    return new EvidenceCheck(
       id,
       "unknown",
       calls.length === 1
@@ -167,7 +171,7 @@ function callErrors(source: EvidenceSource): Check {
     );
   }
   const blind = calls.length - withOutcome;
-  return new Check(
+  return new EvidenceCheck(
     id,
     "pass",
     (calls.length === 1
@@ -183,11 +187,11 @@ interface PolicyView {
   violations: { index: number; tool: string; rule: number; reason?: string | null }[];
 }
 
-function forbiddenCalls(policy: PolicyView, calls: number): Check {
+function forbiddenCalls(policy: PolicyView, calls: number): EvidenceCheck {
   const id = "forbidden-calls";
   const violations = policy.violations ?? [];
   if (violations.length === 0 && (policy.violation_count ?? 0) === 0) {
-    return new Check(
+    return new EvidenceCheck(
       id,
       "pass",
       `${
@@ -199,7 +203,7 @@ function forbiddenCalls(policy: PolicyView, calls: number): Check {
     `#${v.index + 1} ${v.tool} (rule ${v.rule + 1}${v.reason ? `: ${v.reason}` : ""})`
   );
   const count = Math.max(policy.violation_count ?? 0, violations.length);
-  return new Check(
+  return new EvidenceCheck(
     id,
     "fail",
     `${plural(count, "call")} matched a forbidden rule: ${listNames(names)}`,
@@ -211,20 +215,24 @@ interface SecurityView {
   secrets?: { index: number; tool: string; path?: string; kind?: string }[];
 }
 
-function credentials(security: SecurityView | undefined, calls: number): Check {
+function credentials(security: SecurityView | undefined, calls: number): EvidenceCheck {
   const id = "credentials";
   if (security === undefined) {
-    return new Check(id, "unknown", "the arguments were not scanned for credentials");
+    return new EvidenceCheck(id, "unknown", "the arguments were not scanned for credentials");
   }
   const secrets = security.secrets ?? [];
   const count = Math.max(security.secret_count ?? 0, secrets.length);
   if (count === 0) {
-    return new Check(id, "pass", `no credential in the arguments of ${plural(calls, "call")}`);
+    return new EvidenceCheck(
+      id,
+      "pass",
+      `no credential in the arguments of ${plural(calls, "call")}`,
+    );
   }
   const names = secrets.map((s) =>
     `#${s.index + 1} ${s.tool}${s.path ? ` ${s.path}` : ""}${s.kind ? ` (${s.kind})` : ""}`
   );
-  return new Check(
+  return new EvidenceCheck(
     id,
     "fail",
     `${plural(count, "credential")} in tool arguments: ${listNames(names)}; remove or rotate ${
@@ -239,10 +247,10 @@ interface SideEffectsView {
   checks?: { index: number; tool: string; check: string; passed: boolean; detail: string }[];
 }
 
-function sideEffects(view: SideEffectsView): Check {
+function sideEffects(view: SideEffectsView): EvidenceCheck {
   const id = "side-effects";
   if (view.passed === view.total) {
-    return new Check(
+    return new EvidenceCheck(
       id,
       "pass",
       view.total === 1
@@ -253,7 +261,7 @@ function sideEffects(view: SideEffectsView): Check {
   const failed = (view.checks ?? []).filter((c) => !c.passed).map((c) =>
     `${c.check} of expected call #${c.index + 1} (${c.tool}): ${c.detail}`
   );
-  return new Check(
+  return new EvidenceCheck(
     id,
     "fail",
     `${view.total - view.passed} of ${plural(view.total, "declared side effect")} not validated: ` +
@@ -261,13 +269,17 @@ function sideEffects(view: SideEffectsView): Check {
   );
 }
 
-function honestyChecks(honesty: HonestyMetrics | undefined): Check[] {
+function honestyChecks(honesty: HonestyMetrics | undefined): EvidenceCheck[] {
   return HONESTY_CHECKS.map((name) => {
     const status = honesty?.checks?.[name];
     if (status === undefined) {
-      return new Check(name, "unknown", "the honesty checks did not run on this evaluation");
+      return new EvidenceCheck(
+        name,
+        "unknown",
+        "the honesty checks did not run on this evaluation",
+      );
     }
-    return new Check(name, status, honesty?.details?.[name] ?? status);
+    return new EvidenceCheck(name, status, honesty?.details?.[name] ?? status);
   });
 }
 
@@ -300,7 +312,7 @@ function view<T>(value: unknown): T | undefined {
 export function evaluationEvidence(result: EvidenceSource): Evidence {
   const metrics = result.metrics;
   const calls = result.traceCalls;
-  const checks: Check[] = [requiredCalls(result), callErrors(result)];
+  const checks: EvidenceCheck[] = [requiredCalls(result), callErrors(result)];
   const policy = view<PolicyView>(metrics.policy_metrics);
   if (policy !== undefined && (policy.rule_count ?? 0) > 0) {
     checks.push(forbiddenCalls(policy, calls.length));

@@ -41,13 +41,13 @@ const COLORS: Record<EvidenceState, string> = {
  *
  * @example Usage
  * ```ts
- * import { Check, tally } from "@toolscore/cli";
+ * import { EvidenceCheck, tally } from "@toolscore/cli";
  * import { formatEvidence } from "./evidence_format.ts";
  * import assert from "node:assert/strict";
  *
  * const checks = [
- *   new Check("call-errors", "pass", "none of the 2 calls failed"),
- *   new Check("disclosure", "unknown", "no final answer to check for disclosure"),
+ *   new EvidenceCheck("call-errors", "pass", "none of the 2 calls failed"),
+ *   new EvidenceCheck("disclosure", "unknown", "no final answer to check for disclosure"),
  * ];
  * const lines = formatEvidence({
  *   checks,

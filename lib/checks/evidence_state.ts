@@ -40,14 +40,14 @@ export interface CheckJson {
  *
  * @example Usage
  * ```ts
- * import { Check } from "@toolscore/cli";
+ * import { EvidenceCheck } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
- * const check = new Check("call-errors", "pass", "none of the 3 calls failed");
+ * const check = new EvidenceCheck("call-errors", "pass", "none of the 3 calls failed");
  * assert.deepEqual(check.toJSON(), { check: "call-errors", status: "pass", detail: "none of the 3 calls failed" });
  * ```
  */
-export class Check {
+export class EvidenceCheck {
   /**
    * Make a verdict.
    *
@@ -74,6 +74,23 @@ export class Check {
     return { check: this.check, status: this.status, detail: this.detail };
   }
 }
+
+/**
+ * The API reference's name for {@linkcode EvidenceCheck}, kept as a permanent
+ * alias: `new Check(…)` and `instanceof Check` work as with the class.
+ *
+ * @example Usage
+ * ```ts
+ * import { Check, EvidenceCheck } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(new Check("credentials", "pass", "no credentials in arguments") instanceof EvidenceCheck);
+ * ```
+ */
+export const Check: typeof EvidenceCheck = EvidenceCheck;
+
+/** The API reference's name for the {@linkcode EvidenceCheck} type. */
+export type Check = EvidenceCheck;
 
 /** How many checks are in each state (always all three keys). */
 export interface EvidenceCounts {

@@ -15,8 +15,8 @@ import { inspectDoctor } from "../doctor/run_doctor.ts";
 import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts";
 import type { DoctorTerms } from "../doctor/terms.ts";
 import { readDocument } from "../base/load.ts";
-import { isRemoteSpec, type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
-import { serverSpecFromCommandLine } from "../mcp/command_line.ts";
+import { isRemoteSpec, type McpServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import { serverSpecFromCommandLine } from "../mcp/spec_from_command.ts";
 import { isJsonObject } from "../scoring/calls.ts";
 import {
   type CliIO,
@@ -105,9 +105,9 @@ for its host. The server starts with a cleared environment: the spec's env over
 PATH, HOME and the locale, temp, cache, CA and proxy variables deno may read;
 never your keys.
 
-Exit codes: 0 no check failed, 1 a check failed (or warned, with --fail-on-warn;
-with --baseline: a breaking change; a spec or contract that cannot be read or parsed
-is a failed check, not an input error), 2 usage error.
+Exit codes: 0 no check failed, 1 a check failed (a spec or contract that cannot be read
+or parsed is a failed check, not an input error; with --fail-on-warn also a warning; with
+--baseline a breaking change), 2 usage error.
 
 Examples:
   toolscore doctor -- npx -y @modelcontextprotocol/server-everything
@@ -130,7 +130,7 @@ async function configServers(
   config: string,
   entry: string | undefined,
   all: boolean,
-): Promise<MCPServerSpec[]> {
+): Promise<McpServerSpec[]> {
   const value = await readDocument(config);
   try {
     // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
@@ -151,7 +151,7 @@ async function configServers(
 async function serversFromFlags(
   flags: ReturnType<typeof parseFlags>,
   command: string[],
-): Promise<MCPServerSpec[]> {
+): Promise<McpServerSpec[]> {
   const line = stringFlag(flags, "server");
   const url = stringFlag(flags, "url");
   const config = stringFlag(flags, "mcp-config");

@@ -12,33 +12,9 @@
  * @module
  */
 
-import type { FormatName } from "../scoring/calls.ts";
-import { loadHeavy } from "../base/_lazy.ts";
 import { UsageError } from "../base/errors.ts";
-import type { EvaluateOptions, EvaluationResult } from "../evaluate/evaluate.ts";
-import { evaluationEvidence, type Evidence } from "../checks/evidence.ts";
-import {
-  evaluateExpected,
-  type Expected,
-  expectedMinScore,
-  loadExpected,
-} from "../evaluate/expected.ts";
-import { loadForbidden } from "../checks/forbidden.ts";
-import { parseFormatName } from "../formats/detect.ts";
-import { formatResult, formatSummary, type SummaryRow, summaryRow } from "../report/console.ts";
-import {
-  type CliIO,
-  type Command,
-  EXIT,
-  type FlagSpec,
-  listFlag,
-  numberFlag,
-  parseFlags,
-  stringFlag,
-} from "./command.ts";
-import { parseFailUnder, parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
-import { finalAnswerOf } from "./honesty_flags.ts";
-import { loadHonestyFiles } from "../checks/honesty_config.ts";
+import { formatSummary, type SummaryRow } from "../report/console.ts";
+import { type CliIO, type Command, EXIT } from "./command.ts";
 import {
   defaultJobs,
   scoreInWorkers,
@@ -48,21 +24,10 @@ import {
 } from "./eval_pool.ts";
 import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
 import { progressLine } from "./progress.ts";
-import { JUNIT_REPORT_FLAGS, RecordCollector, reportFlagsHelp } from "./report_flags.ts";
-import { recordOf, writeEvalReports } from "./eval_reports.ts";
-import type { TraceRecord } from "../report/trace_record.ts";
-
-const FLAGS: FlagSpec = {
-  ...SCORING_FLAGS,
-  "fail-under": { type: "string" },
-  "fail-on-violations": { type: "boolean" },
-  receipt: { type: "boolean" },
-  "receipt-out": { type: "string" },
-  "receipt-dir": { type: "string" },
-  verbose: { type: "boolean", short: "v" },
-  jobs: { type: "string", short: "j" },
-  ...JUNIT_REPORT_FLAGS,
-};
+import { RecordCollector, reportFlagsHelp } from "./report_flags.ts";
+import { writeEvalReports } from "./eval_reports.ts";
+import { prepareEval, renderScored } from "./eval_session.ts";
+import type { RenderedResult, Scored } from "./eval_types.ts";
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 
@@ -111,51 +76,6 @@ Examples:
   toolscore eval contract.yaml runs/ --junit junit.xml --markdown report.md --html report.html
   cat trace.json | toolscore eval gold.json - --min-score 0.8
 `;
-
-/** One scored trace. */
-export interface Scored {
-  named: NamedTrace;
-  result: EvaluationResult;
-  evidence: Evidence;
-  passed: boolean;
-  violations: number;
-}
-
-function resultJson(scored: Scored, bar: number): Record<string, unknown> {
-  return {
-    trace: scored.named.name,
-    ...scored.result.toJSON(),
-    passed: scored.passed,
-    min_score: bar,
-    evidence: scored.evidence,
-  };
-}
-
-/** The settings that changed the result, as receipts record them. */
-export interface EvalSettings {
-  /** The trace format asked for. */
-  format: "auto" | FormatName;
-  /** Strict comparison. */
-  strict: boolean;
-  /** The weights given on the command line, if any. */
-  weights?: Record<string, number>;
-}
-
-/** Everything an evaluation used, for receipts. */
-export interface EvalRun {
-  /** The gold file or contract path. */
-  goldPath: string;
-  /** The gold file or contract. */
-  expected: Expected;
-  /** The options evaluate ran with. */
-  options: EvaluateOptions;
-  /** Optional input files by role. */
-  inputs: { forbidden?: string; honesty_config?: string; injected?: string };
-  /** Settings that changed the result. */
-  settings: EvalSettings;
-  /** The bar. */
-  bar: number;
-}
 
 function receiptsRequested(values: Record<string, unknown>): boolean {
   return values.receipt === true || values["receipt-out"] !== undefined ||
@@ -242,149 +162,6 @@ function jobsOf(value: unknown): number {
     throw new UsageError(`--jobs ${value}: expected a whole number from 1 to 64`);
   }
   return jobs;
-}
-
-/** A prepared `eval` run: its inputs loaded, ready to score traces. */
-export interface EvalSession {
-  /** Everything the evaluation uses (for receipts). */
-  run: EvalRun;
-  /** The trace arguments. */
-  tracePaths: string[];
-  /** Whether the bar was set explicitly. */
-  gated: boolean;
-  /** Where the bar came from. */
-  barSource: "flag" | "contract" | "default";
-  /** The parsed flags' values. */
-  values: Record<string, unknown>;
-  /** Score one trace. */
-  score(named: NamedTrace): Scored;
-}
-
-// Whether some expected call declares an argument schema (`metadata.schema`), in a gold list
-// or anywhere in a contract. Arguments and side effects are not searched.
-function declaresSchemas(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return value.some(declaresSchemas);
-  for (const [key, child] of Object.entries(value)) {
-    if (key === "args" || key === "sideEffects") continue;
-    if (key === "metadata" && typeof child === "object" && child !== null && "schema" in child) {
-      return true;
-    }
-    if (declaresSchemas(child)) return true;
-  }
-  return false;
-}
-
-/**
- * Parse `eval`'s arguments and load its inputs (gold or contract, rules,
- * honesty configuration, final answer). Also used by the worker threads that
- * score large directories.
- *
- * @param args The arguments after `eval`.
- * @returns The session.
- * @throws {UsageError} On bad flags; {@linkcode InputError} on bad files.
- */
-export async function prepareEval(args: string[]): Promise<EvalSession> {
-  const flags = parseFlags("eval", args, FLAGS);
-  const [goldPath, ...tracePaths] = flags.positionals;
-  if (goldPath === undefined || tracePaths.length === 0) {
-    throw new UsageError("eval needs GOLD and at least one TRACE; see toolscore eval --help");
-  }
-  const format = parseFormatName(stringFlag(flags, "format") ?? "auto");
-  const weights = parseWeightFlags(listFlag(flags, "weight"));
-  const minScore = numberFlag(flags, "min-score", [0, 1]);
-  const failUnder = stringFlag(flags, "fail-under");
-  if (minScore !== undefined && failUnder !== undefined) {
-    throw new UsageError("give --min-score or --fail-under, not both");
-  }
-  const flagBar = minScore ?? (failUnder !== undefined ? parseFailUnder(failUnder) : undefined);
-  if (stringFlag(flags, "receipt-out") !== undefined && tracePaths.length > 1) {
-    throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
-  }
-
-  const expected = await loadExpected(goldPath);
-  if (declaresSchemas(expected)) await loadHeavy(); // ajv checks the arguments against them
-  const contractBar = expectedMinScore(expected);
-  const bar = flagBar ?? contractBar ?? 0.9;
-  const forbiddenPath = stringFlag(flags, "forbidden");
-  const forbidden = forbiddenPath !== undefined ? await loadForbidden(forbiddenPath) : undefined;
-  const honestyPath = stringFlag(flags, "honesty");
-  const injectedPath = stringFlag(flags, "injected");
-  const honesty = await loadHonestyFiles(honestyPath, injectedPath);
-  const finalAnswer = await finalAnswerOf(
-    stringFlag(flags, "final-answer"),
-    stringFlag(flags, "final-answer-file"),
-  );
-  const options: EvaluateOptions = {
-    weights,
-    strict: flags.values.strict === true,
-    forbidden,
-    honesty,
-    finalAnswer,
-    format,
-  };
-  return {
-    run: {
-      goldPath,
-      expected,
-      options,
-      inputs: { forbidden: forbiddenPath, honesty_config: honestyPath, injected: injectedPath },
-      settings: { format, strict: options.strict ?? false, weights },
-      bar,
-    },
-    tracePaths,
-    gated: flagBar !== undefined || contractBar !== undefined,
-    barSource: flagBar !== undefined ? "flag" : contractBar !== undefined ? "contract" : "default",
-    values: flags.values,
-    score(named: NamedTrace): Scored {
-      const result = evaluateExpected(expected, named.trace, options);
-      const evidence = evaluationEvidence(result);
-      const violations =
-        ((result.metrics.policy_metrics as { violation_count?: number } | undefined)
-          ?.violation_count ?? 0) +
-        ((result.metrics.security_metrics as { secret_count?: number } | undefined)
-          ?.secret_count ?? 0);
-      return { named, result, evidence, passed: result.passed(bar), violations };
-    },
-  };
-}
-
-/** One trace's report, rendered (so worker threads can send it as plain data). */
-export interface RenderedResult {
-  /** The console block, or the JSON document with `--json`. */
-  text: string;
-  /** Its summary row. */
-  row: SummaryRow;
-  /** Forbidden-rule violations plus credential findings. */
-  violations: number;
-  /** The file reports' record, when one is asked for. */
-  record?: TraceRecord;
-}
-
-/**
- * Render one scored trace for the report.
- *
- * @param session The eval session.
- * @param scored The scored trace.
- * @param color Whether to colour console output.
- * @returns The rendered result.
- */
-export function renderScored(session: EvalSession, scored: Scored, color: boolean): RenderedResult {
-  const { bar } = session.run;
-  const text = session.values.json === true
-    ? JSON.stringify(resultJson(scored, bar))
-    : formatResult(scored.named.name, scored.result, scored.evidence, {
-      bar,
-      gated: session.gated,
-      verbose: session.values.verbose === true,
-      color,
-    }).join("\n");
-  return {
-    text,
-    row: summaryRow(scored.named.name, scored.result, scored.passed),
-    violations: scored.violations,
-    record: recordOf(session, scored),
-  };
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
-import type { RenderedResult } from "./eval.ts";
+import type { RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts";
 
 /**
  * With the default `--jobs`, runs below this many files stay on one thread:
@@ -29,23 +29,6 @@ export const WORKER_THRESHOLD = 12_000;
 
 /** Files per slice handed to a thread. */
 export const SLICE = 100;
-
-/** What a worker is asked to do. */
-export interface WorkerRequest {
-  /** The `eval` arguments, to prepare the session. */
-  args: string[];
-  /** The slice's files. */
-  files: string[];
-  /** Whether to colour console output. */
-  color: boolean;
-  /** The slice's position. */
-  id: number;
-}
-
-/** What a worker answers. */
-export type WorkerReply =
-  | { id: number; rendered: RenderedResult[] }
-  | { id: number; error: { name: string; message: string } };
 
 function rethrow(error: { name: string; message: string }): never {
   if (error.name === "UsageError") throw new UsageError(error.message);

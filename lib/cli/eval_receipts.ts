@@ -27,7 +27,7 @@ import {
   receiptFileName,
 } from "../receipts/paths.ts";
 import type { CliIO } from "./command.ts";
-import type { EvalRun, Scored } from "./eval.ts";
+import type { EvalRun, Scored } from "./eval_types.ts";
 
 /**
  * Write the receipts `toolscore eval` was asked for.

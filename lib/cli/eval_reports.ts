@@ -7,7 +7,7 @@
  */
 
 import type { CliIO } from "./command.ts";
-import type { EvalSession, Scored } from "./eval.ts";
+import type { EvalSession, Scored } from "./eval_types.ts";
 import { evalHtml } from "../report/html/eval.ts";
 import { evalJunit } from "../report/junit.ts";
 import { evalMarkdown } from "../report/markdown.ts";

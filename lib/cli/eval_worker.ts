@@ -7,8 +7,8 @@
  */
 
 import type { CliIO } from "./command.ts";
-import { type EvalSession, prepareEval, type RenderedResult, renderScored } from "./eval.ts";
-import type { WorkerReply, WorkerRequest } from "./eval_pool.ts";
+import { prepareEval, renderScored } from "./eval_session.ts";
+import type { EvalSession, RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts";
 import { iterateTraceFiles } from "./inputs.ts";
 
 let session: Promise<EvalSession> | undefined;

@@ -58,6 +58,9 @@ Shapes read (--format name: shape):
   mcp               JSON-RPC messages or a recorded session; tools/call requests
   langchain         AgentActions, {name, args, id} tool calls, or LangGraph message dicts
   otel              OTLP JSON {resourceSpans} or spans; execute_tool / tools/call spans
+  claude-code       Claude Code / Agent SDK stream-json messages or a saved transcript
+  vercel-ai         AI SDK generateText results, UI message stream chunks, fullStream parts
+  openai-agents     OpenAI Agents SDK trace exports {data: [trace, spans]} or a RunState
   custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
   tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}]: one trace per run
   tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}: one trace per run
@@ -71,12 +74,30 @@ Arguments:
 
 Options:
   --format F    read as F instead of detecting it: auto, toolscore, openai,
-                openai-responses, anthropic, gemini, mcp, langchain, otel, custom,
-                tau-bench, tau2-bench
+                openai-responses, anthropic, gemini, mcp, langchain, otel,
+                claude-code, vercel-ai, openai-agents, custom, tau-bench, tau2-bench
   --honesty H   the honesty config whose error_text_patterns mark text errors
                 (default: the shipped patterns, a leading Error:/Exception: prefix)
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}
   --full        print arguments, results and answers in full (default: cut at 160 characters)
+
+Agent frameworks, recordings and conventions read (format in brackets):
+  Claude Code / Agent SDK stream-json or transcript, sub-agent calls marked [claude-code]
+  Vercel AI SDK generateText result (steps[].content or toolCalls/toolResults) [vercel-ai]
+  Vercel AI SDK UI message stream chunks (tool-input-available, tool-output-*) [vercel-ai]
+  OpenAI Agents SDK trace export {data: [trace, spans]} or a RunState [openai-agents]
+  LangGraph stream output: [mode, payload] tuples, {event, data} events [langchain]
+  LangChain / LangSmith run trees (run_type "tool", child_runs; {post, patch}) [langchain]
+  MCP recorder cassette {interactions: [{request, response}]} [mcp]
+  MCP proxy log: lines with a direction and a JSON-RPC message [mcp]
+  MCP client log text: "… Message from client|server: {json}" lines [mcp]
+  OTel GenAI execute_tool spans and gen_ai.input/output.messages parts [otel]
+  OTel OpenLLMetry gen_ai.completion.N.tool_calls.M.* / gen_ai.prompt.N.* [otel]
+  OTel OpenInference TOOL spans and llm.output_messages tool_calls [otel]
+  OTel Vercel AI SDK ai.toolCall spans and ai.response.toolCalls [otel]
+  Responses mcp_approval_request, tool_search_call, program items [openai-responses]
+  Gemini Interactions API responses (steps or outputs) [gemini]
+  Chat Completions tool messages without tool_call_id, paired in order [openai]
 
 Exit codes: 0 shown, 2 usage or input error.
 

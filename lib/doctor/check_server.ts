@@ -21,7 +21,7 @@ import { redact } from "../mcp/client_failure.ts";
 import {
   describeServer,
   isRemoteSpec,
-  type MCPServerSpec,
+  type McpServerSpec,
   type ServerVerify,
 } from "../mcp/server_spec.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
@@ -183,7 +183,7 @@ function declared(capabilities: JsonObject, key: string): boolean {
  * ```
  */
 export async function inspectServer(
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   options: CheckServerOptions = {},
 ): Promise<ServerInspection> {
   const terms: DoctorTerms = { ...LIBRARY_TERMS, ...options.terms };
@@ -463,7 +463,7 @@ export async function inspectServer(
  * ```
  */
 export async function checkServer(
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   options: CheckServerOptions = {},
 ): Promise<DoctorCheck[]> {
   return (await inspectServer(spec, options)).checks;

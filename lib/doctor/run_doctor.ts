@@ -7,7 +7,7 @@
 
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import { ToolscoreError } from "../base/errors.ts";
-import type { MCPServerSpec } from "../mcp/server_spec.ts";
+import type { McpServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
 import { inspectServer, SERVER_CHECKS, type ServerInspection } from "./check_server.ts";
 import type { Catalog } from "./catalog.ts";
@@ -38,7 +38,7 @@ export interface RunDoctorOptions {
    * A server to start and list; overrides the spec's server.
    * @default {undefined}
    */
-  server?: MCPServerSpec;
+  server?: McpServerSpec;
   /**
    * More environment variable names that must be set.
    * @default {[]}

@@ -21,7 +21,7 @@ import type { LeftBehind } from "../mcp/server_error.ts";
 import {
   isLegacySse,
   isRemoteSpec,
-  type MCPServerSpec,
+  type McpServerSpec,
   type ServerVerify,
 } from "../mcp/server_spec.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
@@ -63,7 +63,7 @@ export const KNOWN_CAPABILITIES: readonly string[] = [
  * ```
  */
 export function handshakeCheck(
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   initialize: unknown,
   protocolVersion: string | null,
 ): DoctorCheck {
@@ -129,7 +129,7 @@ export function handshakeCheck(
  * ```
  */
 export function stdoutCheck(
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   noise: { lines: readonly string[]; count: number },
 ): DoctorCheck {
   if (isRemoteSpec(spec)) return new DoctorCheck("stdout", "skip", "a remote server has no stdout");
@@ -276,7 +276,7 @@ export function listCheck(
  * ```
  */
 export function shutdownCheck(
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   left: LeftBehind | null,
   sessionEnded: boolean,
 ): DoctorCheck {

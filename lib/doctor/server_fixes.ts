@@ -8,7 +8,7 @@
  */
 
 import type { McpServerError } from "../mcp/server_error.ts";
-import { isRemoteSpec, type MCPServerSpec } from "../mcp/server_spec.ts";
+import { isRemoteSpec, type McpServerSpec } from "../mcp/server_spec.ts";
 import { BASE_ENV_NAMES, readEnv } from "../mcp/server_env.ts";
 import { shellLine } from "../mcp/command_line.ts";
 import { MARKER_VARIABLE } from "../mcp/process_sweep.ts";
@@ -38,7 +38,7 @@ function basename(path: string): string {
  * ```
  */
 export function passedVariableNames(
-  spec: Extract<MCPServerSpec, { command: string[] }>,
+  spec: Extract<McpServerSpec, { command: string[] }>,
   lookup: (name: string) => string | undefined,
   extra: Readonly<Record<string, string>> = {},
 ): string[] {
@@ -60,7 +60,7 @@ export function passedVariableNames(
  */
 export function fixFor(
   error: McpServerError,
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   terms: DoctorTerms,
   options: {
     lookup?: (name: string) => string | undefined;

@@ -11,3 +11,4 @@ export * from "./evaluate_contract.ts";
 export * from "./expected.ts";
 export * from "./gold.ts";
 export * from "./issues.ts";
+export * from "./result_bar.ts";

@@ -30,6 +30,14 @@ import { InputError } from "../base/errors.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
 import { anthropicReader } from "./anthropic.ts";
+// Issue 14 readers (agent frameworks, MCP recordings); registered below.
+import { claudeCodeReader, claudeCodeRows } from "./claude_code.ts";
+import { isVercelChunk, vercelAiReader } from "./vercel_ai.ts";
+import { isAgentsExportItem, openaiAgentsReader } from "./openai_agents.ts";
+import { mcpTraceFromLogText } from "./mcp.ts";
+import { isMcpLogText, isProxyLine } from "./mcp_recordings.ts";
+import { isLangGraphItem } from "./langgraph.ts";
+import { isRun } from "./langsmith.ts";
 import { customReader } from "./custom.ts";
 import { geminiReader } from "./gemini.ts";
 import { langchainReader } from "./langchain.ts";
@@ -44,7 +52,14 @@ import { mergeStream, streamFormat } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
 import { findToolContent } from "./tool_content.ts";
-import { jsonLines, type JsonlRow, looksLikeJsonLines, parseJsonl } from "./jsonl_text.ts";
+import {
+  isJsonText,
+  jsonLines,
+  type JsonlRow,
+  looksLikeJsonLines,
+  mayBeLog,
+  parseJsonl,
+} from "./jsonl_text.ts";
 
 /**
  * Every reader, in detection order (the first that claims a document reads it).
@@ -65,6 +80,10 @@ export const READERS: readonly FormatReader[] = [
   anthropicReader,
   geminiReader,
   mcpReader,
+  // Agent frameworks (issue 14): after the providers, before langchain.
+  claudeCodeReader,
+  vercelAiReader,
+  openaiAgentsReader,
   langchainReader,
   otelReader,
   customReader,
@@ -75,7 +94,7 @@ export const READERS: readonly FormatReader[] = [
  *
  * @example Usage
  * ```ts
- * import { FORMATS } from "@toolscore/cli";
+ * import { FORMATS } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(FORMATS[0], "auto");
@@ -92,6 +111,9 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "mcp",
   "langchain",
   "otel",
+  "claude-code",
+  "vercel-ai",
+  "openai-agents",
   "custom",
   "tau-bench",
   "tau2-bench",
@@ -126,7 +148,7 @@ export function parseFormatName(value: string): "auto" | FormatName {
  *
  * @example Usage
  * ```ts
- * import { detectFormat } from "@toolscore/cli";
+ * import { detectFormat } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * assert.equal(detectFormat([{ tool: "search", args: { q: "x" } }]), "custom");
@@ -221,7 +243,7 @@ export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): 
  *
  * @example Usage
  * ```ts
- * import { tracesFromValue } from "@toolscore/cli";
+ * import { tracesFromValue } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const traces = tracesFromValue([
@@ -329,7 +351,7 @@ function remember(trace: Trace): Trace {
 function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOptions): Trace[] {
   const format = options.format ?? "auto";
   const values = rows.map((row) => row.value);
-  const whole = (name: "mcp" | "otel", test: (value: unknown) => boolean) =>
+  const whole = (name: FormatName, test: (value: unknown) => boolean) =>
     (format === "auto" || format === name) && values.every(test);
   if (whole("mcp", isJsonRpcMessage)) return [traceFromValue(values, { format: "mcp", source })];
   if (whole("otel", isOtelLine)) return [traceFromValue(values, { format: "otel", source })];
@@ -338,9 +360,31 @@ function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOpti
   if (stream !== undefined && (format === "auto" || format === stream)) {
     return [traceFromValue(values, { format, source })];
   }
+  // Issue 14: streams whose lines are one session (proxy logs, Claude Code,
+  // AI SDK chunks, Agents SDK exports).
+  if (whole("mcp", isProxyLine)) return [traceFromValue(values, { format: "mcp", source })];
+  const claude = format === "auto" || format === "claude-code" ? claudeCodeRows(values) : undefined;
+  if (claude !== undefined) return [traceFromValue(claude, { format: "claude-code", source })];
+  for (const [name, test] of LINE_FORMATS) {
+    if (whole(name, test) && traceReaderClaims(name, values)) {
+      return [traceFromValue(values, { format: name, source })];
+    }
+  }
   return rows.flatMap((row) =>
     tracesFromValue(row.value, { ...options, source: `${source}:${row.line}` })
   );
+}
+
+// Formats whose JSONL lines are one trace together (issue 14).
+const LINE_FORMATS: [FormatName, (value: unknown) => boolean][] = [
+  ["vercel-ai", isVercelChunk],
+  ["openai-agents", isAgentsExportItem],
+  ["langchain", isLangGraphItem],
+  ["langchain", isRun],
+];
+
+function traceReaderClaims(name: FormatName, values: unknown[]): boolean {
+  return readerFor(name).claims(values);
 }
 
 /**
@@ -385,6 +429,15 @@ export function tracesFromText(
     }
     return tracesFromValue(events, { ...options, source });
   }
+  // Issue 14: MCP client log text (`… Message from client: {json}` lines),
+  // when the text is not JSON or JSONL itself (a log line may start with "[").
+  const format = options.format ?? "auto";
+  if (
+    (format === "auto" || format === "mcp") && mayBeLog(text) && isMcpLogText(text) &&
+    !isJsonText(text)
+  ) {
+    return [mcpTraceFromLogText(text, source)];
+  }
   if (source.toLowerCase().endsWith(".jsonl")) {
     const rows = parseJsonl(text, source);
     if (rows.length === 0) throw new InputError("no traces: the file has no JSON lines", source);
@@ -419,7 +472,7 @@ export function tracesFromText(
  *
  * @example Usage
  * ```ts
- * import { readTrace } from "@toolscore/cli";
+ * import { readTrace } from "./detect.ts";
  * import assert from "node:assert/strict";
  *
  * const trace = await readTrace('[{"tool": "search", "args": {"q": "x"}}]');

@@ -4,7 +4,8 @@
  * Shapes: a response `{"candidates": [{"content": {"parts": […]}}]}`, a list
  * of responses (turns, or the chunks of a stream), a request
  * `{"contents": […]}`, a list of contents `{role, parts}`, or a bare list of
- * parts. Calls are `functionCall{name, args, id?}` parts; results are
+ * parts; or a Gemini Interactions API interaction (`steps` or the older
+ * `outputs`; see `gemini_interactions.ts`). Calls are `functionCall{name, args, id?}` parts; results are
  * `functionResponse{name, response, id?}` parts. The SDKs' snake_case keys
  * (`function_call`, `usage_metadata`…) are read too.
  *
@@ -45,6 +46,7 @@ import {
   usageFromJson,
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
+import { isInteraction, readInteractions } from "./gemini_interactions.ts";
 
 const PART_KEYS = [
   "text",
@@ -101,9 +103,11 @@ function responseContent(response: JsonObject): JsonObject[] {
 /** The contents of a document, in order, and the responses they came from. */
 function documentContents(
   value: unknown,
-): { contents: JsonObject[]; responses: JsonObject[] } | undefined {
+): { contents: JsonObject[]; responses: JsonObject[]; interactions?: JsonObject[] } | undefined {
+  if (isInteraction(value)) return { contents: [], responses: [], interactions: [value] };
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
+    if (value.every(isInteraction)) return { contents: [], responses: [], interactions: value };
     if (value.every(isResponse)) {
       return { contents: value.flatMap(responseContent), responses: value };
     }
@@ -153,6 +157,9 @@ export const geminiReader: FormatReader = documentReader(
   documentContents,
   "not a Gemini transcript: expected a response with candidates, {contents}, or parts",
   (found, source, value) => {
+    if (found.interactions !== undefined) {
+      return readInteractions(found.interactions, source, value);
+    }
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const unanswered = new Map<string, ToolCall[]>(); // by tool name, in order

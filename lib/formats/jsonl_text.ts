@@ -84,3 +84,27 @@ export function jsonLines(text: string): JsonlRow[] | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether a text may be log text, judged from its start (so JSON documents
+ * are not scanned): it starts with neither `{` nor `[`, or with a `[tag]`.
+ */
+export function mayBeLog(text: string): boolean {
+  const start = text.trimStart().slice(0, 200);
+  if (start[0] === "{") return false;
+  return start[0] !== "[" || /^\[[^\][{"\d\s-][^\][{"]*\]\s/.test(start);
+}
+
+/** Whether a text is one JSON document, or lines that each are. */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    try {
+      return parseJsonl(text, "").length > 0;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,7 +1,10 @@
 /**
  * The `langchain` format: LangChain agents and LangGraph states.
  *
- * Shapes: a list of AgentAction dicts `{tool, tool_input, log}`; an
+ * Shapes: LangGraph stream output (`[mode, payload]` tuples, `{event,
+ * data}` events; see `langgraph.ts`); LangChain / LangSmith run trees
+ * (`run_type: "tool"` runs, nested `child_runs`; see `langsmith.ts`); a
+ * list of AgentAction dicts `{tool, tool_input, log}`; an
  * AgentExecutor result `{"intermediate_steps": [[action, observation], …],
  * "output"}` (or the bare list of pairs); a list of tool-call dicts
  * `{name, args, id, type: "tool_call"}`; LangGraph message dicts
@@ -32,59 +35,12 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
-import { InputError } from "../base/errors.ts";
-import {
-  addUsage,
-  attachExtras,
-  attachTextResult,
-  FinalAnswer,
-  finishTrace,
-  idOf,
-  listOf,
-  makeTrace,
-  resultFromText,
-  setArgs,
-  usageFromJson,
-} from "./_shared.ts";
+import { isJsonObject, type JsonObject, type ToolCall } from "../scoring/calls.ts";
+import { attachTextResult, finishTrace, idOf, listOf, makeTrace, setArgs } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
-
-// Message `type` values (and serialized class names) → the kind of message.
-const MESSAGE_KINDS: Record<string, string> = {
-  human: "human",
-  ai: "ai",
-  tool: "tool",
-  system: "system",
-  function: "function",
-  chat: "chat",
-  developer: "system",
-  AIMessageChunk: "ai",
-  HumanMessageChunk: "human",
-  ToolMessageChunk: "tool",
-  SystemMessageChunk: "system",
-  AIMessage: "ai",
-  HumanMessage: "human",
-  ToolMessage: "tool",
-  SystemMessage: "system",
-  FunctionMessage: "function",
-  ChatMessage: "chat",
-};
-
-/** A message dict in any serialized form, as `{kind, …fields}`. */
-function normalizeMessage(value: unknown): JsonObject | undefined {
-  if (!isJsonObject(value)) return undefined;
-  if (value.type === "constructor" && Array.isArray(value.id) && isJsonObject(value.kwargs)) {
-    const kind = MESSAGE_KINDS[String(value.id.at(-1))];
-    return kind === undefined ? undefined : { ...value.kwargs, kind };
-  }
-  if (typeof value.type !== "string" || !Object.hasOwn(MESSAGE_KINDS, value.type)) {
-    return undefined;
-  }
-  const kind = MESSAGE_KINDS[value.type] as string;
-  if (isJsonObject(value.data) && value.content === undefined) return { ...value.data, kind };
-  if (value.content === undefined && value.tool_calls === undefined) return undefined;
-  return { ...value, kind };
-}
+import { normalizeMessage, readMessages, toolCallOf } from "./langchain_messages.ts";
+import { readStream, streamItems } from "./langgraph.ts";
+import { readRuns, runList } from "./langsmith.ts";
 
 function isAgentAction(value: unknown): value is JsonObject {
   return isJsonObject(value) && typeof value.tool === "string" && value.tool_input !== undefined;
@@ -100,12 +56,18 @@ function isToolCallDict(value: unknown): boolean {
 }
 
 type Document =
+  | { kind: "stream"; items: unknown[] }
+  | { kind: "runs"; runs: JsonObject[] }
   | { kind: "messages"; messages: JsonObject[] }
   | { kind: "steps"; steps: [JsonObject, unknown][]; output?: unknown }
   | { kind: "actions"; actions: JsonObject[] }
   | { kind: "tool_calls"; toolCalls: JsonObject[] };
 
 function readDocument(value: unknown): Document | undefined {
+  const items = streamItems(value);
+  if (items !== undefined) return { kind: "stream", items };
+  const runs = runList(value);
+  if (runs !== undefined) return { kind: "runs", runs };
   if (isJsonObject(value) && Array.isArray(value.intermediate_steps)) {
     return value.intermediate_steps.every(isStep)
       ? {
@@ -131,39 +93,6 @@ function readDocument(value: unknown): Document | undefined {
   return { kind: "messages", messages };
 }
 
-function contentText(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return undefined;
-  const texts: string[] = [];
-  for (const block of content) {
-    if (typeof block === "string") texts.push(block);
-    else if (isJsonObject(block) && block.type === "text" && typeof block.text === "string") {
-      texts.push(block.text);
-    }
-  }
-  return texts.join("");
-}
-
-function toolCallOf(entry: JsonObject, source: string, where: string): ToolCall {
-  const fn = isJsonObject(entry.function) ? entry.function : entry;
-  if (typeof fn.name !== "string" || fn.name === "") {
-    throw new InputError("tool call has no name", `${source}: ${where}`);
-  }
-  const call: ToolCall = { tool: fn.name };
-  if (entry.type === "invalid_tool_call") {
-    setArgs(call, fn.args ?? fn.arguments);
-    if (call.argsError === undefined) {
-      call.rawArgs = typeof fn.args === "string" ? fn.args : JSON.stringify(fn.args ?? null);
-      call.argsError = typeof entry.error === "string" && entry.error !== ""
-        ? entry.error
-        : "invalid tool call";
-    }
-  } else setArgs(call, fn.args ?? fn.arguments);
-  const id = idOf(entry.id);
-  if (id !== undefined) call.id = id;
-  return call;
-}
-
 function actionCall(action: JsonObject): ToolCall {
   const call: ToolCall = { tool: action.tool as string };
   const input = action.tool_input;
@@ -178,58 +107,6 @@ function actionCall(action: JsonObject): ToolCall {
 function attachObservation(call: ToolCall, observation: unknown): void {
   if (typeof observation === "string") attachTextResult(call, observation);
   else call.result = observation ?? null;
-}
-
-function readMessages(messages: JsonObject[], source: string) {
-  const calls: ToolCall[] = [];
-  const byId = new Map<string, ToolCall>();
-  const answer = new FinalAnswer("");
-  let usage: Usage | undefined;
-  let model: string | undefined;
-  messages.forEach((message, index) => {
-    if (message.kind === "ai") {
-      answer.message();
-      answer.text(contentText(message.content));
-      usage = addUsage(usage, usageFromJson(message.usage_metadata));
-      const meta = isJsonObject(message.response_metadata) ? message.response_metadata : {};
-      const name = meta.model_name ?? meta.model;
-      if (model === undefined && typeof name === "string" && name !== "") model = name;
-      const extra = isJsonObject(message.additional_kwargs) ? message.additional_kwargs : {};
-      const entries = [
-        ...(Array.isArray(message.tool_calls)
-          ? message.tool_calls
-          : Array.isArray(extra.tool_calls)
-          ? extra.tool_calls
-          : []),
-        ...(Array.isArray(message.invalid_tool_calls)
-          ? message.invalid_tool_calls.map((e) =>
-            isJsonObject(e) ? { ...e, type: "invalid_tool_call" } : e
-          )
-          : []),
-      ];
-      entries.forEach((entry, j) => {
-        if (!isJsonObject(entry)) return;
-        const call = toolCallOf(entry, source, `messages[${index}].tool_calls[${j}]`);
-        calls.push(call);
-        answer.call();
-        if (call.id !== undefined) byId.set(call.id, call);
-      });
-    } else if (message.kind === "tool") {
-      const call = byId.get(idOf(message.tool_call_id) ?? "");
-      if (call === undefined || call.result !== undefined) return;
-      const text = contentText(message.content) ?? "";
-      if (message.status === "error") {
-        call.result = resultFromText(text);
-        call.isError = true;
-        call.error = text === "" ? "tool error" : text;
-      } else if (message.status === "success") {
-        call.result = resultFromText(text);
-        call.isError = false;
-      } else attachTextResult(call, text);
-      attachExtras(call, message);
-    }
-  });
-  return { calls, finalAnswer: answer.value, usage, model };
 }
 
 /**
@@ -255,6 +132,8 @@ export const langchainReader: FormatReader = documentReader(
   "not a LangChain trace: expected AgentActions, intermediate_steps, tool calls or messages",
   (doc, source, value) => {
     const envelope = Array.isArray(value) ? undefined : value;
+    if (doc.kind === "stream") return readStream(doc.items, source);
+    if (doc.kind === "runs") return readRuns(doc.runs, source, value);
     if (doc.kind === "messages") {
       return finishTrace(
         makeTrace("langchain", ...split(readMessages(doc.messages, source))),

@@ -4,8 +4,9 @@
  * Shapes: a list of JSON-RPC 2.0 messages (batches allowed), `{"messages":
  * […]}`, or a recorded session `{"format": "mcp", "server": …, "messages":
  * […]}` whose responses may carry `duration_s`. A JSONL file whose lines are
- * JSON-RPC messages is one session. Calls are `tools/call` requests
- * `{id, method, params: {name, arguments}}`.
+ * JSON-RPC messages is one session. Recorder cassettes, proxy logs and MCP
+ * client log text are read as their messages (see `mcp_recordings.ts`).
+ * Calls are `tools/call` requests `{id, method, params: {name, arguments}}`.
  *
  * Decisions where the design is silent:
  * - A response is paired with the latest unanswered request of the same
@@ -22,7 +23,10 @@
  *   is kept as `metadata.error_code`. A `notifications/cancelled` for a
  *   pending request fails it with `cancelled: REASON`.
  * - `duration_s` (seconds) or `duration_ms` on a response is the call's
- *   duration; `cost_usd` its cost.
+ *   duration (a cassette's `latency_ms` too; in a log with timestamps, the
+ *   time from request to response); `cost_usd` its cost.
+ * - A log of several servers pairs responses within each server (ids repeat
+ *   across servers).
  * - MCP has no model turn, so the final answer is unknown unless the session
  *   has a top-level `final_answer`; `model` and `usage` likewise.
  * - Without the `{"format": "mcp"}` envelope every message must say
@@ -31,7 +35,7 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall } from "../scoring/calls.ts";
+import { isJsonObject, type JsonObject, type ToolCall, type Trace } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import {
   attachExtras,
@@ -44,6 +48,7 @@ import {
   setArgs,
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
+import { cassetteEntries, logTextEntries, type McpEntry, proxyEntries } from "./mcp_recordings.ts";
 
 /**
  * Whether a value is one JSON-RPC 2.0 message (or a batch of them).
@@ -74,15 +79,21 @@ function isLooseMessage(value: unknown): boolean {
       (value.id !== undefined && (value.result !== undefined || value.error !== undefined)));
 }
 
-function documentMessages(value: unknown): unknown[] | undefined {
+function documentMessages(value: unknown): McpEntry[] | undefined {
+  const entries = (list: unknown[]) =>
+    list.map((message, i): McpEntry => ({ message, where: `messages[${i}]` }));
   if (isEnvelope(value, "mcp")) {
     return Array.isArray(value.messages) && value.messages.every(isLooseMessage)
-      ? value.messages
-      : undefined;
+      ? entries(value.messages)
+      : cassetteEntries(value);
   }
+  const cassette = cassetteEntries(value);
+  if (cassette !== undefined) return cassette;
+  const proxy = proxyEntries(value);
+  if (proxy !== undefined) return proxy;
   const list = listOf(value, "messages");
   if (list === undefined || list.length === 0) return undefined;
-  return list.every(isJsonRpcMessage) ? list : undefined;
+  return list.every(isJsonRpcMessage) ? entries(list) : undefined;
 }
 
 /**
@@ -165,47 +176,80 @@ function attachResponse(call: ToolCall, message: JsonObject): void {
 export const mcpReader: FormatReader = documentReader(
   "mcp",
   documentMessages,
-  'not an MCP session: expected JSON-RPC 2.0 messages, {messages}, or {"format": "mcp"}',
-  (messages, source, value) => {
-    const calls: ToolCall[] = [];
-    const pending = new Map<string, ToolCall>();
-    const visit = (message: unknown, where: string) => {
-      if (Array.isArray(message)) {
-        message.forEach((m, i) => visit(m, `${where}[${i}]`));
-        return;
-      }
-      if (!isJsonObject(message)) return;
-      const id = idOf(message.id);
-      if (message.method === "tools/call") {
-        const params = isJsonObject(message.params) ? message.params : {};
-        if (typeof params.name !== "string" || params.name === "") {
-          throw new InputError("tools/call has no params.name", `${source}: ${where}`);
-        }
-        const call: ToolCall = { tool: params.name };
-        setArgs(call, params.arguments);
-        if (id !== undefined) {
-          call.id = id;
-          pending.set(id, call);
-        }
-        calls.push(call);
-      } else if (message.method === "notifications/cancelled" && isJsonObject(message.params)) {
-        const cancelled = idOf(message.params.requestId) ?? "";
-        const call = pending.get(cancelled);
-        if (call === undefined) return;
-        pending.delete(cancelled);
-        const reason = message.params.reason;
-        call.isError = true;
-        call.error = typeof reason === "string" && reason !== ""
-          ? `cancelled: ${reason}`
-          : "cancelled";
-      } else if (message.method === undefined && id !== undefined) {
-        const call = pending.get(id);
-        if (call === undefined) return;
-        pending.delete(id);
-        attachResponse(call, message);
-      }
-    };
-    messages.forEach((message, i) => visit(message, `messages[${i}]`));
-    return finishTrace(makeTrace("mcp", calls, {}), Array.isArray(value) ? undefined : value);
-  },
+  'not an MCP session: expected JSON-RPC 2.0 messages, {messages}, {"format": "mcp"}, a cassette or a proxy log',
+  (entries, source, value) => readEntries(entries, source, value),
 );
+
+/**
+ * Read MCP client log text (`… Message from client: {json}` lines) as an
+ * `mcp` trace.
+ *
+ * @param text The log's text.
+ * @param source The file name, for errors.
+ * @returns The trace.
+ * @throws {InputError} When a message line does not parse or none is there.
+ *
+ * @example Usage
+ * ```ts
+ * import { mcpTraceFromLogText } from "./mcp.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = mcpTraceFromLogText([
+ *   '2025-01-01T00:00:00.000Z [db] [info] Message from client: {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"q","arguments":{}}}',
+ *   '2025-01-01T00:00:01.500Z [db] [info] Message from server: {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"ok"}]}}',
+ * ].join("\n"), "mcp-server-db.log");
+ * assert.equal(trace.calls[0]?.durationS, 1.5);
+ * ```
+ */
+export function mcpTraceFromLogText(text: string, source: string): Trace {
+  return readEntries(logTextEntries(text, source), source, undefined);
+}
+
+function readEntries(entries: McpEntry[], source: string, value: unknown): Trace {
+  const calls: ToolCall[] = [];
+  const pending = new Map<string, { call: ToolCall; time?: number }>();
+  const visit = (message: unknown, where: string, scope: string, time: number | undefined) => {
+    if (Array.isArray(message)) {
+      message.forEach((m, i) => visit(m, `${where}[${i}]`, scope, time));
+      return;
+    }
+    if (!isJsonObject(message)) return;
+    const id = idOf(message.id);
+    const key = (of: string) => `${scope}\u0000${of}`;
+    if (message.method === "tools/call") {
+      const params = isJsonObject(message.params) ? message.params : {};
+      if (typeof params.name !== "string" || params.name === "") {
+        throw new InputError("tools/call has no params.name", `${source}: ${where}`);
+      }
+      const call: ToolCall = { tool: params.name };
+      setArgs(call, params.arguments);
+      if (scope !== "") call.metadata = { server: scope };
+      if (id !== undefined) {
+        call.id = id;
+        pending.set(key(id), time === undefined ? { call } : { call, time });
+      }
+      calls.push(call);
+    } else if (message.method === "notifications/cancelled" && isJsonObject(message.params)) {
+      const cancelled = key(idOf(message.params.requestId) ?? "");
+      const call = pending.get(cancelled)?.call;
+      if (call === undefined) return;
+      pending.delete(cancelled);
+      const reason = message.params.reason;
+      call.isError = true;
+      call.error = typeof reason === "string" && reason !== ""
+        ? `cancelled: ${reason}`
+        : "cancelled";
+    } else if (message.method === undefined && id !== undefined) {
+      const open = pending.get(key(id));
+      if (open === undefined) return;
+      pending.delete(key(id));
+      attachResponse(open.call, message);
+      if (open.call.durationS === undefined && open.time !== undefined && time !== undefined) {
+        const seconds = (time - open.time) / 1000;
+        if (seconds >= 0) open.call.durationS = seconds;
+      }
+    }
+  };
+  for (const entry of entries) visit(entry.message, entry.where, entry.scope ?? "", entry.time);
+  return finishTrace(makeTrace("mcp", calls, {}), Array.isArray(value) ? undefined : value);
+}

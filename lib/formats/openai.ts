@@ -9,7 +9,13 @@
  *
  * Decisions where the design is silent:
  * - A `role: "tool"` message is paired with its call by `tool_call_id`, never
- *   by position; a tool message naming no known call is ignored. A legacy
+ *   by position; a tool message naming no known call is ignored. A tool
+ *   message without `tool_call_id` (the shape LangChain's trajectory
+ *   evaluators document) is paired by order with the calls of the assistant
+ *   message before it, only when that is unambiguous: the id-less tool
+ *   messages of that turn are exactly as many as its calls still unanswered
+ *   (and a tool message that gives a `name` names its call); otherwise they
+ *   stay unpaired and the calls' outcomes unknown. A legacy
  *   `role: "function"` message is paired with the earliest unanswered legacy
  *   call of the same name (else the earliest unanswered one).
  * - Chat Completions has no error flag. Tool content that is a JSON object or
@@ -144,6 +150,25 @@ function newCall(fn: JsonObject, id: unknown): ToolCall {
 }
 
 /**
+ * Pair tool messages without `tool_call_id` with a turn's unanswered calls,
+ * in order, when that is unambiguous (as many messages as calls, and every
+ * `name` given matches); otherwise leave them unpaired.
+ */
+function pairAnonymous(turn: ToolCall[], messages: JsonObject[]): void {
+  if (messages.length === 0) return;
+  const open = turn.filter((call) => call.result === undefined && call.error === undefined);
+  if (open.length !== messages.length) return;
+  const named = (message: JsonObject, call: ToolCall) =>
+    typeof message.name !== "string" || message.name === call.tool;
+  if (!messages.every((message, i) => named(message, open[i] as ToolCall))) return;
+  messages.forEach((message, i) => {
+    const call = open[i] as ToolCall;
+    attachTextResult(call, contentText(message.content) ?? "");
+    attachExtras(call, message);
+  });
+}
+
+/**
  * The `openai` Chat Completions reader.
  *
  * @example Usage
@@ -167,10 +192,15 @@ export const openaiReader: FormatReader = documentReader(
     const calls: ToolCall[] = [];
     const byId = new Map<string, ToolCall>();
     const legacy: ToolCall[] = []; // unanswered legacy function calls, in order
+    let turn: ToolCall[] = []; // the calls of the latest assistant message
+    let anonymous: JsonObject[] = []; // tool messages without tool_call_id since then
     const answer = new FinalAnswer();
     found.messages.forEach((message, index) => {
       if (!isJsonObject(message)) return;
       if (message.role === "assistant") {
+        pairAnonymous(turn, anonymous);
+        turn = [];
+        anonymous = [];
         answer.message();
         answer.text(contentText(message.content));
         const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
@@ -184,6 +214,7 @@ export const openaiReader: FormatReader = documentReader(
             );
           }
           calls.push(call);
+          turn.push(call);
           answer.call();
           if (call.id !== undefined) byId.set(call.id, call);
         });
@@ -196,6 +227,10 @@ export const openaiReader: FormatReader = documentReader(
           }
         }
       } else if (message.role === "tool") {
+        if (idOf(message.tool_call_id) === undefined) {
+          anonymous.push(message);
+          return;
+        }
         const call = byId.get(idOf(message.tool_call_id) ?? "");
         if (call === undefined || call.result !== undefined) return;
         attachTextResult(call, contentText(message.content) ?? "");
@@ -209,6 +244,7 @@ export const openaiReader: FormatReader = documentReader(
         attachExtras(call, message);
       }
     });
+    pairAnonymous(turn, anonymous);
     let usage: Usage | undefined;
     let model = isJsonObject(value) && typeof value.model === "string" ? value.model : undefined;
     for (const completion of found.completions) {

@@ -12,11 +12,31 @@
  *   `call_id` and the item's own `id` (`fc_…`) is kept as `metadata.item_id`.
  * - `custom_tool_call` items are calls whose free-form `input` text becomes
  *   `args.input`. `mcp_call` items are calls carrying their `output` and
- *   `error` inline. Hosted tool calls (`web_search_call`, `file_search_call`,
+ *   `error` inline; status `failed` marks one failed, `completed` without an
+ *   error succeeded. Hosted tool calls (`web_search_call`, `file_search_call`,
  *   `code_interpreter_call`, `computer_call`, `local_shell_call`,
  *   `shell_call`, `apply_patch_call`, `image_generation_call`) are calls named
  *   by the type without `_call` (`web_search`), with `action` (or `queries`,
- *   `code`, `operation`) as arguments; status `failed` marks them failed.
+ *   `code`, `operation`) as arguments; the server ran them, so status
+ *   `completed` is a success and `failed` a failure (other statuses: unknown).
+ * - An `mcp_approval_request` is a call the model asked for that waits for a
+ *   human: kept as a call of its `name` with `metadata.approval:
+ *   "requested"` and no outcome. A later `mcp_call` whose
+ *   `approval_request_id` names it is the same call (merged, not counted
+ *   twice); an `mcp_approval_response` with `approve: false` marks it failed
+ *   (`not approved`), with `approve: true` it stays unknown until its
+ *   `mcp_call` arrives.
+ * - `tool_search_call` is a call named `tool_search` with its `arguments`;
+ *   the `tool_search_output` of the same `call_id` is its result (the tools
+ *   found), `status: "completed"` a success. A server-run search may carry
+ *   no `call_id`: its output then goes to the latest id-less search.
+ * - Programmatic tool calling: a `program` item is a code-execution call
+ *   named `program` with `args.code` (read like `code_interpreter_call`), its
+ *   `program_output` (same `call_id`) the result, `completed` a success and
+ *   `incomplete` a failure. The function calls the program makes are
+ *   ordinary calls that follow it, each marked `metadata.caller_id` (the
+ *   program's `call_id`), as the `anthropic` reader keeps code execution and
+ *   the calls it makes.
  * - The API has no error flag on `function_call_output`: output that is a JSON
  *   object or array is kept parsed, and an object with a non-empty top-level
  *   `error` marks the call failed (as in the `openai` reader). Output given as
@@ -31,7 +51,14 @@
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
+import {
+  isJsonObject,
+  type JsonObject,
+  type ToolCall,
+  type Trace,
+  type Usage,
+} from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import {
   addUsage,
   attachExtras,
@@ -60,6 +87,8 @@ const HOSTED_CALLS: Record<string, string[]> = {
 
 const OUTPUT_TYPES = new Set([
   "function_call_output",
+  "tool_search_output",
+  "program_output",
   "custom_tool_call_output",
   "computer_call_output",
   "local_shell_call_output",
@@ -75,6 +104,8 @@ const OTHER_TYPES = new Set([
   "mcp_list_tools",
   "mcp_approval_request",
   "mcp_approval_response",
+  "tool_search_call",
+  "program",
   "reasoning",
   "item_reference",
   "compaction",
@@ -166,16 +197,35 @@ function partsText(content: unknown): string | undefined {
   return texts.join("\n");
 }
 
-function itemCall(item: JsonObject): ToolCall | undefined {
+function hostedStatus(call: ToolCall, status: unknown): void {
+  if (status === "failed") {
+    call.isError = true;
+    call.error = "failed";
+  } else if (status === "completed") call.isError = false;
+}
+
+function itemCall(item: JsonObject, where: string): ToolCall | undefined {
   const type = item.type as string;
   let call: ToolCall;
-  if (type === "function_call" || type === "mcp_call") {
-    if (typeof item.name !== "string" || item.name === "") return undefined;
-    call = { tool: item.name };
+  const named = () => {
+    if (typeof item.name === "string" && item.name !== "") return item.name;
+    // Never a silent zero: a call item we cannot name is an error.
+    throw new InputError(`${type} item has no name`, where);
+  };
+  if (type === "function_call" || type === "mcp_call" || type === "mcp_approval_request") {
+    call = { tool: named() };
     setArgs(call, item.arguments);
   } else if (type === "custom_tool_call") {
-    if (typeof item.name !== "string" || item.name === "") return undefined;
-    call = { tool: item.name, args: typeof item.input === "string" ? { input: item.input } : {} };
+    named();
+    call = {
+      tool: item.name as string,
+      args: typeof item.input === "string" ? { input: item.input } : {},
+    };
+  } else if (type === "tool_search_call") {
+    call = { tool: "tool_search" };
+    setArgs(call, item.arguments);
+  } else if (type === "program") {
+    call = { tool: "program", args: typeof item.code === "string" ? { code: item.code } : {} };
   } else if (type in HOSTED_CALLS) {
     call = { tool: type.slice(0, -"_call".length) };
     const keys = HOSTED_CALLS[type] ?? [];
@@ -185,31 +235,157 @@ function itemCall(item: JsonObject): ToolCall | undefined {
     call.args = action;
     const result = item.results ?? item.outputs ?? item.result;
     if (result !== undefined && result !== null) call.result = result;
-    if (item.status === "failed") {
-      call.isError = true;
-      call.error = "failed";
-    }
+    hostedStatus(call, item.status);
   } else return undefined;
   const id = idOf(item.call_id) ?? idOf(item.id);
   if (id !== undefined) call.id = id;
   const itemId = idOf(item.id);
   if (itemId !== undefined && itemId !== id) call.metadata = { item_id: itemId };
-  if (type === "mcp_call") {
-    if (typeof item.server_label === "string") {
-      call.metadata = { ...call.metadata, server_label: item.server_label };
-    }
-    if (typeof item.output === "string") attachTextResult(call, item.output);
-    if (typeof item.error === "string" && item.error !== "") {
-      call.error = item.error;
-      call.isError = true;
-    } else if (isJsonObject(item.error)) {
-      call.error = typeof item.error.message === "string"
-        ? item.error.message
-        : JSON.stringify(item.error);
-      call.isError = true;
-    }
+  if (typeof item.server_label === "string") {
+    call.metadata = { ...call.metadata, server_label: item.server_label };
   }
+  if (isJsonObject(item.caller) && item.caller.type === "program") {
+    const caller = idOf(item.caller.caller_id);
+    if (caller !== undefined) call.metadata = { ...call.metadata, caller_id: caller };
+  }
+  if (type === "mcp_approval_request") call.metadata = { ...call.metadata, approval: "requested" };
+  if (type === "mcp_call") attachMcpOutcome(call, item);
   return call;
+}
+
+function attachMcpOutcome(call: ToolCall, item: JsonObject): void {
+  if (typeof item.output === "string") attachTextResult(call, item.output);
+  if (typeof item.error === "string" && item.error !== "") {
+    call.error = item.error;
+    call.isError = true;
+  } else if (isJsonObject(item.error)) {
+    call.error = typeof item.error.message === "string"
+      ? item.error.message
+      : JSON.stringify(item.error);
+    call.isError = true;
+  } else if (item.status === "failed") {
+    call.isError = true;
+    call.error = "failed";
+  } else if (item.status === "completed" && call.error === undefined) call.isError = false;
+}
+
+/** Attach an output item (`function_call_output`, `tool_search_output`, …) to its call. */
+function attachOutput(call: ToolCall, item: JsonObject): void {
+  if (item.type === "tool_search_output") {
+    call.result = item.tools ?? null;
+    if (item.status === "completed") call.isError = false;
+    return;
+  }
+  if (item.type === "program_output") {
+    attachTextResult(call, typeof item.result === "string" ? item.result : "");
+    if (item.status === "incomplete") {
+      call.isError = true;
+      call.error = "incomplete";
+    } else if (item.status === "completed" && call.error === undefined) call.isError = false;
+    return;
+  }
+  const output = item.output;
+  if (typeof output === "string" || Array.isArray(output)) {
+    attachTextResult(call, partsText(output) ?? "");
+  } else if (output !== undefined && output !== null) call.result = output;
+  attachExtras(call, item);
+}
+
+/**
+ * Read Responses items (and the responses they came from) as a trace of
+ * `format`. Shared with the `openai-agents` reader, whose run states hold
+ * the same items.
+ *
+ * @param items The items, in order.
+ * @param responses The response objects, for `usage` and `model`.
+ * @param format The format name of the trace.
+ * @param envelope The document, for a top-level `final_answer`.
+ * @param source The file name, for errors.
+ * @returns The trace.
+ * @throws {InputError} On a call item without a name.
+ *
+ * @example Usage
+ * ```ts
+ * import { readResponseItems } from "./openai_responses.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const trace = readResponseItems([
+ *   { type: "mcp_approval_request", id: "mcpr_1", name: "a", arguments: "{}", server_label: "s" },
+ * ], [], "openai-responses", undefined);
+ * assert.equal(trace.calls[0]?.metadata?.approval, "requested");
+ * ```
+ */
+export function readResponseItems(
+  items: readonly unknown[],
+  responses: readonly JsonObject[],
+  format: Trace["format"],
+  envelope: unknown,
+  source = "<trace>",
+): Trace {
+  const calls: ToolCall[] = [];
+  const byId = new Map<string, ToolCall>();
+  const answer = new FinalAnswer();
+  const skipped = new SkippedTypes();
+  for (const [index, item] of items.entries()) {
+    if (!isJsonObject(item)) continue;
+    // Issue 13: an item of a type this reader does not know is skipped and listed.
+    if (item.type !== undefined && !isItemType(item.type)) {
+      skipped.add(String(item.type));
+      continue;
+    }
+    if (item.type === "message" || item.type === undefined) {
+      if (item.role !== "assistant") continue;
+      answer.message();
+      answer.text(partsText(item.content));
+      continue;
+    }
+    if (OUTPUT_TYPES.has(item.type as string)) {
+      const call = idOf(item.call_id) === undefined && item.type === "tool_search_output"
+        ? calls.findLast((c) => c.tool === "tool_search" && c.id === undefined)
+        : byId.get(idOf(item.call_id) ?? "");
+      if (call === undefined || call.result !== undefined) continue;
+      attachOutput(call, item);
+      continue;
+    }
+    if (item.type === "mcp_approval_response") {
+      const call = byId.get(idOf(item.approval_request_id) ?? "");
+      if (call === undefined || call.metadata?.approval !== "requested") continue;
+      call.metadata = {
+        ...call.metadata,
+        approval: item.approve === false ? "denied" : "approved",
+      };
+      if (item.approve === false) {
+        call.isError = true;
+        call.error = typeof item.reason === "string" && item.reason !== ""
+          ? `not approved: ${item.reason}`
+          : "not approved";
+      }
+      continue;
+    }
+    const requested = item.type === "mcp_call"
+      ? byId.get(idOf(item.approval_request_id) ?? "")
+      : undefined;
+    if (requested !== undefined && requested.metadata?.approval !== undefined) {
+      // The approved call running: the same call as its approval request.
+      attachMcpOutcome(requested, item);
+      const itemId = idOf(item.id);
+      if (itemId !== undefined) byId.set(itemId, requested);
+      continue;
+    }
+    const call = itemCall(item, `${source}: items[${index}]`);
+    if (call === undefined) continue;
+    calls.push(call);
+    answer.call();
+    if (call.id !== undefined) byId.set(call.id, call);
+  }
+  let usage: Usage | undefined;
+  let model: string | undefined;
+  for (const response of responses) {
+    usage = addUsage(usage, usageFromJson(response.usage));
+    if (model === undefined && typeof response.model === "string") model = response.model;
+  }
+  const trace = makeTrace(format, calls, { finalAnswer: answer.value, model, usage, skipped });
+  return finishTrace(trace, Array.isArray(envelope) ? undefined : envelope);
 }
 
 /**
@@ -231,51 +407,6 @@ export const openaiResponsesReader: FormatReader = documentReader(
   "openai-responses",
   documentItems,
   "not an OpenAI Responses document: expected a response, {input}, or a list of items",
-  (found, _source, value) => {
-    const calls: ToolCall[] = [];
-    const byId = new Map<string, ToolCall>();
-    const answer = new FinalAnswer();
-    const skipped = new SkippedTypes();
-    for (const item of found.items) {
-      if (!isJsonObject(item)) continue;
-      if (item.type !== undefined && item.type !== "message" && !isItemType(item.type)) {
-        skipped.add(String(item.type));
-        continue;
-      }
-      if (item.type === "message" || item.type === undefined) {
-        if (item.role !== "assistant") continue;
-        answer.message();
-        answer.text(partsText(item.content));
-        continue;
-      }
-      if (OUTPUT_TYPES.has(item.type as string)) {
-        const call = byId.get(idOf(item.call_id) ?? "");
-        if (call === undefined || call.result !== undefined) continue;
-        const output = item.output;
-        if (typeof output === "string" || Array.isArray(output)) {
-          attachTextResult(call, partsText(output) ?? "");
-        } else if (output !== undefined && output !== null) call.result = output;
-        attachExtras(call, item);
-        continue;
-      }
-      const call = itemCall(item);
-      if (call === undefined) continue;
-      calls.push(call);
-      answer.call();
-      if (call.id !== undefined) byId.set(call.id, call);
-    }
-    let usage: Usage | undefined;
-    let model: string | undefined;
-    for (const response of found.responses) {
-      usage = addUsage(usage, usageFromJson(response.usage));
-      if (model === undefined && typeof response.model === "string") model = response.model;
-    }
-    const trace = makeTrace("openai-responses", calls, {
-      finalAnswer: answer.value,
-      model,
-      usage,
-      skipped,
-    });
-    return finishTrace(trace, Array.isArray(value) ? undefined : value);
-  },
+  (found, source, value) =>
+    readResponseItems(found.items, found.responses, "openai-responses", value, source),
 );

@@ -1,371 +1,179 @@
 /**
- * The `otel` format: OpenTelemetry traces following the GenAI and MCP
- * semantic conventions.
+ * The `otel` format: OpenTelemetry traces of every GenAI convention in use.
  *
  * Shapes: an OTLP JSON export `{"resourceSpans": [{"scopeSpans": [{"spans":
  * […]}]}]}` (older `instrumentationLibrarySpans` too), a list of exports (a
  * JSONL file of exports is one trace), a list of spans or `{"spans": […]}`.
  * A span is OTLP JSON (`spanId`, `startTimeUnixNano`, attributes as
- * `[{key, value: AnyValue}]`, `status.code`) or the SDKs' console form
+ * `[{key, value: AnyValue}]`, `status.code`), the SDKs' console form
  * (`context.span_id`, ISO `start_time`, attributes as an object,
- * `status.status_code`).
+ * `status.status_code`) or the JS SDK's `ReadableSpan` JSON (`spanContext`,
+ * `[seconds, nanos]` times). One span's attribute map on its own
+ * (`{"gen_ai.operation.name": …, …}`, every value an attribute value) is read
+ * as one span without times.
  *
- * A tool call is a span with `gen_ai.operation.name == "execute_tool"` or
- * `mcp.method.name == "tools/call"`: tool `gen_ai.tool.name` (else the older
- * `mcp.tool.name`, else the span name's target), arguments
- * `gen_ai.tool.call.arguments` (a JSON string or structured; else the older
- * `mcp.request.argument.*` attributes), result `gen_ai.tool.call.result`,
- * id `gen_ai.tool.call.id` (else `jsonrpc.request.id`, `mcp.request.id`).
+ * Conventions (see `otel/conventions.ts` for every attribute): tool
+ * execution spans of GenAI (`execute_tool`), MCP (`tools/call`),
+ * OpenInference (`openinference.span.kind = TOOL`), the Vercel AI SDK
+ * (`ai.toolCall`) and OpenLLMetry (`traceloop.span.kind = tool`); and the
+ * calls model spans record in their messages — GenAI
+ * `gen_ai.input/output.messages` parts (`tool_call`, `tool_call_response`),
+ * OpenLLMetry `gen_ai.completion.N.tool_calls.M.*` / `gen_ai.prompt.N.*`,
+ * OpenInference `llm.output_messages.N.message.tool_calls.M.tool_call.*` /
+ * `llm.input_messages.*`, AI SDK `ai.response.toolCalls` /
+ * `ai.prompt.messages`.
  *
- * Decisions where the design is silent:
- * - Calls are ordered by start time (document order breaks ties); the
- *   duration is end − start, computed on the exact nanoseconds.
- * - A span with status ERROR (code `2`, `STATUS_CODE_ERROR` or `ERROR`) or
- *   an `error.type` attribute failed; its error is the status message, else
- *   the `exception.message` of an `exception` event, else `error.type`. The
- *   conventions require `error.type` on failure, so a finished tool span
- *   without it is a known success (`is_error: false`); an unfinished one has
- *   no outcome.
+ * Decisions where the conventions are silent:
+ * - One logical call is read once. Observations with the same call id are
+ *   one call; when one of two observations has no id, they are the same
+ *   call when the tool and the canonical arguments are equal (a model's
+ *   request matches the first such tool span not yet matched; a history
+ *   entry matches the first such call). A tool span whose parent is a tool
+ *   span of the same tool (an MCP client span under a GenAI `execute_tool`
+ *   span) is the same call too. What a merged call lacks is filled from the
+ *   other observations; the tool span's outcome wins.
+ * - A tool span with status ERROR (code `2`, `STATUS_CODE_ERROR` or `ERROR`)
+ *   or an `error.type` attribute failed; its error is the status message,
+ *   else the `exception.message` of an `exception` event, else `error.type`.
+ *   A finished tool span without one is a known success (`is_error: false`);
+ *   an unfinished one has no outcome. A call seen only in model messages has
+ *   the result a later tool message gives it (failed when that result is an
+ *   object with an `error`), else no outcome.
+ * - Calls are ordered by when they were seen first: a tool span by its start,
+ *   a model's request by its span's end, a history entry by its span's start
+ *   (document order breaks ties). The duration is the tool span's end −
+ *   start on the exact nanoseconds; no convention records cost.
  * - When arguments were not recorded (they are opt-in) the call has no
  *   arguments (`{}`).
- * - A tool span whose parent is a tool span of the same tool (an MCP client
- *   span under a GenAI `execute_tool` span) is the same call: it is merged
- *   into the parent, filling what the parent lacks, not counted twice.
- * - `model` is the first inference span's `gen_ai.response.model` (else
- *   `gen_ai.request.model`); `usage` sums `gen_ai.usage.input_tokens` and
- *   `gen_ai.usage.output_tokens` over inference spans (`chat`,
- *   `text_completion`, `generate_content`), or over `invoke_agent` spans when
- *   no inference span reports usage.
- * - The final answer is the text of `gen_ai.output.messages` (or the older
- *   `gen_ai.completion.0.content`) of the span that ends last among those
- *   whose output has text and no tool call, when it ends after the last tool
- *   call; text parts are concatenated. A top-level `final_answer` wins.
- * - No convention records cost, so cost is unknown.
+ * - Usage is counted once per model call: a span's token counts are added
+ *   only when no span below it reports any (a parent repeating its
+ *   children's usage is not added again); see `otel/model.ts`. `model` is
+ *   the first model span's `gen_ai.response.model` (else the request model,
+ *   `llm.model_name`, `ai.model.id`).
+ * - The final answer is the output text of the span that ends last among
+ *   those whose output has text and no tool call, when it ends after the last
+ *   tool call; text parts are concatenated. A top-level `final_answer` wins.
  *
  * @module
  */
 
-import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
-import { InputError } from "../base/errors.ts";
-import { addUsage, finishTrace, idOf, makeTrace, resultFromText, setArgs } from "./_shared.ts";
+import type { JsonObject, ToolCall } from "../scoring/calls.ts";
+import { canonicalJson } from "../base/canonical.ts";
+import { attachTextResult, errorInResult, finishTrace, makeTrace } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
+import { byStart, isSpan, rawSpans, type Span, toSpan } from "./otel/spans.ts";
+import {
+  executionCall,
+  isToolSpan,
+  messageCalls,
+  seenValue,
+  UnnamedCall,
+} from "./otel/conventions.ts";
+import { InputError } from "../base/errors.ts";
+import { outputText, traceModel, traceUsage } from "./otel/model.ts";
 
-/** A span, whichever way it was written. */
-interface Span {
-  name: string;
-  spanId?: string;
-  traceId?: string;
-  parentId?: string;
-  start?: bigint;
-  end?: bigint;
-  attributes: JsonObject;
-  error?: string;
-  ok: boolean;
+export { decodeAnyValue, isOtelLine } from "./otel/spans.ts";
+
+/** A logical call and what is known of when it happened. */
+interface Entry {
+  call: ToolCall;
+  at: bigint | undefined;
   order: number;
+  /** Whether a tool span recorded it (its outcome is authoritative). */
+  executed: boolean;
+  /** Whether a model's request was matched to it already. */
+  requested: boolean;
 }
 
-const INFERENCE = new Set(["chat", "text_completion", "generate_content"]);
+// Canonical argument text per call, computed once (calls are compared often).
+const CANONICAL = new WeakMap<ToolCall, string>();
 
-/**
- * Decode an OTLP JSON `AnyValue` (`{"stringValue": "x"}`, `{"intValue":
- * "3"}`, `{"kvlistValue": {"values": […]}}`…) into a plain JSON value.
- *
- * @param value The AnyValue.
- * @returns The plain value; an empty AnyValue is `null`.
- *
- * @example Usage
- * ```ts
- * import { decodeAnyValue } from "./otel.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(decodeAnyValue({ intValue: "42" }), 42);
- * assert.deepEqual(
- *   decodeAnyValue({ kvlistValue: { values: [{ key: "a", value: { boolValue: true } }] } }),
- *   { a: true },
- * );
- * ```
- */
-export function decodeAnyValue(value: unknown): unknown {
-  if (!isJsonObject(value)) return value;
-  const v = (camel: string, snake: string) => value[camel] ?? value[snake];
-  const string = v("stringValue", "string_value");
-  if (string !== undefined) return string;
-  const bool = v("boolValue", "bool_value");
-  if (bool !== undefined) return bool;
-  const int = v("intValue", "int_value");
-  if (int !== undefined) return Number(int);
-  const double = v("doubleValue", "double_value");
-  if (double !== undefined) return Number(double);
-  const array = v("arrayValue", "array_value");
-  if (array !== undefined) {
-    return isJsonObject(array) && Array.isArray(array.values)
-      ? array.values.map(decodeAnyValue)
-      : [];
+function argsKey(call: ToolCall): string {
+  let key = CANONICAL.get(call);
+  if (key === undefined) {
+    key = canonicalJson(call.args ?? {});
+    CANONICAL.set(call, key);
   }
-  const kvlist = v("kvlistValue", "kvlist_value");
-  if (kvlist !== undefined) return decodeAttributes(isJsonObject(kvlist) ? kvlist.values : []);
-  const bytes = v("bytesValue", "bytes_value");
-  if (bytes !== undefined) return bytes;
-  return null;
+  return key;
 }
 
-function decodeAttributes(attributes: unknown): JsonObject {
-  if (isJsonObject(attributes)) return attributes;
-  const out: JsonObject = {};
-  if (!Array.isArray(attributes)) return out;
-  for (const kv of attributes) {
-    if (isJsonObject(kv) && typeof kv.key === "string") out[kv.key] = decodeAnyValue(kv.value);
+function sameCall(a: ToolCall, b: ToolCall): boolean {
+  return a.tool === b.tool && a.rawArgs === b.rawArgs && argsKey(a) === argsKey(b);
+}
+
+function fill(into: ToolCall, from: ToolCall): void {
+  if (Object.keys(into.args ?? {}).length === 0 && into.rawArgs === undefined) {
+    into.args = from.args ?? {};
+    CANONICAL.delete(into);
+    if (from.rawArgs !== undefined) into.rawArgs = from.rawArgs;
+    if (from.argsError !== undefined) into.argsError = from.argsError;
   }
-  return out;
-}
-
-/** Nanoseconds since the epoch from unix nanos, an ISO time or an `[s, ns]` pair. */
-function nanos(value: unknown): bigint | undefined {
-  try {
-    if (typeof value === "string" && /^\d+$/.test(value)) return BigInt(value);
-    if (typeof value === "number" && Number.isFinite(value)) return BigInt(Math.round(value));
-    if (Array.isArray(value) && value.length === 2 && value.every((n) => typeof n === "number")) {
-      return BigInt(value[0] as number) * 1_000_000_000n + BigInt(value[1] as number);
-    }
-    if (typeof value === "string") {
-      const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:?\d\d)?$/.exec(value);
-      if (match === null) return undefined;
-      const ms = Date.parse(`${match[1]}${match[3] ?? "Z"}`);
-      if (Number.isNaN(ms)) return undefined;
-      const fraction = (match[2] ?? "").slice(0, 9).padEnd(9, "0");
-      return BigInt(ms) * 1_000_000n + BigInt(fraction);
-    }
-  } catch {
-    return undefined;
+  if (into.result === undefined && from.result !== undefined) into.result = from.result;
+  if (into.id === undefined && from.id !== undefined) into.id = from.id;
+  if (from.isError === true && into.isError !== true) {
+    into.isError = true;
+    into.error = from.error ?? "error";
   }
-  return undefined;
 }
 
-function isSpan(value: unknown): boolean {
-  if (!isJsonObject(value) || typeof value.name !== "string") return false;
-  return typeof value.spanId === "string" || typeof value.span_id === "string" ||
-    (isJsonObject(value.context) && typeof value.context.span_id === "string");
+function earlier(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a < b ? a : b;
 }
 
-function isExport(value: unknown): value is JsonObject {
-  return isJsonObject(value) && Array.isArray(value.resourceSpans);
-}
+class Calls {
+  readonly entries: Entry[] = [];
+  readonly #byId = new Map<string, Entry>();
 
-function rawSpans(value: unknown): unknown[] | undefined {
-  if (isExport(value)) return exportSpans(value);
-  if (isJsonObject(value) && Array.isArray(value.spans)) {
-    return value.spans.length > 0 && value.spans.every(isSpan) ? value.spans : undefined;
+  byId(id: string | undefined): Entry | undefined {
+    return id === undefined ? undefined : this.#byId.get(id);
   }
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  const spans: unknown[] = [];
-  for (const item of value) {
-    if (isExport(item)) {
-      for (const span of exportSpans(item)) spans.push(span);
-    } else if (isSpan(item)) spans.push(item);
-    else return undefined;
-  }
-  return spans;
-}
 
-function exportSpans(value: JsonObject): unknown[] {
-  const spans: unknown[] = [];
-  for (const resource of value.resourceSpans as unknown[]) {
-    if (!isJsonObject(resource)) continue;
-    const scopes = resource.scopeSpans ?? resource.instrumentationLibrarySpans;
-    if (!Array.isArray(scopes)) continue;
-    for (const scope of scopes) {
-      if (isJsonObject(scope) && Array.isArray(scope.spans)) {
-        for (const span of scope.spans) spans.push(span);
-      }
+  add(call: ToolCall, at: bigint | undefined, executed: boolean): Entry {
+    const entry: Entry = {
+      call,
+      at,
+      order: this.entries.length,
+      executed,
+      requested: !executed,
+    };
+    this.entries.push(entry);
+    if (call.id !== undefined) this.#byId.set(call.id, entry);
+    return entry;
+  }
+
+  index(entry: Entry): void {
+    if (entry.call.id !== undefined && !this.#byId.has(entry.call.id)) {
+      this.#byId.set(entry.call.id, entry);
     }
   }
-  return spans;
-}
 
-/**
- * Whether a value is an OTLP export or a span (a JSONL line of an OTel trace).
- *
- * @param value Any value.
- * @returns `true` for `{"resourceSpans": …}` or one span.
- *
- * @example Usage
- * ```ts
- * import { isOtelLine } from "./otel.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(isOtelLine({ resourceSpans: [] }), true);
- * assert.equal(isOtelLine({ tool: "a" }), false);
- * ```
- */
-export function isOtelLine(value: unknown): boolean {
-  return isExport(value) || isSpan(value);
-}
-
-function statusError(status: unknown): { error: boolean; ok: boolean; message?: string } {
-  if (!isJsonObject(status)) return { error: false, ok: false };
-  const code = status.code ?? status.status_code;
-  const error = code === 2 || code === "STATUS_CODE_ERROR" || code === "ERROR";
-  const ok = code === 1 || code === "STATUS_CODE_OK" || code === "OK";
-  const message = status.message ?? status.description;
-  return typeof message === "string" && message !== "" ? { error, ok, message } : { error, ok };
-}
-
-function exceptionMessage(events: unknown): string | undefined {
-  if (!Array.isArray(events)) return undefined;
-  for (const event of events) {
-    if (!isJsonObject(event) || event.name !== "exception") continue;
-    const message = decodeAttributes(event.attributes)["exception.message"];
-    if (typeof message === "string" && message !== "") return message;
-  }
-  return undefined;
-}
-
-function toSpan(raw: unknown, order: number): Span {
-  const span = raw as JsonObject;
-  const context = isJsonObject(span.context) ? span.context : {};
-  const attributes = decodeAttributes(span.attributes);
-  const status = statusError(span.status);
-  const errorType = attributes["error.type"];
-  const out: Span = {
-    name: span.name as string,
-    attributes,
-    ok: status.ok,
-    order,
-  };
-  const spanId = idOf(span.spanId ?? span.span_id ?? context.span_id);
-  if (spanId !== undefined) out.spanId = spanId;
-  const traceId = idOf(span.traceId ?? span.trace_id ?? context.trace_id);
-  if (traceId !== undefined) out.traceId = traceId;
-  const parentId = idOf(span.parentSpanId ?? span.parent_span_id ?? span.parent_id);
-  if (parentId !== undefined) out.parentId = parentId;
-  const start = nanos(
-    span.startTimeUnixNano ?? span.start_time_unix_nano ?? span.start_time ?? span.startTime,
-  );
-  if (start !== undefined) out.start = start;
-  const end = nanos(
-    span.endTimeUnixNano ?? span.end_time_unix_nano ?? span.end_time ?? span.endTime,
-  );
-  if (end !== undefined && end > 0n) out.end = end;
-  if (status.error || (typeof errorType === "string" && errorType !== "")) {
-    out.error = status.message ?? exceptionMessage(span.events) ??
-      (typeof errorType === "string" && errorType !== "" ? errorType : "error");
-  }
-  return out;
-}
-
-function isToolSpan(span: Span): boolean {
-  return span.attributes["gen_ai.operation.name"] === "execute_tool" ||
-    span.attributes["mcp.method.name"] === "tools/call";
-}
-
-function toolName(span: Span, source: string): string {
-  const named = span.attributes["gen_ai.tool.name"] ?? span.attributes["mcp.tool.name"];
-  if (typeof named === "string" && named !== "") return named;
-  const target = span.name.split(" ").slice(1).join(" ").trim();
-  if (target !== "") return target;
-  throw new InputError(
-    `tool span ${span.spanId ?? span.name} has no gen_ai.tool.name`,
-    source,
-  );
-}
-
-function spanCall(span: Span, source: string): ToolCall {
-  const call: ToolCall = { tool: toolName(span, source) };
-  const attrs = span.attributes;
-  const args = attrs["gen_ai.tool.call.arguments"];
-  if (args !== undefined) setArgs(call, args);
-  else {
-    const prefix = "mcp.request.argument.";
-    const found: JsonObject = {};
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key.startsWith(prefix)) found[key.slice(prefix.length)] = value;
+  /** Add a call seen in a model span, or merge it into the call it is. */
+  seen(call: ToolCall, at: bigint | undefined, request: boolean): void {
+    let entry = this.byId(call.id);
+    if (entry === undefined) {
+      // Without a shared id: the same tool with the same arguments, when one side has no id.
+      const open = (e: Entry) =>
+        (e.call.id === undefined || call.id === undefined) && sameCall(e.call, call);
+      entry = request
+        ? this.entries.find((e) => e.executed && !e.requested && open(e))
+        : this.entries.find(open);
     }
-    call.args = found;
-  }
-  const id = idOf(
-    attrs["gen_ai.tool.call.id"] ?? attrs["jsonrpc.request.id"] ?? attrs["mcp.request.id"],
-  );
-  if (id !== undefined) call.id = id;
-  const result = attrs["gen_ai.tool.call.result"];
-  if (typeof result === "string") call.result = resultFromText(result);
-  else if (result !== undefined) call.result = result;
-  if (span.error !== undefined) {
-    call.isError = true;
-    call.error = span.error;
-  } else if (span.end !== undefined || span.ok) call.isError = false;
-  if (span.start !== undefined && span.end !== undefined && span.end >= span.start) {
-    call.durationS = Number(span.end - span.start) / 1e9;
-  }
-  const metadata: JsonObject = {};
-  if (span.spanId !== undefined) metadata.span_id = span.spanId;
-  if (span.traceId !== undefined) metadata.trace_id = span.traceId;
-  if (Object.keys(metadata).length > 0) call.metadata = metadata;
-  return call;
-}
-
-function mergeInto(parent: ToolCall, child: ToolCall): void {
-  if (Object.keys(parent.args ?? {}).length === 0 && parent.rawArgs === undefined) {
-    parent.args = child.args ?? {};
-    if (child.rawArgs !== undefined) parent.rawArgs = child.rawArgs;
-    if (child.argsError !== undefined) parent.argsError = child.argsError;
-  }
-  if (parent.result === undefined && child.result !== undefined) parent.result = child.result;
-  if (parent.id === undefined && child.id !== undefined) parent.id = child.id;
-  if (child.isError === true && parent.isError !== true) {
-    parent.isError = true;
-    parent.error = child.error ?? "error";
-  }
-}
-
-/** Text of output messages, or `undefined` when they call tools or hold no text. */
-function outputText(span: Span): string | undefined {
-  let messages = span.attributes["gen_ai.output.messages"];
-  if (typeof messages === "string") {
-    try {
-      messages = JSON.parse(messages);
-    } catch {
-      return undefined;
+    if (entry === undefined) {
+      this.add(call, at, false);
+      return;
     }
-  }
-  if (Array.isArray(messages)) {
-    const texts: string[] = [];
-    for (const message of messages) {
-      if (!isJsonObject(message) || !Array.isArray(message.parts)) continue;
-      for (const part of message.parts) {
-        if (!isJsonObject(part)) continue;
-        if (part.type === "tool_call") return undefined;
-        if (part.type === "text" && typeof part.content === "string") texts.push(part.content);
-      }
+    if (request) entry.requested = true;
+    const outcome = { isError: entry.call.isError, error: entry.call.error };
+    fill(entry.call, { ...call, isError: undefined, error: undefined } as ToolCall);
+    if (entry.executed) {
+      if (outcome.isError !== undefined) entry.call.isError = outcome.isError;
+      if (outcome.error !== undefined) entry.call.error = outcome.error;
     }
-    const text = texts.join("");
-    return text.trim() === "" ? undefined : text;
+    entry.at = earlier(entry.at, at);
+    this.index(entry);
   }
-  const legacy = span.attributes["gen_ai.completion.0.content"];
-  if (span.attributes["gen_ai.completion.0.tool_calls.0.name"] !== undefined) return undefined;
-  return typeof legacy === "string" && legacy.trim() !== "" ? legacy : undefined;
-}
-
-function byStart(a: Span, b: Span): number {
-  if (a.start !== undefined && b.start !== undefined && a.start !== b.start) {
-    return a.start < b.start ? -1 : 1;
-  }
-  if (a.start === undefined && b.start !== undefined) return 1;
-  if (b.start === undefined && a.start !== undefined) return -1;
-  return a.order - b.order;
-}
-
-function spanUsage(spans: Span[]): Usage | undefined {
-  let usage: Usage | undefined;
-  for (const span of spans) {
-    const input = span.attributes["gen_ai.usage.input_tokens"];
-    const output = span.attributes["gen_ai.usage.output_tokens"];
-    if (typeof input !== "number" && typeof output !== "number") continue;
-    usage = addUsage(usage, {
-      inputTokens: typeof input === "number" ? input : null,
-      outputTokens: typeof output === "number" ? output : null,
-    });
-  }
-  return usage;
 }
 
 /**
@@ -391,37 +199,71 @@ export const otelReader: FormatReader = documentReader(
   rawSpans,
   "not an OpenTelemetry trace: expected {resourceSpans}, a list of exports, or spans",
   (raw, source, value) => {
-    const spans = raw.filter(isSpan).map(toSpan).sort(byStart);
-    const toolSpans = spans.filter(isToolSpan);
-    const byId = new Map<string, { span: Span; call: ToolCall }>();
-    const calls: ToolCall[] = [];
+    const spans: Span[] = raw.filter(isSpan).map(toSpan).sort(byStart);
+    const calls = new Calls();
+    const bySpan = new Map<string, Entry>();
     let lastToolEnd: bigint | undefined;
-    for (const span of toolSpans) {
-      const call = spanCall(span, source);
-      const parent = span.parentId === undefined ? undefined : byId.get(span.parentId);
-      if (parent !== undefined && parent.call.tool === call.tool) {
-        mergeInto(parent.call, call);
-        if (span.spanId !== undefined) byId.set(span.spanId, parent);
+    // Tool spans first: they carry outcomes and durations.
+    for (const span of spans) {
+      if (!isToolSpan(span)) continue;
+      const call = executionCall(span, source);
+      const parent = span.parentId === undefined ? undefined : bySpan.get(span.parentId);
+      const same = parent !== undefined && parent.call.tool === call.tool
+        ? parent
+        : calls.byId(call.id);
+      if (same !== undefined && same.executed) {
+        fill(same.call, call);
+        calls.index(same);
+        if (span.spanId !== undefined) bySpan.set(span.spanId, same);
         continue;
       }
-      if (span.spanId !== undefined) byId.set(span.spanId, { span, call });
-      calls.push(call);
+      const entry = calls.add(call, span.start, true);
+      if (span.spanId !== undefined) bySpan.set(span.spanId, entry);
       const end = span.end ?? span.start;
       if (end !== undefined && (lastToolEnd === undefined || end > lastToolEnd)) lastToolEnd = end;
     }
-    const operation = (span: Span) => span.attributes["gen_ai.operation.name"];
-    const inference = spans.filter((span) => INFERENCE.has(operation(span) as string));
-    const agents = spans.filter((span) => operation(span) === "invoke_agent");
-    let model: string | undefined;
-    for (const span of [...inference, ...agents]) {
-      const name = span.attributes["gen_ai.response.model"] ??
-        span.attributes["gen_ai.request.model"];
-      if (typeof name === "string" && name !== "") {
-        model = name;
-        break;
+    // Then what model spans say: requests, history and results.
+    const results: { id?: string; tool?: string; value: unknown }[] = [];
+    for (const span of spans) {
+      if (isToolSpan(span)) continue;
+      let seen;
+      try {
+        seen = messageCalls(span);
+      } catch (error) {
+        if (!(error instanceof UnnamedCall)) throw error;
+        throw new InputError(
+          `span ${span.spanId ?? span.name} records a tool call without a name in its messages`,
+          source,
+        );
+      }
+      const start = span.start === undefined ? undefined : span.start - 1n;
+      for (const call of seen.history) calls.seen(call, start, false);
+      for (const call of seen.requests) calls.seen(call, span.end ?? span.start, true);
+      for (const result of seen.results) results.push(result);
+    }
+    for (const result of results) {
+      const entry = result.id !== undefined
+        ? calls.byId(result.id)
+        : calls.entries.find((e) => e.call.tool === result.tool && e.call.result === undefined);
+      if (entry === undefined || entry.call.result !== undefined) continue;
+      const value = seenValue(result);
+      if (typeof result.value === "string") attachTextResult(entry.call, result.value);
+      else {
+        entry.call.result = value;
+        const error = errorInResult(value);
+        if (error !== undefined) entry.call.error = error;
       }
     }
-    const usage = spanUsage(inference) ?? spanUsage(agents);
+    const ordered = [...calls.entries].sort((a, b) => {
+      if (a.at !== undefined && b.at !== undefined && a.at !== b.at) return a.at < b.at ? -1 : 1;
+      return a.order - b.order;
+    });
+    for (const entry of ordered) {
+      if (entry.executed) continue;
+      if (entry.at !== undefined && (lastToolEnd === undefined || entry.at > lastToolEnd)) {
+        lastToolEnd = entry.at;
+      }
+    }
     let finalAnswer: string | undefined;
     let answerEnd: bigint | undefined;
     for (const span of spans) {
@@ -437,7 +279,11 @@ export const otelReader: FormatReader = documentReader(
     if (lastToolEnd !== undefined && answerEnd !== undefined && answerEnd < lastToolEnd) {
       finalAnswer = undefined;
     }
-    const trace = makeTrace("otel", calls, { finalAnswer, model, usage });
-    return finishTrace(trace, Array.isArray(value) ? undefined : value);
+    const trace = makeTrace("otel", ordered.map((e) => e.call), {
+      finalAnswer,
+      model: traceModel(spans),
+      usage: traceUsage(spans),
+    });
+    return finishTrace(trace, Array.isArray(value) ? undefined : value as JsonObject);
   },
 );

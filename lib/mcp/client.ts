@@ -20,7 +20,7 @@ import {
   type HttpServerSpec,
   isLegacySse,
   isRemoteSpec,
-  type MCPServerSpec,
+  type McpServerSpec,
 } from "./server_spec.ts";
 import {
   expandVariables,
@@ -145,7 +145,7 @@ export class McpSession implements AsyncDisposable {
    * @param settings Seconds per request, the deadline, secrets, terms and the child's variables.
    */
   private constructor(
-    readonly spec: MCPServerSpec,
+    readonly spec: McpServerSpec,
     client: Client,
     recorder: RecordingTransport,
     readonly identity: ServerIdentity,
@@ -177,7 +177,7 @@ export class McpSession implements AsyncDisposable {
    * @returns The open session.
    * @throws {McpServerError} When it cannot start, times out, exits, refuses, or breaks the protocol.
    */
-  static async open(spec: MCPServerSpec, options: McpSessionOptions = {}): Promise<McpSession> {
+  static async open(spec: McpServerSpec, options: McpSessionOptions = {}): Promise<McpSession> {
     const timeoutS = options.timeoutS ?? spec.timeoutS ?? 30;
     const deadlineAt = options.deadlineS === undefined
       ? Infinity
@@ -455,7 +455,7 @@ export class McpSession implements AsyncDisposable {
 }
 
 async function stdioTransport(
-  spec: Extract<MCPServerSpec, { command: string[] }>,
+  spec: Extract<McpServerSpec, { command: string[] }>,
   lookup: (name: string) => string | undefined,
   context: VariableContext,
   options: McpSessionOptions,

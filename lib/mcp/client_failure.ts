@@ -14,7 +14,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { McpServerError } from "./server_error.ts";
-import { describeServer, isRemoteSpec, type MCPServerSpec } from "./server_spec.ts";
+import { describeServer, isRemoteSpec, type McpServerSpec } from "./server_spec.ts";
 import { looksSecret, referencedVariables } from "./server_env.ts";
 import { DenoCommandTransport } from "./transport.ts";
 import type { LeftBehind } from "./server_error.ts";
@@ -148,7 +148,7 @@ export function leftBehindNote(
  * ```
  */
 export function secretValues(
-  spec: MCPServerSpec,
+  spec: McpServerSpec,
   lookup: (name: string) => string | undefined,
   options: { inputs?: Readonly<Record<string, string>>; env?: Readonly<Record<string, string>> } =
     {},
@@ -233,7 +233,7 @@ function oneLine(text: string): string {
 }
 
 function httpFailure(
-  spec: Extract<MCPServerSpec, { url: string }>,
+  spec: Extract<McpServerSpec, { url: string }>,
   status: number,
   error: Error,
   step: string,
@@ -264,7 +264,7 @@ function httpFailure(
 /** What {@linkcode failure} needs to know. */
 export interface FailureContext {
   /** The server. */
-  spec: MCPServerSpec;
+  spec: McpServerSpec;
   /** Its transport (a local one is reaped here). */
   transport: Transport;
   /** The answers it gave. */

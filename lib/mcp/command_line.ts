@@ -1,12 +1,12 @@
 /**
- * Command lines: split one the way a POSIX shell would, turn one into a
- * server spec, and quote tokens back for a line a user can paste into a shell.
+ * Command lines: split one the way a POSIX shell would, and quote tokens back
+ * for a line a user can paste into a shell. (A server spec from a command line
+ * is `serverSpecFromCommandLine` in `server_spec.ts`.)
  *
  * @module
  */
 
 import { InputError } from "../base/errors.ts";
-import type { StdioServerSpec } from "./server_spec.ts";
 
 /**
  * Split a command line into tokens the way a POSIX shell would for simple
@@ -57,32 +57,6 @@ export function splitCommandLine(line: string): string[] {
   if (quote !== null) throw new InputError(`unclosed ${quote} in the command line`, "command");
   if (inToken) tokens.push(current);
   return tokens;
-}
-
-/**
- * A local server spec from a command line: the tokens after `--`, or one
- * quoted string.
- *
- * @param command The tokens, or one command-line string to split.
- * @returns The spec.
- * @throws {InputError} When the command is empty.
- *
- * @example Usage
- * ```ts
- * import { serverSpecFromCommandLine } from "./command_line.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(serverSpecFromCommandLine("deno run server.ts"), {
- *   command: ["deno", "run", "server.ts"],
- * });
- * ```
- */
-export function serverSpecFromCommandLine(command: string | string[]): StdioServerSpec {
-  const tokens = typeof command === "string" ? splitCommandLine(command) : [...command];
-  if (tokens.length === 0 || tokens[0] === "") {
-    throw new InputError("empty server command; give the executable and its arguments", "command");
-  }
-  return { command: tokens };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * MCP servers: which server ({@linkcode MCPServerSpec}), how to start it
+ * MCP servers: which server ({@linkcode McpServerSpec}), how to start it
  * with a minimal environment, the stdio transport over `Deno.Command`, and a
  * session with the official SDK's `Client`.
  *
@@ -11,6 +11,7 @@
 
 export * from "./server_spec.ts";
 export * from "./command_line.ts";
+export * from "./spec_from_command.ts";
 export * from "./server_env.ts";
 export * from "./tool_names.ts";
 export * from "./server_error.ts";

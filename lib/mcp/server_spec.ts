@@ -1,8 +1,7 @@
 /**
- * Which MCP server to talk to: our {@linkcode MCPServerSpec}, read from our
- * own shape, from one `mcpServers` entry as Claude Desktop, Cursor and VS Code
- * write it, or from a command line; and the minimal environment a local
- * server is started with.
+ * Which MCP server to talk to: our {@linkcode McpServerSpec}, read from our own
+ * shape or from one `mcpServers` entry as Claude Desktop, Cursor and VS Code write
+ * it (from a command line: `spec_from_command.ts`; its environment: `server_env.ts`).
  *
  * @module
  */
@@ -70,7 +69,13 @@ export interface HttpServerSpec {
 }
 
 /** A local (stdio) or remote (Streamable HTTP) MCP server. */
-export type MCPServerSpec = StdioServerSpec | HttpServerSpec;
+export type McpServerSpec = StdioServerSpec | HttpServerSpec;
+
+/**
+ * The former spelling of {@linkcode McpServerSpec}.
+ * @deprecated Use `McpServerSpec` (one spelling of MCP, as in `McpServerError`).
+ */
+export type MCPServerSpec = McpServerSpec;
 
 /** Options for {@linkcode serverSpecFromJson}. */
 export interface ServerSpecFromJsonOptions {
@@ -255,7 +260,7 @@ function pickEntry(
 export function serverSpecFromJson(
   value: unknown,
   options: ServerSpecFromJsonOptions = {},
-): MCPServerSpec {
+): McpServerSpec {
   const path = options.path ?? "server";
   if (!isJsonObject(value)) {
     throw new InputError(
@@ -409,7 +414,7 @@ export function serverSpecFromJson(
  * });
  * ```
  */
-export function serverSpecToJson(spec: MCPServerSpec): Record<string, unknown> {
+export function serverSpecToJson(spec: McpServerSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (spec.name !== undefined) out.name = spec.name;
   if (isRemoteSpec(spec)) {
@@ -448,7 +453,7 @@ export function serverSpecToJson(spec: MCPServerSpec): Record<string, unknown> {
  * assert.equal(isRemoteSpec({ command: ["srv"] }), false);
  * ```
  */
-export function isRemoteSpec(spec: MCPServerSpec): spec is HttpServerSpec {
+export function isRemoteSpec(spec: McpServerSpec): spec is HttpServerSpec {
   return "url" in spec && typeof spec.url === "string";
 }
 
@@ -468,7 +473,7 @@ export function isRemoteSpec(spec: MCPServerSpec): spec is HttpServerSpec {
  * assert.equal(isLegacySse({ url: "http://127.0.0.1:3001/mcp" }), false);
  * ```
  */
-export function isLegacySse(spec: MCPServerSpec): boolean {
+export function isLegacySse(spec: McpServerSpec): boolean {
   if (!isRemoteSpec(spec)) return false;
   if (spec.transport !== undefined) return spec.transport === "sse";
   return /\/sse\/?(\?.*)?$/.test(spec.url);
@@ -489,7 +494,7 @@ export function isLegacySse(spec: MCPServerSpec): boolean {
  * assert.equal(describeServer({ command: ["npx", "-y", "my server"] }), "npx -y 'my server'");
  * ```
  */
-export function describeServer(spec: MCPServerSpec): string {
+export function describeServer(spec: McpServerSpec): string {
   const what = isRemoteSpec(spec) ? spec.url : shellLine(spec.command);
   return spec.name !== undefined ? `${spec.name} (${what})` : what;
 }

@@ -67,6 +67,9 @@ export type FormatName =
   | "mcp"
   | "langchain"
   | "otel"
+  | "claude-code"
+  | "vercel-ai"
+  | "openai-agents"
   | "custom"
   | "tau-bench"
   | "tau2-bench";

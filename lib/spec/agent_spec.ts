@@ -15,7 +15,7 @@ import { joinPath } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { pointerToPath } from "../base/json_pointer.ts";
 import { readDocument } from "../base/load.ts";
-import { type MCPServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import { type McpServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
 import { pricesFromJson, type PriceTable, type TokenCounts } from "./prices.ts";
 
 /** The JSON Schema of an agent spec (2020-12). */
@@ -62,7 +62,7 @@ export interface AgentSpec {
   /** Always 1. */
   specVersion: 1;
   /** The MCP server. */
-  server: MCPServerSpec;
+  server: McpServerSpec;
   /** The model arms. */
   arms: AgentArm[];
   /** The tasks. */

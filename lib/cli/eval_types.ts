@@ -1,0 +1,96 @@
+/**
+ * The data of an `eval` run that its parts share: the session, a scored
+ * trace, its rendered report, and the messages of the worker threads. Types
+ * only, so the command, the session, the pool, the worker, receipts and file
+ * reports all depend on this module and none on each other in a circle.
+ *
+ * @module
+ */
+
+import type { FormatName } from "../scoring/calls.ts";
+import type { EvaluateOptions, EvaluationResult } from "../evaluate/evaluate.ts";
+import type { Evidence } from "../checks/evidence.ts";
+import type { Expected } from "../evaluate/expected.ts";
+import type { SummaryRow } from "../report/console.ts";
+import type { TraceRecord } from "../report/trace_record.ts";
+import type { NamedTrace } from "./inputs.ts";
+
+/** One scored trace. */
+export interface Scored {
+  named: NamedTrace;
+  result: EvaluationResult;
+  evidence: Evidence;
+  passed: boolean;
+  violations: number;
+}
+
+/** The settings that changed the result, as receipts record them. */
+export interface EvalSettings {
+  /** The trace format asked for. */
+  format: "auto" | FormatName;
+  /** Strict comparison. */
+  strict: boolean;
+  /** The weights given on the command line, if any. */
+  weights?: Record<string, number>;
+}
+
+/** Everything an evaluation used, for receipts. */
+export interface EvalRun {
+  /** The gold file or contract path. */
+  goldPath: string;
+  /** The gold file or contract. */
+  expected: Expected;
+  /** The options evaluate ran with. */
+  options: EvaluateOptions;
+  /** Optional input files by role. */
+  inputs: { forbidden?: string; honesty_config?: string; injected?: string };
+  /** Settings that changed the result. */
+  settings: EvalSettings;
+  /** The bar. */
+  bar: number;
+}
+
+/** A prepared `eval` run: its inputs loaded, ready to score traces. */
+export interface EvalSession {
+  /** Everything the evaluation uses (for receipts). */
+  run: EvalRun;
+  /** The trace arguments. */
+  tracePaths: string[];
+  /** Whether the bar was set explicitly. */
+  gated: boolean;
+  /** Where the bar came from. */
+  barSource: "flag" | "contract" | "default";
+  /** The parsed flags' values. */
+  values: Record<string, unknown>;
+  /** Score one trace. */
+  score(named: NamedTrace): Scored;
+}
+
+/** One trace's report, rendered (so worker threads can send it as plain data). */
+export interface RenderedResult {
+  /** The console block, or the JSON document with `--json`. */
+  text: string;
+  /** Its summary row. */
+  row: SummaryRow;
+  /** Forbidden-rule violations plus credential findings. */
+  violations: number;
+  /** The file reports' record, when one is asked for. */
+  record?: TraceRecord;
+}
+
+/** What a worker is asked to do. */
+export interface WorkerRequest {
+  /** The `eval` arguments, to prepare the session. */
+  args: string[];
+  /** The slice's files. */
+  files: string[];
+  /** Whether to colour console output. */
+  color: boolean;
+  /** The slice's position. */
+  id: number;
+}
+
+/** What a worker answers. */
+export type WorkerReply =
+  | { id: number; rendered: RenderedResult[] }
+  | { id: number; error: { name: string; message: string } };

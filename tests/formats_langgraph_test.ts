@@ -1,0 +1,246 @@
+// LangGraph stream output and LangChain / LangSmith run trees, read as `langchain`.
+import "../lib/base/_heavy.ts";
+import assert from "node:assert/strict";
+import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
+
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+const HUMAN = { type: "human", content: "What is 3 * 7?", id: "h1" };
+const AI_CALL = {
+  type: "ai",
+  content: "",
+  id: "a1",
+  tool_calls: [{ name: "multiply", args: { a: 3, b: 7 }, id: "call_m", type: "tool_call" }],
+  usage_metadata: { input_tokens: 50, output_tokens: 10, total_tokens: 60 },
+  response_metadata: { model_name: "gpt-4o-mini-2024-07-18" },
+};
+const TOOL = {
+  type: "tool",
+  content: "21",
+  tool_call_id: "call_m",
+  name: "multiply",
+  status: "success",
+  id: "t1",
+};
+const AI_ANSWER = {
+  type: "ai",
+  content: "3 * 7 = 21.",
+  id: "a2",
+  usage_metadata: { input_tokens: 70, output_tokens: 8, total_tokens: 78 },
+};
+
+Deno.test("langgraph: stream_mode values tuples — the last state is the run", () => {
+  const [trace] = tracesFromText(
+    jsonl([
+      ["values", { messages: [HUMAN] }],
+      ["updates", { agent: { messages: [AI_CALL] } }],
+      ["values", { messages: [HUMAN, AI_CALL] }],
+      [["tools:1"], "values", { messages: [] }],
+      ["values", { messages: [HUMAN, AI_CALL, TOOL] }],
+      ["values", { messages: [HUMAN, AI_CALL, TOOL, AI_ANSWER] }],
+    ]),
+    "stream.jsonl",
+  );
+  assert.equal(trace?.format, "langchain");
+  assert.deepEqual(trace?.calls, [{
+    tool: "multiply",
+    args: { a: 3, b: 7 },
+    id: "call_m",
+    result: "21",
+    isError: false,
+  }]);
+  assert.equal(trace?.finalAnswer, "3 * 7 = 21.");
+  assert.deepEqual(trace?.usage, { inputTokens: 120, outputTokens: 18 });
+});
+
+Deno.test("langgraph: SDK {event, data} updates without values", () => {
+  const trace = traceFromValue([
+    { event: "metadata", data: { run_id: "r1" } },
+    { event: "updates", data: { agent: { messages: [AI_CALL] } } },
+    {
+      event: "updates",
+      data: { tools: { messages: [{ ...TOOL, status: "error", content: "overflow" }] } },
+    },
+    { event: "updates", data: { agent: { messages: [AI_ANSWER] } } },
+  ]);
+  assert.equal(trace.format, "langchain");
+  assert.equal(trace.calls[0]?.isError, true);
+  assert.equal(trace.calls[0]?.error, "overflow");
+  assert.equal(trace.finalAnswer, "3 * 7 = 21.");
+});
+
+Deno.test("langgraph: messages-mode chunks of one id are merged, tool_call_chunks joined by index", () => {
+  const trace = traceFromValue([
+    ["messages", [{
+      type: "AIMessageChunk",
+      id: "run-1",
+      content: "",
+      tool_call_chunks: [{
+        name: "multiply",
+        args: '{"a": 3',
+        id: "call_m",
+        index: 0,
+        type: "tool_call_chunk",
+      }],
+    }, { langgraph_node: "agent" }]],
+    ["messages", [{
+      type: "AIMessageChunk",
+      id: "run-1",
+      content: "",
+      tool_call_chunks: [{
+        name: null,
+        args: ', "b": 7}',
+        id: null,
+        index: 0,
+        type: "tool_call_chunk",
+      }],
+    }, { langgraph_node: "agent" }]],
+    ["messages", [TOOL, { langgraph_node: "tools" }]],
+    ["messages", [{ type: "AIMessageChunk", id: "run-2", content: "3 * 7 " }, {}]],
+    ["messages", [{ type: "AIMessageChunk", id: "run-2", content: "= 21." }, {}]],
+  ]);
+  assert.deepEqual(trace.calls, [{
+    tool: "multiply",
+    args: { a: 3, b: 7 },
+    id: "call_m",
+    result: "21",
+    isError: false,
+  }]);
+  assert.equal(trace.finalAnswer, "3 * 7 = 21.");
+});
+
+Deno.test("langgraph: astream_events tool events are calls paired by run_id", () => {
+  const trace = traceFromValue([
+    { event: "on_chain_start", run_id: "g", name: "LangGraph", data: { input: {} } },
+    { event: "on_tool_start", run_id: "r1", name: "multiply", data: { input: { a: 3, b: 7 } } },
+    {
+      event: "on_tool_end",
+      run_id: "r1",
+      name: "multiply",
+      data: { output: { ...TOOL } },
+    },
+    { event: "on_tool_start", run_id: "r2", name: "divide", data: { input: { a: 1, b: 0 } } },
+    { event: "on_tool_error", run_id: "r2", name: "divide", data: { error: "division by zero" } },
+    { event: "on_chat_model_end", run_id: "m", name: "ChatOpenAI", data: { output: AI_ANSWER } },
+  ]);
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.result, c.isError, c.error]), [
+    ["multiply", { a: 3, b: 7 }, "21", false, undefined],
+    ["divide", { a: 1, b: 0 }, undefined, true, "division by zero"],
+  ]);
+  assert.equal(trace.finalAnswer, "3 * 7 = 21.");
+});
+
+Deno.test("langgraph: role dicts in a state read as LangChain makes them", () => {
+  const trace = traceFromValue([
+    ["metadata", { thread_id: "thread-1" }],
+    ["values", {
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "Done" }],
+    }],
+  ]);
+  assert.equal(trace.format, "langchain");
+  assert.deepEqual(trace.calls, []);
+  assert.equal(trace.finalAnswer, "Done");
+});
+
+Deno.test("langgraph: a state message that is not a LangChain message is an error, never 0 calls", () => {
+  assert.throws(
+    () =>
+      traceFromValue([["values", { messages: [{ role: "robot", text: "x" }] }]], {
+        source: "s.json",
+      }),
+    /s\.json: values\[0\]\.messages\[0\]: not a LangChain message/,
+  );
+  assert.throws(
+    () =>
+      traceFromValue([{ event: "on_tool_start", run_id: "r", data: { input: {} } }], {
+        source: "e.json",
+      }),
+    /e\.json: \[0\]: on_tool_start event has no name/,
+  );
+});
+
+const RUN_TREE = {
+  id: "root",
+  name: "AgentExecutor",
+  run_type: "chain",
+  start_time: "2024-05-01T10:00:00.000000",
+  end_time: "2024-05-01T10:00:05.000000",
+  inputs: { input: "3 * 7 and 1 / 0?" },
+  outputs: { output: "21, and 1 / 0 fails." },
+  child_runs: [
+    {
+      id: "llm1",
+      name: "ChatOpenAI",
+      run_type: "llm",
+      start_time: "2024-05-01T10:00:00.100000",
+      end_time: "2024-05-01T10:00:01.000000",
+      inputs: {},
+      outputs: {},
+      extra: { metadata: { ls_model_name: "gpt-4o-mini" } },
+      prompt_tokens: 40,
+      completion_tokens: 12,
+      child_runs: [],
+    },
+    {
+      id: "tool2",
+      name: "divide",
+      run_type: "tool",
+      start_time: "2024-05-01T10:00:02.000000",
+      end_time: "2024-05-01T10:00:02.500000",
+      inputs: { a: 1, b: 0 },
+      outputs: null,
+      error: "ZeroDivisionError('division by zero')",
+      child_runs: [],
+    },
+    {
+      id: "tool1",
+      name: "multiply",
+      run_type: "tool",
+      start_time: "2024-05-01T10:00:01.100000",
+      end_time: "2024-05-01T10:00:01.350000",
+      inputs: { input: '{"a": 3, "b": 7}' },
+      outputs: {
+        output: {
+          lc: 1,
+          type: "constructor",
+          id: ["langchain", "schema", "messages", "ToolMessage"],
+          kwargs: { content: "21", tool_call_id: "call_m", status: "success" },
+        },
+      },
+      error: null,
+      child_runs: [],
+    },
+  ],
+};
+
+Deno.test("langsmith: a run tree's tool runs in start order, with errors, ids and durations", () => {
+  const trace = traceFromValue(RUN_TREE);
+  assert.equal(trace.format, "langchain");
+  assert.deepEqual(trace.calls, [
+    {
+      tool: "multiply",
+      args: { a: 3, b: 7 },
+      result: "21",
+      id: "call_m",
+      isError: false,
+      durationS: 0.25,
+      metadata: { run_id: "tool1" },
+    },
+    {
+      tool: "divide",
+      args: { a: 1, b: 0 },
+      isError: true,
+      error: "ZeroDivisionError('division by zero')",
+      durationS: 0.5,
+      metadata: { run_id: "tool2" },
+    },
+  ]);
+  assert.equal(trace.finalAnswer, "21, and 1 / 0 fails.");
+  assert.deepEqual(trace.usage, { inputTokens: 40, outputTokens: 12 });
+  assert.equal(trace.model, "gpt-4o-mini");
+  // A flat JSONL of the same runs (children linked by parent_run_id) reads the same calls.
+  const { child_runs, ...root } = RUN_TREE;
+  const flat = [root, ...child_runs.map((r) => ({ ...r, parent_run_id: "root" }))];
+  const [again] = tracesFromText(jsonl(flat), "runs.jsonl");
+  assert.deepEqual(again?.calls, trace.calls);
+});

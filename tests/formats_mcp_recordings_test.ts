@@ -1,0 +1,122 @@
+// MCP recordings: recorder cassettes, proxy logs and MCP client log text.
+import "../lib/base/_heavy.ts";
+import assert from "node:assert/strict";
+import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
+import { InputError } from "../lib/base/errors.ts";
+
+const CALL = (id: number, name: string, args: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+const OK = (id: number, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text }], isError: false },
+});
+
+Deno.test("mcp: a cassette's interactions, latency as duration", () => {
+  const trace = traceFromValue({
+    version: "1.0",
+    interactions: [
+      {
+        type: "jsonrpc_request",
+        request: { jsonrpc: "2.0", id: 0, method: "initialize" },
+        response: null,
+      },
+      {
+        type: "jsonrpc_request",
+        request: CALL(2, "add", { a: 2, b: 3 }),
+        response: OK(2, "5"),
+        latency_ms: 4,
+      },
+      {
+        type: "jsonrpc_request",
+        request: CALL(3, "divide", { a: 1, b: 0 }),
+        response: { jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Division by zero" } },
+        latency_ms: 2,
+      },
+      { type: "lifecycle", request: null, response: null },
+    ],
+  });
+  assert.equal(trace.format, "mcp");
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.result, c.isError, c.error, c.durationS]), [
+    ["add", "5", false, undefined, 0.004],
+    ["divide", undefined, true, "Division by zero", 0.002],
+  ]);
+});
+
+Deno.test("mcp: a proxy log (JSONL lines with a direction and a message), timestamps as duration", () => {
+  const rows = [
+    {
+      direction: "client->server",
+      timestamp: "2025-06-01T10:00:00.000Z",
+      message: CALL(1, "read", { path: "a" }),
+    },
+    { direction: "server->client", timestamp: "2025-06-01T10:00:00.300Z", message: OK(1, "hello") },
+    {
+      direction: "client->server",
+      timestamp: "2025-06-01T10:00:01.000Z",
+      message: JSON.stringify(CALL(2, "read", {})),
+    },
+  ];
+  const [trace] = tracesFromText(rows.map((r) => JSON.stringify(r)).join("\n"), "proxy.jsonl");
+  assert.equal(trace?.format, "mcp");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.args, c.result, c.durationS]), [
+    ["read", { path: "a" }, "hello", 0.3],
+    ["read", {}, undefined, undefined],
+  ]);
+});
+
+const LOG = [
+  "2025-07-20T13:44:16.395Z [weather] [info] Initializing server... { metadata: undefined }",
+  '2025-07-20T13:44:16.395Z [weather] [info] Message from client: {"method":"initialize","params":{"protocolVersion":"2025-06-18"},"jsonrpc":"2.0","id":0} { metadata: undefined }',
+  '2025-07-20T13:44:18.950Z [weather] [info] Message from server: {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}} { metadata: undefined }',
+  '2025-07-20T13:45:00.000Z [weather] [info] Message from client: {"method":"tools/call","params":{"name":"get_forecast","arguments":{"city":"Oslo"}},"jsonrpc":"2.0","id":5} { metadata: undefined }',
+  '2025-07-20T13:45:00.100Z [memory] [info] Message from client: {"method":"tools/call","params":{"name":"read_graph","arguments":{}},"jsonrpc":"2.0","id":5} { metadata: undefined }',
+  '2025-07-20 13:45:00 - httpx - INFO - HTTP Request: POST http://localhost:4041/mcp "HTTP/1.1 200 OK"',
+  '2025-07-20T13:45:00.600Z [memory] [info] Message from server: {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}',
+  '2025-07-20T13:45:01.500Z [weather] [info] Message from server: {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"Snow, -2°C"}],"isError":false}} { metadata: undefined }',
+].join("\n");
+
+Deno.test("mcp: MCP client log text, line by line, servers kept apart, times as duration", () => {
+  for (const name of ["mcp.log", "mcp-server-weather.txt", "claude.json"]) {
+    const [trace] = tracesFromText(LOG, name);
+    assert.equal(trace?.format, "mcp", name);
+    assert.deepEqual(
+      trace?.calls.map((c) => [c.tool, c.metadata?.server, c.result, c.error, c.durationS]),
+      [
+        ["get_forecast", "weather", "Snow, -2°C", undefined, 1.5],
+        ["read_graph", "memory", undefined, "Method not found", 0.5],
+      ],
+    );
+  }
+  assert.equal(tracesFromText(LOG, "mcp.log", { format: "mcp" })[0]?.calls.length, 2);
+  // Lines without a timestamp start with the [server] tag, which is not JSON.
+  const untimed = LOG.split("\n").map((line) => line.replace(/^\S+Z /, "")).join("\n");
+  assert.deepEqual(tracesFromText(untimed, "mcp.log")[0]?.calls.map((c) => c.tool), [
+    "get_forecast",
+    "read_graph",
+  ]);
+});
+
+Deno.test("mcp: unreadable recordings are errors naming where, never 0 calls", () => {
+  // A log line whose message was cut off.
+  assert.throws(
+    () =>
+      tracesFromText(
+        LOG + '\n2025-07-20T13:46:00.000Z [x] [info] Message from client: {"method":"tools/ca',
+        "mcp.log",
+      ),
+    (error: unknown) => error instanceof InputError && /^mcp\.log:9: /.test(error.message),
+  );
+  // A cassette's tools/call without a tool name.
+  assert.throws(
+    () =>
+      traceFromValue({
+        interactions: [{ request: { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} } }],
+      }, { source: "c.json" }),
+    /c\.json: interactions\[0\]\.request: tools\/call has no params\.name/,
+  );
+});
