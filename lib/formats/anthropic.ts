@@ -153,7 +153,16 @@ function blocksText(content: unknown): string {
   return texts.join("\n");
 }
 
-function attachResult(call: ToolCall, block: JsonObject): void {
+/**
+ * Attach a `tool_result` (or server tool result) block to its call: text
+ * content rendered and parsed when JSON, `is_error` as the outcome, a
+ * `*_error` content object as a failure. Shared with the Claude Code reader,
+ * whose messages hold the same blocks.
+ *
+ * @param call The call the block answers.
+ * @param block The result block.
+ */
+export function attachResult(call: ToolCall, block: JsonObject): void {
   const content = block.content;
   const rendered = block.type === "tool_result" || block.type === "mcp_tool_result";
   if (

@@ -41,16 +41,15 @@ import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../sco
 import { InputError } from "../base/errors.ts";
 import {
   addUsage,
-  attachExtras,
   FinalAnswer,
   finishTrace,
   idOf,
   makeTrace,
-  resultFromText,
   setArgs,
   usageFromJson,
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
+import { attachResult } from "./anthropic.ts";
 
 const CALL_BLOCKS = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
 
@@ -145,28 +144,6 @@ function documentMessages(value: unknown): unknown[] | undefined {
     : undefined;
   if (list === undefined || list.length === 0) return undefined;
   return list.every(isClaudeCodeLine) && list.some(isClaudeCodeMessage) ? list : undefined;
-}
-
-function blocksText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const texts: string[] = [];
-  for (const block of content) {
-    if (!isJsonObject(block)) continue;
-    if (block.type === "text" && typeof block.text === "string") texts.push(block.text);
-    else if (block.type === "image") texts.push("[image]");
-  }
-  return texts.join("\n");
-}
-
-function attachResult(call: ToolCall, block: JsonObject): void {
-  const text = blocksText(block.content);
-  call.result = resultFromText(text);
-  if (block.is_error === true) {
-    call.isError = true;
-    call.error = text === "" ? "tool error" : text;
-  } else if (block.is_error === false) call.isError = false;
-  attachExtras(call, block);
 }
 
 /**
