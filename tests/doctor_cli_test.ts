@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCollect } from "./_cli.ts";
+import { runCollect, runDeno } from "./_cli.ts";
 import { FIXTURE, fixtureWriting, isAlive, readPidFile, tempDir } from "./_mcp.ts";
 import { badServer, CHECK_ORDER } from "./_doctor.ts";
 
@@ -280,4 +280,28 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("toolscore doctor without --allow-run names the unscoped flag the README uses", async () => {
+  const root = new URL("..", import.meta.url).pathname;
+  const run = await runDeno(
+    [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-env",
+      "mod.ts",
+      "doctor",
+      "--",
+      Deno.execPath(),
+      "run",
+      FIXTURE,
+    ],
+    { cwd: root },
+  );
+  assert.equal(run.code, 1, run.err);
+  assert.match(
+    run.out,
+    /✗ server-start +no permission to start .*; run deno with --allow-run \(without a list, so the server's process group can be stopped\)/,
+  );
 });

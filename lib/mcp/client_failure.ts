@@ -325,7 +325,8 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
     await transport.close().catch(() => {});
     const flag = isRemoteSpec(spec)
       ? `--allow-net=${new URL(spec.url.replace(/\$\{[^}]*\}/g, "x")).host}`
-      : `--allow-run=${program}`;
+      // Unscoped, as the README's line: only then can Deno stop the server's whole process group.
+      : "--allow-run (without a list, so the server's process group can be stopped)";
     return new McpServerError(
       "permission",
       `no permission to ${isRemoteSpec(spec) ? "connect to" : "start"} ${
