@@ -187,12 +187,14 @@ export function doctorAllMarkdown(
   // A stable sort: failing, then warning servers, each in config order.
   const open = servers.filter((s) => s.report.worst === "fail" || s.report.worst === "warn")
     .sort((a, b) => SEVERITY[a.report.worst] - SEVERITY[b.report.worst]);
+  // Each section whole (doctor's details are capped, so one always fits the limit): a cut
+  // falls between sections, never inside a table.
   let shown = 0;
   for (const server of open) {
-    const heading = `#### ${escapeMarkdown(server.name)}: ${server.report.worst}\n\n` +
-      countLine(server.report);
-    if (!budget.block(heading)) break;
-    checksInto(budget, server.report, 0.5);
+    const fixes = fixLines(server.report);
+    const section = wholeSection(server) +
+      (fixes.length > 0 ? `\n\nFixes:\n\n${fixes.join("\n")}` : "");
+    if (!budget.block(section)) break;
     shown++;
   }
   budget.omit("server sections", open.length - shown);
