@@ -28,6 +28,8 @@ import {
   stringFlag,
 } from "./command.ts";
 import { allReportJson, onInterrupt, type ServerRun, serverRunJson } from "./doctor_output.ts";
+import { doctorAllMarkdown, doctorMarkdown } from "../doctor/markdown.ts";
+import { MARKDOWN_REPORT_FLAGS, reportTargets, writeReports } from "./report_flags.ts";
 
 const FLAGS = {
   spec: { type: "string" },
@@ -48,6 +50,7 @@ const FLAGS = {
   "update-baseline": { type: "string" },
   "fail-on-warn": { type: "boolean" },
   json: { type: "boolean" },
+  ...MARKDOWN_REPORT_FLAGS,
 } as const;
 
 /** How the CLI's messages name its settings. */
@@ -68,7 +71,8 @@ const HELP = `toolscore doctor — catch a broken setup before an agent run spen
 
 Usage:
   toolscore doctor [--spec S] [--contract C] [--key VAR]… [--allow-unknown-price]
-                   [--no-server] [--json] [--fail-on-warn] [-- SERVER COMMAND…]
+                   [--no-server] [--json] [--fail-on-warn] [--markdown F]
+                   [--github-summary] [-- SERVER COMMAND…]
   toolscore doctor --mcp-config FILE --all [--baseline B | --update-baseline B]
 
 Checks, in order: spec, contract, keys, packages, prices, budget, server-start,
@@ -97,17 +101,22 @@ Options:
   --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE
   --fail-on-warn          exit 1 on a warning too (for CI)
   --json                  print {checks, counts, worst, server, timings_s, output}
+  --markdown FILE         also write the report as Markdown (a pull-request comment, at most
+                          65,536 bytes; with --all failing servers first, passing collapsed)
+  --github-summary        append the Markdown report to $GITHUB_STEP_SUMMARY (needs
+                          --allow-env=GITHUB_STEP_SUMMARY and write access to that file)
 
 Permissions: --allow-read (spec, contracts, configs), --allow-env (the named keys,
 PATH, HOME), --allow-run without a list for a local server (deno stops a server's
 process group, and what left it, only then); a remote server needs --allow-net
-for its host. The server starts with a cleared environment: the spec's env over
-PATH, HOME and the locale, temp, cache, CA and proxy variables deno may read;
-never your keys.
+for its host; --markdown F needs --allow-write for F's folder. The server starts
+with a cleared environment: the spec's env over PATH, HOME and the locale, temp,
+cache, CA and proxy variables deno may read; never your keys.
 
 Exit codes: 0 no check failed, 1 a check failed (a spec or contract that cannot be read
 or parsed is a failed check, not an input error; with --fail-on-warn also a warning; with
---baseline a breaking change), 2 usage error.
+--baseline a breaking change), 2 usage error (or a report that cannot be written).
+The report flags never change the exit code.
 
 Examples:
   toolscore doctor -- npx -y @modelcontextprotocol/server-everything
@@ -266,7 +275,28 @@ export const doctorCommand: Command = {
     }
 
     const json = flags.values.json === true;
+    const failOnWarn = flags.values["fail-on-warn"] === true;
     const reports = runs.map((run) => doctorReport(run.checks));
+    // The reports never change the exit code; a report that cannot be written is exit 2.
+    await writeReports(
+      reportTargets(flags.values),
+      {
+        markdown: () =>
+          all
+            ? doctorAllMarkdown(runs.map((run, i) => ({ name: run.name, report: reports[i]! })), {
+              failOnWarn,
+            })
+            : doctorMarkdown(reports[0]!, runs[0]!.name, { failOnWarn }),
+      },
+      io,
+      [
+        stringFlag(flags, "spec"),
+        stringFlag(flags, "contract"),
+        stringFlag(flags, "mcp-config"),
+        baselinePath,
+        updatePath,
+      ],
+    );
     if (all) {
       const combined = allReportJson(runs);
       if (json) io.stdout(`${JSON.stringify(combined, null, 2)}\n`);
@@ -277,7 +307,7 @@ export const doctorCommand: Command = {
         const summary = runs.map((run, i) => `${run.name}: ${reports[i]!.worst}`).join(", ");
         io.stdout(`${sections.join("\n")}\n${runs.length} servers: ${summary}\n`);
       }
-      return exitCode(combined.worst, flags.values["fail-on-warn"] === true);
+      return exitCode(combined.worst, failOnWarn);
     }
     const run = runs[0]!;
     io.stdout(
@@ -285,7 +315,7 @@ export const doctorCommand: Command = {
         ? `${JSON.stringify(serverRunJson(run), null, 2)}\n`
         : formatDoctorReport(reports[0]!, { color: io.color }),
     );
-    return exitCode(reports[0]!.worst, flags.values["fail-on-warn"] === true);
+    return exitCode(reports[0]!.worst, failOnWarn);
   },
 };
 

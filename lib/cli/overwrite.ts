@@ -7,7 +7,7 @@
  *    output — a receipt toolscore wrote (`eval --receipt…`, `regrade`), an
  *    export with its toolscore manifest beside it (`export`), a Markdown,
  *    HTML or JUnit report toolscore wrote (`--markdown`, `--html`, `--junit`
- *    of `eval`, `compare`, `decide`) — or when `--force` asks for it, where the
+ *    of `eval`, `compare`, `decide`; `doctor --markdown`) — or when `--force` asks for it, where the
  *    command has the flag (`contract init -o`, `export -o`). A contract is
  *    edited by hand after `contract init`, so it is replaced only with
  *    `--force`.

@@ -1,6 +1,7 @@
 /**
  * The file-report flags of `eval`, `compare` and `decide`: `--markdown
- * FILE`, `--html FILE`, `--junit FILE` (eval, decide) and
+ * FILE`, `--html FILE`, `--junit FILE` (eval, decide) and (also for
+ * `doctor`, which takes only these two)
  * `--github-summary`, which appends the Markdown report to the file named by
  * `$GITHUB_STEP_SUMMARY` (Deno needs `--allow-env=GITHUB_STEP_SUMMARY` and
  * write access to that file). When the variable is unset, or cannot be read,
@@ -27,6 +28,12 @@ export const REPORT_VERSION: string = denoJson.version;
 export const REPORT_FLAGS: FlagSpec = {
   markdown: { type: "string" },
   html: { type: "string" },
+  "github-summary": { type: "boolean" },
+};
+
+/** `--markdown` and `--github-summary`: what `doctor` takes. */
+export const MARKDOWN_REPORT_FLAGS: FlagSpec = {
+  markdown: { type: "string" },
   "github-summary": { type: "boolean" },
 };
 
@@ -103,8 +110,8 @@ export function anyReport(targets: ReportTargets): boolean {
 export interface ReportRenderers {
   /** The Markdown text (also the step summary). */
   markdown(): string;
-  /** The HTML page. */
-  html(): string;
+  /** The HTML page, for commands that have one (`doctor` has none). */
+  html?(): string;
   /** The JUnit XML, for commands that have one. */
   junit?(): string;
 }
@@ -151,7 +158,9 @@ export async function writeReports(
   if (targets.markdown !== undefined) {
     await writeTextFileAtomic(targets.markdown, markdown = render.markdown());
   }
-  if (targets.html !== undefined) await writeTextFileAtomic(targets.html, render.html());
+  if (targets.html !== undefined && render.html !== undefined) {
+    await writeTextFileAtomic(targets.html, render.html());
+  }
   if (targets.junit !== undefined && render.junit !== undefined) {
     await writeTextFileAtomic(targets.junit, render.junit());
   }

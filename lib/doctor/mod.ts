@@ -20,3 +20,4 @@ export * from "./drift.ts";
 export * from "./tool_lint.ts";
 export * from "./server_checks.ts";
 export * from "./server_fixes.ts";
+export * from "./markdown.ts";
