@@ -16,6 +16,13 @@ import {
   type Usage,
 } from "../scoring/calls.ts";
 
+// Whether JSON text is within the limits of checkJsonLimits by its length alone: nesting past
+// MAX_NESTING_DEPTH takes that many brackets, and a number that parses to ±Infinity takes an
+// exponent (a digit then e/E) or over 300 digits. Most arguments and results are short.
+function withinLimitsByLength(text: string): boolean {
+  return text.length <= 300 && !/\d[eE]/.test(text);
+}
+
 /**
  * Parse argument text: a JSON object, or the text kept with the parse error.
  * Empty text is no arguments.
@@ -38,7 +45,8 @@ export function parseArgumentText(
   if (raw.trim() === "") return { args: {} };
   try {
     const parsed = JSON.parse(raw);
-    checkJsonLimits(parsed); // too deep or 1e400: kept as arguments that did not parse
+    // too deep or 1e400: kept as arguments that did not parse
+    if (!withinLimitsByLength(raw)) checkJsonLimits(parsed);
     if (isJsonObject(parsed)) return { args: parsed };
     return {
       args: {},
@@ -82,7 +90,7 @@ export function resultFromText(text: string): unknown {
   if (head !== "{" && head !== "[") return text;
   try {
     const value = JSON.parse(text);
-    checkJsonLimits(value); // past the limits it stays text
+    if (!withinLimitsByLength(text)) checkJsonLimits(value); // past the limits it stays text
     return value;
   } catch {
     return text;
