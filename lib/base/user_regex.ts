@@ -232,3 +232,39 @@ export function compileUserPattern(
     });
   }
 }
+
+/**
+ * One test for "any of these patterns is found": the patterns as one RE2
+ * alternation (one pass over the text instead of one per pattern), when
+ * they share their flags and compile together; otherwise each in turn. The
+ * answer is the same either way.
+ *
+ * @param patterns Compiled user patterns.
+ * @returns A test that is `true` when any pattern is found in the text.
+ *
+ * @example Usage
+ * ```ts
+ * import { anyUserPattern, compileUserPattern } from "./user_regex.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const test = anyUserPattern([compileUserPattern("^done", "i"), compileUserPattern("ok$", "i")]);
+ * assert.equal(test("DONE it"), true);
+ * assert.equal(test("is it ok"), true);
+ * assert.equal(test("okay then"), false);
+ * ```
+ */
+export function anyUserPattern(patterns: readonly UserPattern[]): (text: string) => boolean {
+  const separate = (text: string) => patterns.some((p) => p.test(text));
+  const first = patterns[0];
+  if (first === undefined || patterns.length === 1) return separate;
+  if (!patterns.every((p) => p.flags === first.flags)) return separate;
+  let bits = 0;
+  for (const flag of first.flags) bits |= FLAG_BITS[flag] ?? 0;
+  try {
+    const source = patterns.map((p) => `(?:${RE2JS.translateRegExp(p.source)})`).join("|");
+    const combined = RE2JS.compile(source, bits);
+    return (text) => combined.test(text);
+  } catch {
+    return separate; // e.g. two patterns naming the same group
+  }
+}

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { TextPattern } from "../base/user_regex.ts";
+import { anyUserPattern, type TextPattern, UserPattern } from "../base/user_regex.ts";
 import { isJsonObject, type ToolCall } from "../scoring/calls.ts";
 import { resultFromText } from "../formats/_shared.ts";
 import type { InjectedFault } from "./injected_faults.ts";
@@ -25,8 +25,11 @@ export function textTest(patterns: readonly TextPattern[]): TextTest {
   const first = patterns[0];
   if (first === undefined) {
     test = () => false;
+  } else if (patterns.every((p) => p instanceof UserPattern)) {
+    // User patterns (RE2, linear time) are stateless: never rebuilt as a RegExp; one
+    // alternation on RE2, one pass over the text.
+    test = anyUserPattern(patterns as readonly UserPattern[]);
   } else if (!patterns.every((p) => p instanceof RegExp)) {
-    // User patterns (RE2, linear time) are stateless: never rebuilt as a RegExp.
     test = (text) => patterns.some((p) => p.test(text));
   } else if (patterns.every((p) => flagsOf(p) === flagsOf(first))) {
     // One alternation: one pass over the text instead of one per pattern.

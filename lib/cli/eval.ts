@@ -119,7 +119,7 @@ class EvalReport {
         this.#chunks.push(rendered.text);
         this.#buffered += rendered.text.length;
         if (this.#buffered > JSON_BUFFER_CHARS) {
-          this.#io.stdout(`{"results": [\n${this.#chunks.join(",\n")}`);
+          this.#writeJoined(`{"results": [\n`);
           this.#chunks = [];
           this.#streaming = true;
         }
@@ -128,6 +128,19 @@ class EvalReport {
     }
     this.#chunks.push(rendered.text);
     if (this.#chunks.length >= 200) this.#io.stdout(`${this.#chunks.splice(0).join("\n\n")}\n\n`);
+  }
+
+  // The held documents after `head`, joined by ",\n", written 200 at a time: one string of the
+  // whole buffer (and its escaped and encoded copies) would triple its memory.
+  #writeJoined(head: string): void {
+    const chunks = this.#chunks;
+    if (chunks.length === 0) {
+      this.#io.stdout(head);
+      return;
+    }
+    for (let i = 0; i < chunks.length; i += 200) {
+      this.#io.stdout(`${i === 0 ? head : ",\n"}${chunks.slice(i, i + 200).join(",\n")}`);
+    }
   }
 
   finish(single: boolean): void {
@@ -145,9 +158,9 @@ class EvalReport {
         failed: this.failed,
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
       };
-      const rest = this.#chunks.join(",\n");
-      const head = !this.#streaming ? `{"results": [\n${rest}` : rest === "" ? "" : `,\n${rest}`;
-      this.#io.stdout(`${head}\n],\n"summary": ${JSON.stringify(summary)}}\n`);
+      if (!this.#streaming) this.#writeJoined(`{"results": [\n`);
+      else if (this.#chunks.length > 0) this.#writeJoined(",\n");
+      this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}}\n`);
       return;
     }
     if (this.#chunks.length > 0) this.#io.stdout(`${this.#chunks.join("\n\n")}\n`);

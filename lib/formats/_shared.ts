@@ -16,6 +16,19 @@ import {
   type Usage,
 } from "../scoring/calls.ts";
 
+// Whether a character code may be white space to String.prototype.trim (or the text is empty:
+// NaN): control characters and space, NBSP, and everything from U+1680 on (checked in full).
+function mayBeSpace(code: number): boolean {
+  return !(code > 32 && code < 0x1680 && code !== 0xa0);
+}
+
+// Whether JSON text is within the limits of checkJsonLimits by its length alone: nesting past
+// MAX_NESTING_DEPTH takes that many brackets, and a number that parses to ±Infinity takes an
+// exponent (a digit then e/E) or over 300 digits. Most arguments and results are short.
+function withinLimitsByLength(text: string): boolean {
+  return text.length <= 300 && !/\d[eE]/.test(text);
+}
+
 /**
  * Parse argument text: a JSON object, or the text kept with the parse error.
  * Empty text is no arguments.
@@ -35,10 +48,11 @@ import {
 export function parseArgumentText(
   raw: string,
 ): Pick<ToolCall, "args" | "rawArgs" | "argsError"> {
-  if (raw.trim() === "") return { args: {} };
+  if (mayBeSpace(raw.charCodeAt(0)) && raw.trim() === "") return { args: {} };
   try {
     const parsed = JSON.parse(raw);
-    checkJsonLimits(parsed); // too deep or 1e400: kept as arguments that did not parse
+    // too deep or 1e400: kept as arguments that did not parse
+    if (!withinLimitsByLength(raw)) checkJsonLimits(parsed);
     if (isJsonObject(parsed)) return { args: parsed };
     return {
       args: {},
@@ -78,11 +92,15 @@ export function setArgs(call: ToolCall, raw: unknown): void {
  * `result.status` and row counts can be read); any other text stays text.
  */
 export function resultFromText(text: string): unknown {
-  const head = text.trimStart()[0];
-  if (head !== "{" && head !== "[") return text;
+  const first = text.charCodeAt(0);
+  if (first !== 123 && first !== 91) { // not "{" or "[": trimmed only when it may be space
+    if (!mayBeSpace(first)) return text;
+    const head = text.trimStart()[0];
+    if (head !== "{" && head !== "[") return text;
+  }
   try {
     const value = JSON.parse(text);
-    checkJsonLimits(value); // past the limits it stays text
+    if (!withinLimitsByLength(text)) checkJsonLimits(value); // past the limits it stays text
     return value;
   } catch {
     return text;
