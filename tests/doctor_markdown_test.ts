@@ -4,7 +4,7 @@
 // --all config, appends the step summary, and never changes the exit code.
 import assert from "node:assert/strict";
 import { runCollect } from "./_cli.ts";
-import { npmPackage } from "./_deps.ts";
+import { ALLOWED_HTML, markdownIt, rawHtml } from "./_markdown.ts";
 import { badServer } from "./_doctor.ts";
 import { FIXTURE, tempDir } from "./_mcp.ts";
 import { utf8Length } from "../lib/report/escape.ts";
@@ -12,43 +12,6 @@ import { MARKDOWN_LIMIT } from "../lib/report/markdown_budget.ts";
 import { doctorAllMarkdown } from "../lib/doctor/markdown.ts";
 import { DoctorCheck } from "../lib/doctor/check.ts";
 import { doctorReport } from "../lib/doctor/report.ts";
-
-interface Token {
-  type: string;
-  content: string;
-  children: Token[] | null;
-}
-interface MarkdownIt {
-  parse(text: string, env: object): Token[];
-  render(text: string): string;
-}
-
-async function markdownIt(): Promise<MarkdownIt | undefined> {
-  const dir = npmPackage("markdown-it");
-  if (dir === undefined) return undefined;
-  const url = new URL(`file://${dir}/dist/browser/markdown-it.esm.min.mjs`);
-  const module = await import(url.href) as { default: new (options: object) => MarkdownIt };
-  return new module.default({ html: true });
-}
-
-const ALLOWED_HTML = /^(?:<details>|<\/details>|<summary>[^<]*<\/summary>)$/;
-
-/** Every raw HTML line in the document that is not <details>/<summary>. */
-function foreignHtml(md: MarkdownIt, text: string): string[] {
-  const found: string[] = [];
-  const walk = (tokens: Token[]) => {
-    for (const token of tokens) {
-      if (token.type === "html_block" || token.type === "html_inline") {
-        for (const line of token.content.split("\n")) {
-          if (line.trim() !== "" && !ALLOWED_HTML.test(line.trim())) found.push(line.trim());
-        }
-      }
-      if (token.children) walk(token.children);
-    }
-  };
-  walk(md.parse(text, {}));
-  return found;
-}
 
 const fixtureServer = [Deno.execPath(), "run", "--no-prompt", FIXTURE];
 
@@ -85,7 +48,7 @@ Deno.test("doctor --markdown writes the checklist: summary, table, the failing t
     assert.match(text, /^- ! \*\*warn\*\* tool-lint: rename, describe and annotate/m);
     assert.doesNotMatch(text, /^- . \S+ (spec|keys|server-start):/m); // no fix for a pass or skip
     if (md !== undefined) {
-      assert.deepEqual(foreignHtml(md, text), []);
+      assert.deepEqual(rawHtml(md, text).filter((html) => !ALLOWED_HTML.test(html)), []);
       const html = md.render(text);
       assert.equal((html.match(/<tr>/g) ?? []).length, 1 + 17);
       assert.match(html, /<td>✗ <strong>fail<\/strong><\/td>\n<td>tool-schemas<\/td>/);
@@ -161,7 +124,7 @@ Deno.test("doctor --all --markdown escapes a hostile server name and tool name; 
     assert.ok(!text.includes("\x1b") && !text.includes("\x07"));
     assert.ok(!text.includes("<img"));
     if (md === undefined) return;
-    assert.deepEqual(foreignHtml(md, text), []);
+    assert.deepEqual(rawHtml(md, text).filter((html) => !ALLOWED_HTML.test(html)), []);
     const html = md.render(text);
     assert.doesNotMatch(html, /<img|<a |href=/);
     const words = html.replace(/<[^>]+>/g, "");
@@ -215,7 +178,9 @@ Deno.test("doctor --all --markdown on a 101-server config stays within 65,536 by
       const rows = section.split("\n").filter((line) => /^\| (✓|!|✗|-) /.test(line));
       assert.equal(`${rows.length} checks`, total);
     }
-    if (md !== undefined) assert.deepEqual(foreignHtml(md, text), []);
+    if (md !== undefined) {
+      assert.deepEqual(rawHtml(md, text).filter((html) => !ALLOWED_HTML.test(html)), []);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

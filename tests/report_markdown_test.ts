@@ -5,51 +5,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fileURLToPath } from "node:url";
 import { runCollect } from "./_cli.ts";
-import { npmPackage } from "./_deps.ts";
+import { ALLOWED_HTML, markdownIt, rawHtml } from "./_markdown.ts";
 import { escapeMarkdown, showControls, utf8Length } from "../lib/report/escape.ts";
 import { MARKDOWN_LIMIT } from "../lib/report/markdown_budget.ts";
 
-interface Token {
-  type: string;
-  content: string;
-  children: Token[] | null;
-}
-interface MarkdownIt {
-  parse(text: string, env: object): Token[];
-  render(text: string): string;
-  renderInline(text: string): string;
-}
-
-async function markdownIt(): Promise<MarkdownIt | undefined> {
-  const dir = npmPackage("markdown-it");
-  if (dir === undefined) return undefined;
-  // The package's browser build is one self-contained module.
-  const url = new URL(`file://${dir}/dist/browser/markdown-it.esm.min.mjs`);
-  const module = await import(url.href) as { default: new (options: object) => MarkdownIt };
-  return new module.default({ html: true });
-}
-
 const TOKEN = "ghp_" + "aB3dE6gH9jK2".repeat(3);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const ALLOWED_HTML = /^(?:<details>|<\/details>|<summary>[^<]*<\/summary>)$/;
-
-/** Every raw HTML token in the document, block or inline. */
-function rawHtml(md: MarkdownIt, text: string): string[] {
-  const found: string[] = [];
-  const walk = (tokens: Token[]) => {
-    for (const token of tokens) {
-      if (token.type === "html_block" || token.type === "html_inline") {
-        for (const line of token.content.split("\n")) {
-          if (line.trim() !== "") found.push(line.trim());
-        }
-      }
-      if (token.children) walk(token.children);
-    }
-  };
-  walk(md.parse(text, {}));
-  return found;
-}
-
 const decode = (html: string) =>
   html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 
