@@ -7,6 +7,7 @@
  * @module
  */
 
+import { chosenAlternatives, type ContractBlock, type FindingsBlock } from "./result_blocks.ts";
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { Evidence } from "../checks/evidence.ts";
 import { formatEvidence } from "../checks/evidence_format.ts";
@@ -47,17 +48,6 @@ export interface FormatResultOptions {
 
 const fixed = (value: number | null | undefined, digits = 2) =>
   value === null || value === undefined ? "unknown" : value.toFixed(digits);
-
-interface ContractBlock {
-  alternatives?: { chosen?: Record<string, number>; chosen_tools?: Record<string, string[]> };
-  optional_matched?: number[];
-}
-
-interface Findings {
-  violations?: { index: number; tool: string; rule: number; reason?: string }[];
-  secrets?: { index: number; tool: string; path: string; kind: string; preview: string }[];
-  findings?: { check: string; severity: string; message: string }[];
-}
 
 /**
  * The console block of one evaluated trace.
@@ -121,21 +111,9 @@ export function formatResult(
   lines.push(...formatEvidence(evidence, { color: options.color ?? false }).map((l) => `  ${l}`));
 
   const contract = m.contract_metrics as ContractBlock | undefined;
-  const chosen = Object.entries(contract?.alternatives?.chosen ?? {});
+  const chosen = chosenAlternatives(result);
   if (chosen.length > 0) {
-    lines.push(
-      `  alternatives: ${
-        chosen.map(([id, option]) => {
-          const tools = contract?.alternatives?.chosen_tools?.[id];
-          const what = tools === undefined
-            ? ""
-            : tools.length === 0
-            ? " (skip)"
-            : ` (${tools.join(", ")})`;
-          return `${id} → option ${option + 1}${what}`;
-        }).join(", ")
-      }`,
-    );
+    lines.push(`  alternatives: ${chosen.map(({ id, text }) => `${id} → ${text}`).join(", ")}`);
   }
   const optional = contract?.optional_matched ?? [];
   if (optional.length > 0) {
@@ -157,7 +135,7 @@ export function formatResult(
     }
   }
 
-  const policy = m.policy_metrics as Findings | undefined;
+  const policy = m.policy_metrics as FindingsBlock | undefined;
   for (const v of policy?.violations ?? []) {
     lines.push(
       `  ${c.red("forbidden")}: call ${v.index + 1} ${v.tool} matches rule ${v.rule + 1}${
@@ -165,7 +143,7 @@ export function formatResult(
       }`,
     );
   }
-  const security = m.security_metrics as Findings | undefined;
+  const security = m.security_metrics as FindingsBlock | undefined;
   for (const s of security?.secrets ?? []) {
     lines.push(
       `  ${c.red("credential")}: ${s.kind} in call ${

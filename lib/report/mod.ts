@@ -15,3 +15,4 @@ export * from "./markdown_stats.ts";
 export * from "./junit.ts";
 export * from "./stats_console.ts";
 export * from "./html/mod.ts";
+export * from "./result_blocks.ts";

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { chosenAlternatives, type ContractBlock, type FindingsBlock } from "./result_blocks.ts";
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { Evidence, EvidenceCoverage } from "../checks/evidence.ts";
 import type { CheckJson, EvidenceCounts } from "../checks/evidence_state.ts";
@@ -130,29 +131,9 @@ export interface TraceRecordOptions {
   detail?: boolean;
 }
 
-interface ContractBlock {
-  alternatives?: { chosen?: Record<string, number>; chosen_tools?: Record<string, string[]> };
-  optional_matched?: number[];
-}
-
-interface FindingsBlock {
-  violations?: { index: number; tool: string; rule: number; reason?: string }[];
-  secrets?: { index: number; tool: string; path: string; kind: string; preview: string }[];
-  findings?: { check: string; severity: "error" | "warning"; message: string }[];
-}
-
 function choicesOf(result: EvaluationResult): string[] {
   const contract = result.metrics.contract_metrics as ContractBlock | undefined;
-  const out: string[] = [];
-  for (const [id, option] of Object.entries(contract?.alternatives?.chosen ?? {})) {
-    const tools = contract?.alternatives?.chosen_tools?.[id];
-    const what = tools === undefined
-      ? ""
-      : tools.length === 0
-      ? " (skip)"
-      : ` (${tools.join(", ")})`;
-    out.push(`alternative ${id}: option ${option + 1}${what}`);
-  }
+  const out = chosenAlternatives(result).map(({ id, text }) => `alternative ${id}: ${text}`);
   for (const i of contract?.optional_matched ?? []) {
     out.push(
       `optional call left out of the score: ${result.traceCalls[i]?.tool ?? "?"} (call ${i + 1})`,
