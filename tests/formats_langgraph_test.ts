@@ -130,6 +130,88 @@ Deno.test("langgraph: astream_events tool events are calls paired by run_id", ()
   assert.equal(trace.finalAnswer, "3 * 7 = 21.");
 });
 
+const protocol = (seq: number, method: string, namespace: string[], data: unknown) => ({
+  type: "event",
+  event_id: String(seq),
+  seq,
+  method,
+  params: { namespace, timestamp: 1777587969651 + seq, data },
+});
+
+Deno.test("langgraph: protocol events — the last top-level values state is the run", () => {
+  const [trace] = tracesFromText(
+    [
+      protocol(1, "lifecycle", [], { event: "running", graph_name: "agent" }),
+      protocol(2, "values", [], { messages: [HUMAN] }),
+      protocol(3, "messages", ["model_request:1"], { event: "message-start", id: "a1" }),
+      protocol(4, "values", ["sub:1"], { messages: [] }),
+      protocol(5, "values", [], { messages: [HUMAN, AI_CALL, TOOL, AI_ANSWER] }),
+    ].map((e) => `event: ${e.method}\ndata: ${JSON.stringify(e)}\nid: ${e.seq}\n\n`).join(""),
+    "run.sse",
+  );
+  assert.equal(trace?.format, "langchain");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.args, c.result, c.isError]), [
+    ["multiply", { a: 3, b: 7 }, "21", false],
+  ]);
+  assert.equal(trace?.finalAnswer, "3 * 7 = 21.");
+});
+
+Deno.test("langgraph: protocol events without values read the tools channel, paired by tool_call_id", () => {
+  const trace = traceFromValue([
+    protocol(1, "lifecycle", [], { event: "running" }),
+    protocol(2, "tools", ["tools:1"], {
+      event: "tool-started",
+      tool_call_id: "c1",
+      tool_name: "multiply",
+      input: '{"a":3,"b":7}',
+    }),
+    protocol(3, "tools", ["tools:2"], {
+      event: "tool-started",
+      tool_call_id: "c2",
+      tool_name: "divide",
+      input: { a: 1, b: 0 },
+    }),
+    protocol(4, "tools", ["tools:2"], {
+      event: "tool-error",
+      tool_call_id: "c2",
+      message: "division by zero",
+    }),
+    protocol(5, "tools", ["tools:1"], {
+      event: "tool-finished",
+      tool_call_id: "c1",
+      output: { ...TOOL, tool_call_id: "c1" },
+    }),
+  ]);
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.result, c.isError, c.error, c.id]), [
+    ["multiply", { a: 3, b: 7 }, "21", false, undefined, "c1"],
+    ["divide", { a: 1, b: 0 }, undefined, true, "division by zero", undefined],
+  ]);
+  assert.equal(trace.finalAnswer, undefined);
+  assert.throws(
+    () =>
+      traceFromValue([protocol(1, "lifecycle", [], { event: "running" })], { source: "p.json" }),
+    /p\.json: LangGraph protocol stream has no values, updates or tools events to read/,
+  );
+});
+
+Deno.test("langgraph: [namespace, [message, metadata]] pairs — subgraph items count only when nothing is top-level", () => {
+  const chunk = (id: string, content: string, ns: string[]) => [ns, [
+    { type: "AIMessageChunk", id, content },
+    { langgraph_node: "agent" },
+  ]];
+  const onlySub = traceFromValue([
+    chunk("m1", "Hel", ["supervisor:1", "agent:2"]),
+    chunk("m1", "lo", ["supervisor:1", "agent:2"]),
+  ]);
+  assert.equal(onlySub.format, "langchain");
+  assert.equal(onlySub.finalAnswer, "Hello");
+  const mixed = traceFromValue([
+    chunk("m1", "inner", ["agent:2"]),
+    chunk("m2", "outer", []),
+  ]);
+  assert.equal(mixed.finalAnswer, "outer");
+});
+
 Deno.test("langgraph: role dicts in a state read as LangChain makes them", () => {
   const trace = traceFromValue([
     ["metadata", { thread_id: "thread-1" }],
