@@ -1,6 +1,7 @@
 // LangGraph stream output and LangChain / LangSmith run trees, read as `langchain`.
 import "../lib/base/_heavy.ts";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -191,6 +192,45 @@ Deno.test("langgraph: protocol events without values read the tools channel, pai
     () =>
       traceFromValue([protocol(1, "lifecycle", [], { event: "running" })], { source: "p.json" }),
     /p\.json: LangGraph protocol stream has no values, updates or tools events to read/,
+  );
+});
+
+Deno.test("langgraph: protocol events and [mode, payload] tuples of one run read the same trace", () => {
+  const call = fc.record({
+    tool: fc.constantFrom("add", "search", "lookup"),
+    a: fc.integer({ min: -5, max: 5 }),
+    ok: fc.boolean(),
+  });
+  fc.assert(
+    fc.property(fc.array(call, { maxLength: 5 }), fc.boolean(), (calls, noise) => {
+      const messages: unknown[] = [HUMAN];
+      calls.forEach((c, i) => {
+        messages.push({
+          type: "ai",
+          content: "",
+          id: `a${i}`,
+          tool_calls: [{ name: c.tool, args: { a: c.a }, id: `c${i}`, type: "tool_call" }],
+        });
+        messages.push({
+          type: "tool",
+          content: c.ok ? String(c.a) : "boom",
+          tool_call_id: `c${i}`,
+          status: c.ok ? "success" : "error",
+        });
+      });
+      messages.push(AI_ANSWER);
+      const states = messages.map((_, i) => ({ messages: messages.slice(0, i + 1) }));
+      const tuples = states.map((state) => ["values", state]);
+      const events = states.flatMap((state, i) => [
+        ...(noise ? [protocol(2 * i, "values", ["tools:1"], { messages: [] })] : []),
+        protocol(2 * i + 1, "values", [], state),
+      ]);
+      const view = (trace: ReturnType<typeof traceFromValue>) =>
+        JSON.stringify([trace.calls, trace.finalAnswer]);
+      assert.equal(view(traceFromValue(events)), view(traceFromValue(tuples)));
+      assert.equal(traceFromValue(events).calls.length, calls.length);
+    }),
+    { numRuns: 60 },
   );
 });
 
