@@ -366,3 +366,36 @@ Deno.test("langsmith: a run tree's tool runs in start order, with errors, ids an
   const [again] = tracesFromText(jsonl(flat), "runs.jsonl");
   assert.deepEqual(again?.calls, trace.calls);
 });
+
+Deno.test("langsmith: runs keyed by run_id find their root in any order; chain answer keys are the final answer", () => {
+  const root = {
+    run_id: "root",
+    name: "qa",
+    run_type: "chain",
+    parent_run_id: null,
+    inputs: { question: "2 + 2?" },
+    outputs: { answer: "4" },
+  };
+  const tool = {
+    run_id: "t1",
+    name: "calculator",
+    run_type: "tool",
+    parent_run_id: "root",
+    inputs: { expression: "2 + 2" },
+    outputs: null,
+    error: "calculator unavailable",
+  };
+  const [trace] = tracesFromText(jsonl([tool, root]), "runs.jsonl");
+  assert.equal(trace?.finalAnswer, "4");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.isError, c.error, c.metadata]), [
+    ["calculator", true, "calculator unavailable", { run_id: "t1" }],
+  ]);
+  for (const key of ["result", "response", "text"]) {
+    const read = traceFromValue([{ ...root, outputs: { [key]: "four" } }, tool]);
+    assert.equal(read.finalAnswer, "four", key);
+  }
+  assert.equal(
+    traceFromValue([{ ...root, outputs: { answer: "  " } }, tool]).finalAnswer,
+    undefined,
+  );
+});
