@@ -399,3 +399,33 @@ Deno.test("langsmith: runs keyed by run_id find their root in any order; chain a
     undefined,
   );
 });
+
+Deno.test("langchain: a list of lc-serialized messages is LangChain, never Responses items", () => {
+  const lc = (cls: string, kwargs: Record<string, unknown>) => ({
+    lc: 1,
+    type: "constructor",
+    id: ["langchain", "schema", "messages", cls],
+    kwargs,
+  });
+  const [trace] = tracesFromText(
+    JSON.stringify([
+      lc("HumanMessage", { content: "3 * 7?", type: "human" }),
+      lc("AIMessage", { ...AI_CALL, type: "ai" }),
+      lc("ToolMessage", { ...TOOL }),
+      lc("AIMessage", { ...AI_ANSWER, type: "ai" }),
+    ]),
+    "messages.json",
+  );
+  assert.equal(trace?.format, "langchain");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.result, c.isError]), [
+    ["multiply", "21", false],
+  ]);
+  // An item type that is an inherited object key is no Responses item type.
+  assert.throws(
+    () =>
+      tracesFromText(JSON.stringify([{ type: "constructor" }, { type: "toString" }]), "r.json", {
+        format: "openai-responses",
+      }),
+    (error: Error) => error.name === "InputError",
+  );
+});
