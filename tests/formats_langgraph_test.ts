@@ -1,6 +1,7 @@
 // LangGraph stream output and LangChain / LangSmith run trees, read as `langchain`.
 import "../lib/base/_heavy.ts";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -130,6 +131,127 @@ Deno.test("langgraph: astream_events tool events are calls paired by run_id", ()
   assert.equal(trace.finalAnswer, "3 * 7 = 21.");
 });
 
+const protocol = (seq: number, method: string, namespace: string[], data: unknown) => ({
+  type: "event",
+  event_id: String(seq),
+  seq,
+  method,
+  params: { namespace, timestamp: 1777587969651 + seq, data },
+});
+
+Deno.test("langgraph: protocol events — the last top-level values state is the run", () => {
+  const [trace] = tracesFromText(
+    [
+      protocol(1, "lifecycle", [], { event: "running", graph_name: "agent" }),
+      protocol(2, "values", [], { messages: [HUMAN] }),
+      protocol(3, "messages", ["model_request:1"], { event: "message-start", id: "a1" }),
+      protocol(4, "values", ["sub:1"], { messages: [] }),
+      protocol(5, "values", [], { messages: [HUMAN, AI_CALL, TOOL, AI_ANSWER] }),
+    ].map((e) => `event: ${e.method}\ndata: ${JSON.stringify(e)}\nid: ${e.seq}\n\n`).join(""),
+    "run.sse",
+  );
+  assert.equal(trace?.format, "langchain");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.args, c.result, c.isError]), [
+    ["multiply", { a: 3, b: 7 }, "21", false],
+  ]);
+  assert.equal(trace?.finalAnswer, "3 * 7 = 21.");
+});
+
+Deno.test("langgraph: protocol events without values read the tools channel, paired by tool_call_id", () => {
+  const trace = traceFromValue([
+    protocol(1, "lifecycle", [], { event: "running" }),
+    protocol(2, "tools", ["tools:1"], {
+      event: "tool-started",
+      tool_call_id: "c1",
+      tool_name: "multiply",
+      input: '{"a":3,"b":7}',
+    }),
+    protocol(3, "tools", ["tools:2"], {
+      event: "tool-started",
+      tool_call_id: "c2",
+      tool_name: "divide",
+      input: { a: 1, b: 0 },
+    }),
+    protocol(4, "tools", ["tools:2"], {
+      event: "tool-error",
+      tool_call_id: "c2",
+      message: "division by zero",
+    }),
+    protocol(5, "tools", ["tools:1"], {
+      event: "tool-finished",
+      tool_call_id: "c1",
+      output: { ...TOOL, tool_call_id: "c1" },
+    }),
+  ]);
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.result, c.isError, c.error, c.id]), [
+    ["multiply", { a: 3, b: 7 }, "21", false, undefined, "c1"],
+    ["divide", { a: 1, b: 0 }, undefined, true, "division by zero", undefined],
+  ]);
+  assert.equal(trace.finalAnswer, undefined);
+  assert.throws(
+    () =>
+      traceFromValue([protocol(1, "lifecycle", [], { event: "running" })], { source: "p.json" }),
+    /p\.json: LangGraph protocol stream has no values, updates or tools events to read/,
+  );
+});
+
+Deno.test("langgraph: protocol events and [mode, payload] tuples of one run read the same trace", () => {
+  const call = fc.record({
+    tool: fc.constantFrom("add", "search", "lookup"),
+    a: fc.integer({ min: -5, max: 5 }),
+    ok: fc.boolean(),
+  });
+  fc.assert(
+    fc.property(fc.array(call, { maxLength: 5 }), fc.boolean(), (calls, noise) => {
+      const messages: unknown[] = [HUMAN];
+      calls.forEach((c, i) => {
+        messages.push({
+          type: "ai",
+          content: "",
+          id: `a${i}`,
+          tool_calls: [{ name: c.tool, args: { a: c.a }, id: `c${i}`, type: "tool_call" }],
+        });
+        messages.push({
+          type: "tool",
+          content: c.ok ? String(c.a) : "boom",
+          tool_call_id: `c${i}`,
+          status: c.ok ? "success" : "error",
+        });
+      });
+      messages.push(AI_ANSWER);
+      const states = messages.map((_, i) => ({ messages: messages.slice(0, i + 1) }));
+      const tuples = states.map((state) => ["values", state]);
+      const events = states.flatMap((state, i) => [
+        ...(noise ? [protocol(2 * i, "values", ["tools:1"], { messages: [] })] : []),
+        protocol(2 * i + 1, "values", [], state),
+      ]);
+      const view = (trace: ReturnType<typeof traceFromValue>) =>
+        JSON.stringify([trace.calls, trace.finalAnswer]);
+      assert.equal(view(traceFromValue(events)), view(traceFromValue(tuples)));
+      assert.equal(traceFromValue(events).calls.length, calls.length);
+    }),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("langgraph: [namespace, [message, metadata]] pairs — subgraph items count only when nothing is top-level", () => {
+  const chunk = (id: string, content: string, ns: string[]) => [ns, [
+    { type: "AIMessageChunk", id, content },
+    { langgraph_node: "agent" },
+  ]];
+  const onlySub = traceFromValue([
+    chunk("m1", "Hel", ["supervisor:1", "agent:2"]),
+    chunk("m1", "lo", ["supervisor:1", "agent:2"]),
+  ]);
+  assert.equal(onlySub.format, "langchain");
+  assert.equal(onlySub.finalAnswer, "Hello");
+  const mixed = traceFromValue([
+    chunk("m1", "inner", ["agent:2"]),
+    chunk("m2", "outer", []),
+  ]);
+  assert.equal(mixed.finalAnswer, "outer");
+});
+
 Deno.test("langgraph: role dicts in a state read as LangChain makes them", () => {
   const trace = traceFromValue([
     ["metadata", { thread_id: "thread-1" }],
@@ -243,4 +365,67 @@ Deno.test("langsmith: a run tree's tool runs in start order, with errors, ids an
   const flat = [root, ...child_runs.map((r) => ({ ...r, parent_run_id: "root" }))];
   const [again] = tracesFromText(jsonl(flat), "runs.jsonl");
   assert.deepEqual(again?.calls, trace.calls);
+});
+
+Deno.test("langsmith: runs keyed by run_id find their root in any order; chain answer keys are the final answer", () => {
+  const root = {
+    run_id: "root",
+    name: "qa",
+    run_type: "chain",
+    parent_run_id: null,
+    inputs: { question: "2 + 2?" },
+    outputs: { answer: "4" },
+  };
+  const tool = {
+    run_id: "t1",
+    name: "calculator",
+    run_type: "tool",
+    parent_run_id: "root",
+    inputs: { expression: "2 + 2" },
+    outputs: null,
+    error: "calculator unavailable",
+  };
+  const [trace] = tracesFromText(jsonl([tool, root]), "runs.jsonl");
+  assert.equal(trace?.finalAnswer, "4");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.isError, c.error, c.metadata]), [
+    ["calculator", true, "calculator unavailable", { run_id: "t1" }],
+  ]);
+  for (const key of ["result", "response", "text"]) {
+    const read = traceFromValue([{ ...root, outputs: { [key]: "four" } }, tool]);
+    assert.equal(read.finalAnswer, "four", key);
+  }
+  assert.equal(
+    traceFromValue([{ ...root, outputs: { answer: "  " } }, tool]).finalAnswer,
+    undefined,
+  );
+});
+
+Deno.test("langchain: a list of lc-serialized messages is LangChain, never Responses items", () => {
+  const lc = (cls: string, kwargs: Record<string, unknown>) => ({
+    lc: 1,
+    type: "constructor",
+    id: ["langchain", "schema", "messages", cls],
+    kwargs,
+  });
+  const [trace] = tracesFromText(
+    JSON.stringify([
+      lc("HumanMessage", { content: "3 * 7?", type: "human" }),
+      lc("AIMessage", { ...AI_CALL, type: "ai" }),
+      lc("ToolMessage", { ...TOOL }),
+      lc("AIMessage", { ...AI_ANSWER, type: "ai" }),
+    ]),
+    "messages.json",
+  );
+  assert.equal(trace?.format, "langchain");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.result, c.isError]), [
+    ["multiply", "21", false],
+  ]);
+  // An item type that is an inherited object key is no Responses item type.
+  assert.throws(
+    () =>
+      tracesFromText(JSON.stringify([{ type: "constructor" }, { type: "toString" }]), "r.json", {
+        format: "openai-responses",
+      }),
+    (error: Error) => error.name === "InputError",
+  );
 });

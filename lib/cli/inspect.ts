@@ -86,7 +86,7 @@ Agent frameworks, recordings and conventions read (format in brackets):
   Vercel AI SDK generateText result (steps[].content or toolCalls/toolResults) [vercel-ai]
   Vercel AI SDK UI message stream chunks (tool-input-available, tool-output-*) [vercel-ai]
   OpenAI Agents SDK trace export {data: [trace, spans]} or a RunState [openai-agents]
-  LangGraph stream output: [mode, payload] tuples, {event, data} events [langchain]
+  LangGraph stream: [mode, payload] tuples, {event, data}, {method, params} events [langchain]
   LangChain / LangSmith run trees (run_type "tool", child_runs; {post, patch}) [langchain]
   MCP recorder cassette {interactions: [{request, response}]} [mcp]
   MCP proxy log: lines with a direction and a JSON-RPC message [mcp]

@@ -8,7 +8,13 @@
  *   payload}` (`values`, `updates`, `messages/complete`, `messages/partial`,
  *   `metadata`…);
  * - `astream_events` events `{"event": "on_tool_start"|"on_tool_end"|
- *   "on_tool_error"|"on_chat_model_end"|…, "run_id", "name", "data"}`.
+ *   "on_tool_error"|"on_chat_model_end"|…, "run_id", "name", "data"}`;
+ * - the LangGraph streaming protocol events (`streamEvents(…, {version:
+ *   "v3"})`, the JS SDK's SSE stream) `{"type": "event", "seq", "method":
+ *   channel, "params": {"namespace": […], "data"}}` (`values`, `updates`,
+ *   `messages`, `tools`, `lifecycle`, `checkpoints`, …);
+ * - `stream(…, stream_mode="messages", subgraphs=True)` pairs `[namespace,
+ *   [message, metadata]]` (a single mode with subgraphs carries no mode name).
  *
  * Decisions where LangGraph is silent:
  * - With `values`, the last top-level `values` state is the run: its
@@ -20,6 +26,15 @@
  *   chunks of one message id are merged (content concatenated,
  *   `tool_call_chunks` joined by index). Subgraph items (a non-empty
  *   namespace) are skipped: the parent's state holds what they returned.
+ *   A stream with no top-level item at all (every item from a subgraph) is
+ *   read whole, in order, the same way.
+ * - A protocol-event stream without `values` or `updates` is read from its
+ *   `tools` channel (from any namespace): `tool-started` is a call
+ *   (`tool_name`, `input`), `tool-finished` its result (`output`, read as
+ *   `on_tool_end`'s), `tool-error` its failure (`message`), paired by
+ *   `tool_call_id`; there is no final answer. Its `messages` channel
+ *   (content-block deltas) is not read; a stream with none of these is an
+ *   error, never an empty trace.
  * - `astream_events` are read as the tool runs they report: `on_tool_start`
  *   is a call (`data.input` the arguments, `name` the tool), `on_tool_end`
  *   its result (`data.output`, a ToolMessage or a value; `status: "error"`
@@ -66,6 +81,24 @@ interface Item {
   payload: unknown;
   sub: boolean;
   raw: JsonObject | unknown[];
+  /** A streaming-protocol event (`{type: "event", method, params}`). */
+  protocol?: true;
+}
+
+/** `[message, metadata]`, the payload of a `messages`-mode item. */
+function isMessageTuple(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 2 && isJsonObject(value[1]) &&
+    normalizeMessage(value[0]) !== undefined;
+}
+
+function protocolItem(value: JsonObject): Item | undefined {
+  const params = value.params;
+  if (
+    typeof value.method !== "string" || value.method === "" || !isJsonObject(params) ||
+    !Array.isArray(params.namespace) || !("data" in params)
+  ) return undefined;
+  const sub = params.namespace.length > 0;
+  return { mode: value.method, payload: params.data, sub, raw: value, protocol: true };
 }
 
 function toItem(value: unknown): Item | undefined {
@@ -74,12 +107,21 @@ function toItem(value: unknown): Item | undefined {
       return { mode: value[0], payload: value[1], sub: false, raw: value };
     }
     if (
+      value.length === 2 && Array.isArray(value[0]) &&
+      value[0].every((part) => typeof part === "string") && isMessageTuple(value[1])
+    ) {
+      return { mode: "messages", payload: value[1], sub: value[0].length > 0, raw: value };
+    }
+    if (
       value.length === 3 && typeof value[1] === "string" && MODES.has(value[1]) &&
       (Array.isArray(value[0]) || typeof value[0] === "string")
     ) {
       return { mode: value[1], payload: value[2], sub: value[0].length > 0, raw: value };
     }
     return undefined;
+  }
+  if (isJsonObject(value) && value.type === "event" && "params" in value) {
+    return protocolItem(value);
   }
   if (!isJsonObject(value) || typeof value.event !== "string") return undefined;
   if (value.event.startsWith("on_")) {
@@ -222,6 +264,44 @@ function joinChunks(message: JsonObject): JsonObject {
   return { ...message, tool_calls: toolCalls };
 }
 
+/**
+ * A protocol stream's `tools` channel as the `astream_events` tool events
+ * {@linkcode readEvents} reads.
+ */
+function protocolToolEvents(items: Item[], source: string): Item[] {
+  const events: Item[] = [];
+  for (const item of items) {
+    if (item.mode !== "tools" || !isJsonObject(item.payload)) continue;
+    const data = item.payload;
+    const run = idOf(data.tool_call_id);
+    if (data.event === "tool-started") {
+      const raw = { name: data.tool_name ?? "", run_id: run ?? "" };
+      events.push({ mode: "on_tool_start", payload: { input: data.input }, sub: false, raw });
+    } else if (data.event === "tool-finished") {
+      events.push({
+        mode: "on_tool_end",
+        payload: { output: data.output },
+        sub: false,
+        raw: { run_id: run ?? "" },
+      });
+    } else if (data.event === "tool-error") {
+      events.push({
+        mode: "on_tool_error",
+        payload: { error: data.message },
+        sub: false,
+        raw: { run_id: run ?? "" },
+      });
+    }
+  }
+  if (events.length === 0) {
+    throw new InputError(
+      "LangGraph protocol stream has no values, updates or tools events to read",
+      source,
+    );
+  }
+  return events;
+}
+
 function readEvents(items: Item[], source: string): Trace {
   const calls: ToolCall[] = [];
   const byRun = new Map<string, ToolCall>();
@@ -301,8 +381,14 @@ export function readStream(list: unknown[], source: string): Trace {
   if (items.some((item) => item.mode.startsWith("on_"))) {
     return readEvents(items.filter((item) => item.mode.startsWith("on_")), source);
   }
-  const top = items.filter((item) => !item.sub);
+  const top = items.some((item) => !item.sub) ? items.filter((item) => !item.sub) : items;
   const values = top.filter((item) => item.mode === "values");
+  if (
+    items.some((item) => item.protocol) && values.length === 0 &&
+    !top.some((item) => item.mode === "updates")
+  ) {
+    return readEvents(protocolToolEvents(items, source), source);
+  }
   let messages: unknown[];
   let where: string;
   if (values.length > 0) {

@@ -24,9 +24,12 @@
  *   output message's `usage_metadata`, else `outputs.llm_output.token_usage`.
  *   `model` is the first llm run's `ls_model_name` (metadata) or invocation
  *   `model`/`model_name`.
- * - The final answer is the root run's `outputs.output` text, else its
- *   chat completion's first choice text, else the last AI message of its
- *   `outputs.messages` after the last call.
+ * - A run's id is its `id`, else its `run_id` (as some exports name it).
+ * - The final answer is the root run's `outputs.output` text, else the text
+ *   of the other output keys LangChain chains return (`answer`, `result`,
+ *   `response`, `text`, in that order), else its chat completion's first
+ *   choice text, else the last AI message of its `outputs.messages` after
+ *   the last call.
  * - A batch ingest payload `{post, patch}` (what the LangSmith client
  *   sends) is its runs, each patch merged into the posted run of its `id`.
  *
@@ -58,6 +61,8 @@ const RUN_TYPES = new Set([
   "parser",
 ]);
 const MAX_DEPTH = 1_000;
+// The output keys LangChain chains put their answer under, in order of preference.
+const ANSWER_KEYS = ["output", "answer", "result", "response", "text"] as const;
 
 /**
  * Whether a value is one LangChain / LangSmith run.
@@ -147,6 +152,11 @@ function flatten(roots: JsonObject[], source: string): Flat[] {
   return out;
 }
 
+/** A run's id: `id`, else `run_id`. */
+function runId(run: JsonObject): string | undefined {
+  return idOf(run.id) ?? idOf(run.run_id);
+}
+
 function time(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return value;
   if (typeof value !== "string") return undefined;
@@ -191,8 +201,8 @@ function toolCall(run: JsonObject): ToolCall {
   if (start !== undefined && end !== undefined && end >= start) {
     call.durationS = (end - start) / 1000;
   }
-  const runId = idOf(run.id);
-  if (runId !== undefined) call.metadata = { run_id: runId };
+  const id = runId(run);
+  if (id !== undefined) call.metadata = { run_id: id };
   return call;
 }
 
@@ -225,7 +235,10 @@ function llmModel(run: JsonObject): string | undefined {
 
 function rootAnswer(root: JsonObject | undefined, source: string): string | undefined {
   const outputs = root !== undefined && isJsonObject(root.outputs) ? root.outputs : {};
-  if (typeof outputs.output === "string" && outputs.output.trim() !== "") return outputs.output;
+  for (const key of ANSWER_KEYS) {
+    const text = outputs[key];
+    if (typeof text === "string" && text.trim() !== "") return text;
+  }
   const choice = Array.isArray(outputs.choices) && isJsonObject(outputs.choices[0])
     ? outputs.choices[0].message
     : undefined;
@@ -266,7 +279,7 @@ function rootAnswer(root: JsonObject | undefined, source: string): string | unde
  */
 export function readRuns(roots: JsonObject[], source: string, envelope: unknown): Trace {
   const flat = flatten(roots, source);
-  const ids = new Set(flat.map((f) => idOf(f.run.id)).filter((id) => id !== undefined));
+  const ids = new Set(flat.map((f) => runId(f.run)).filter((id) => id !== undefined));
   const root = flat.find((f) => f.depth === 0 && !ids.has(idOf(f.run.parent_run_id) ?? ""))?.run;
   const when = (f: Flat) => time(f.run.start_time);
   const ordered = [...flat].sort((a, b) => {

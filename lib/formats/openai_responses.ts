@@ -113,7 +113,7 @@ const OTHER_TYPES = new Set([
 
 function isItemType(type: unknown): boolean {
   return typeof type === "string" &&
-    (OTHER_TYPES.has(type) || OUTPUT_TYPES.has(type) || type in HOSTED_CALLS);
+    (OTHER_TYPES.has(type) || OUTPUT_TYPES.has(type) || Object.hasOwn(HOSTED_CALLS, type));
 }
 
 // Content part types of Responses messages; a message with other parts is another provider's.
@@ -226,7 +226,7 @@ function itemCall(item: JsonObject, where: string): ToolCall | undefined {
     setArgs(call, item.arguments);
   } else if (type === "program") {
     call = { tool: "program", args: typeof item.code === "string" ? { code: item.code } : {} };
-  } else if (type in HOSTED_CALLS) {
+  } else if (Object.hasOwn(HOSTED_CALLS, type)) {
     call = { tool: type.slice(0, -"_call".length) };
     const keys = HOSTED_CALLS[type] ?? [];
     const action = keys.length === 1 && isJsonObject(item[keys[0] as string])
