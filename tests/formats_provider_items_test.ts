@@ -132,6 +132,71 @@ Deno.test("openai-responses: tool_search, programmatic tool calling and hosted-t
   );
 });
 
+Deno.test("openai-responses: client-run calls take their outcome from their output item, not their own status", () => {
+  const trace = traceFromValue({
+    object: "response",
+    output: [
+      {
+        type: "local_shell_call",
+        id: "lsh_1",
+        call_id: "l1",
+        status: "completed",
+        action: { type: "exec", command: ["ls"], env: {} },
+      },
+      {
+        type: "shell_call",
+        id: "sh_1",
+        call_id: "s1",
+        status: "completed",
+        action: { commands: ["uname"] },
+      },
+      {
+        type: "shell_call_output",
+        call_id: "s1",
+        status: "completed",
+        output: [{ stdout: "Linux\n", stderr: "", outcome: { type: "exit", exit_code: 0 } }],
+      },
+      { type: "shell_call", call_id: "s2", status: "completed", action: { commands: ["a", "b"] } },
+      {
+        type: "shell_call_output",
+        call_id: "s2",
+        output: [
+          { stdout: "ok", stderr: "", outcome: { type: "exit", exit_code: 0 } },
+          { stdout: "", stderr: "no such file", outcome: { type: "exit", exit_code: 2 } },
+        ],
+      },
+      {
+        type: "shell_call",
+        call_id: "s3",
+        status: "completed",
+        action: { commands: ["sleep 99"] },
+      },
+      { type: "shell_call_output", call_id: "s3", output: [{ outcome: { type: "timeout" } }] },
+      {
+        type: "apply_patch_call",
+        call_id: "p1",
+        status: "completed",
+        operation: { type: "delete_file", path: "a.txt" },
+      },
+      { type: "apply_patch_call", call_id: "p2", status: "completed", operation: { type: "x" } },
+      { type: "apply_patch_call_output", call_id: "p2", status: "failed", output: "no a.txt" },
+      { type: "computer_call", call_id: "c1", status: "completed", action: { type: "click" } },
+    ],
+  });
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.result, c.isError ?? null, c.error ?? null]),
+    [
+      ["local_shell", undefined, null, null],
+      ["shell", "Linux\n", false, null],
+      ["shell", "ok\nno such file", true, "exit code 2"],
+      ["shell", "", true, "timeout"],
+      ["apply_patch", undefined, null, null],
+      ["apply_patch", "no a.txt", true, "no a.txt"],
+      ["computer", undefined, null, null],
+    ],
+  );
+});
+
 Deno.test("openai-responses: a call item without a name is an error naming the item, never 0 calls", () => {
   assert.throws(
     () =>
