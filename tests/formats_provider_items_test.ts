@@ -247,6 +247,25 @@ Deno.test("gemini: an Interactions API response with steps (function_call, funct
   assert.equal(trace.model, "gemini-3-flash-preview");
 });
 
+Deno.test("gemini: a completed interaction's built-in search steps after its answer keep the answer", () => {
+  const steps = [
+    { type: "model_output", content: [{ type: "text", text: "Here is the news." }] },
+    { type: "google_search_call", id: "g1", arguments: { queries: ["news"] } },
+    { type: "google_search_result", call_id: "g1", is_error: false, result: [] },
+  ];
+  const completed = traceFromValue({ id: "i1", status: "completed", steps });
+  assert.equal(completed.finalAnswer, "Here is the news.");
+  assert.equal(completed.calls[0]?.isError, false);
+  // Not completed, or a client function call after the text: no final answer.
+  assert.equal(traceFromValue({ id: "i2", status: "incomplete", steps }).finalAnswer, undefined);
+  const pending = traceFromValue({
+    id: "i3",
+    status: "requires_action",
+    steps: [steps[0], { type: "function_call", id: "f1", name: "a", arguments: {} }],
+  });
+  assert.equal(pending.finalAnswer, undefined);
+});
+
 Deno.test("gemini: the older outputs form and a list of interactions with results in the next input", () => {
   const trace = traceFromValue([
     {
