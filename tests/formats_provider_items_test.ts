@@ -132,6 +132,39 @@ Deno.test("openai-responses: tool_search, programmatic tool calling and hosted-t
   );
 });
 
+Deno.test("openai-responses: xAI's hosted calls read their `arguments` text; x_search_call is one", () => {
+  const trace = traceFromValue({
+    object: "response",
+    output: [
+      {
+        type: "web_search_call",
+        id: "fc_1",
+        call_id: "",
+        name: "web_search",
+        arguments: '{"query":"what is xAI"}',
+        status: "completed",
+      },
+      {
+        type: "x_search_call",
+        id: "fc_2",
+        call_id: "",
+        name: "x_semantic_search",
+        arguments: '{"query":"AI"}',
+        status: "completed",
+      },
+      { type: "code_interpreter_call", id: "fc_3", arguments: "{bad", status: "completed" },
+    ],
+  });
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.args, c.rawArgs ?? null, c.isError]),
+    [
+      ["web_search", { query: "what is xAI" }, null, false],
+      ["x_search", { query: "AI" }, null, false],
+      ["code_interpreter", {}, "{bad", false],
+    ],
+  );
+});
+
 Deno.test("openai-responses: client-run calls take their outcome from their output item, not their own status", () => {
   const trace = traceFromValue({
     object: "response",

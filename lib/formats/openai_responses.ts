@@ -15,10 +15,13 @@
  *   `error` inline; status `failed` marks one failed, `completed` without an
  *   error succeeded. Hosted tool calls (`web_search_call`, `file_search_call`,
  *   `code_interpreter_call`, `computer_call`, `local_shell_call`,
- *   `shell_call`, `apply_patch_call`, `image_generation_call`) are calls named
- *   by the type without `_call` (`web_search`), with `action` (or `queries`,
- *   `code`, `operation`) as arguments. The server runs `web_search_call`,
- *   `file_search_call`, `code_interpreter_call` and `image_generation_call`,
+ *   `shell_call`, `apply_patch_call`, `image_generation_call`, and xAI's
+ *   `x_search_call`) are calls named by the type without `_call`
+ *   (`web_search`), with `action` (or `queries`, `code`, `operation`) as
+ *   arguments; xAI writes these items with `name` and `arguments` text
+ *   instead, and then `arguments` is read. The server runs `web_search_call`,
+ *   `file_search_call`, `code_interpreter_call`, `image_generation_call` and
+ *   `x_search_call`,
  *   so their status is the outcome: `completed` a success, `failed` a failure
  *   (other statuses: unknown). The client runs `computer_call`,
  *   `local_shell_call`, `shell_call` and `apply_patch_call`: their status only
@@ -92,6 +95,7 @@ const HOSTED_CALLS: Record<string, string[]> = {
   shell_call: ["action"],
   apply_patch_call: ["operation"],
   image_generation_call: [],
+  x_search_call: [],
 };
 
 const SERVER_RUN = new Set([
@@ -99,6 +103,7 @@ const SERVER_RUN = new Set([
   "file_search_call",
   "code_interpreter_call",
   "image_generation_call",
+  "x_search_call",
 ]);
 
 const OUTPUT_TYPES = new Set([
@@ -245,10 +250,14 @@ function itemCall(item: JsonObject, where: string): ToolCall | undefined {
   } else if (type in HOSTED_CALLS) {
     call = { tool: type.slice(0, -"_call".length) };
     const keys = HOSTED_CALLS[type] ?? [];
-    const action = keys.length === 1 && isJsonObject(item[keys[0] as string])
-      ? item[keys[0] as string] as JsonObject
-      : Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
-    call.args = action;
+    if (keys.every((k) => item[k] === undefined) && item.arguments !== undefined) {
+      // xAI's hosted calls carry OpenAI's item types with `name` and `arguments` text instead.
+      setArgs(call, item.arguments);
+    } else {
+      call.args = keys.length === 1 && isJsonObject(item[keys[0] as string])
+        ? item[keys[0] as string] as JsonObject
+        : Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
+    }
     const result = item.results ?? item.outputs ?? item.result;
     if (result !== undefined && result !== null) call.result = result;
     if (SERVER_RUN.has(type)) hostedStatus(call, item.status);
