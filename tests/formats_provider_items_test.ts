@@ -214,6 +214,8 @@ Deno.test("openai-responses: client-run calls take their outcome from their outp
       { type: "apply_patch_call", call_id: "p2", status: "completed", operation: { type: "x" } },
       { type: "apply_patch_call_output", call_id: "p2", status: "failed", output: "no a.txt" },
       { type: "computer_call", call_id: "c1", status: "completed", action: { type: "click" } },
+      { type: "shell_call", call_id: "s4", status: "completed", action: { commands: ["true"] } },
+      { type: "shell_call_output", call_id: "s4", output: [] },
     ],
   });
   assert.deepEqual(
@@ -226,6 +228,7 @@ Deno.test("openai-responses: client-run calls take their outcome from their outp
       ["apply_patch", undefined, null, null],
       ["apply_patch", "no a.txt", true, "no a.txt"],
       ["computer", undefined, null, null],
+      ["shell", undefined, null, null],
     ],
   );
 });

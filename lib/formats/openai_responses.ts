@@ -330,9 +330,10 @@ function attachOutput(call: ToolCall, item: JsonObject): void {
 
 /** A `shell_call_output`'s entries: their text is the result; a timeout or non-zero exit fails it. */
 function attachShellOutput(call: ToolCall, entries: readonly unknown[]): void {
+  if (entries.length === 0) return; // nothing ran, or nothing was recorded: unknown
   const texts: string[] = [];
   let failure: string | undefined;
-  let known = entries.length > 0;
+  let known = true; // every entry has an exit code or a timeout
   for (const entry of entries) {
     if (!isJsonObject(entry)) {
       known = false;
