@@ -132,6 +132,107 @@ Deno.test("openai-responses: tool_search, programmatic tool calling and hosted-t
   );
 });
 
+Deno.test("openai-responses: xAI's hosted calls read their `arguments` text; x_search_call is one", () => {
+  const trace = traceFromValue({
+    object: "response",
+    output: [
+      {
+        type: "web_search_call",
+        id: "fc_1",
+        call_id: "",
+        name: "web_search",
+        arguments: '{"query":"what is xAI"}',
+        status: "completed",
+      },
+      {
+        type: "x_search_call",
+        id: "fc_2",
+        call_id: "",
+        name: "x_semantic_search",
+        arguments: '{"query":"AI"}',
+        status: "completed",
+      },
+      { type: "code_interpreter_call", id: "fc_3", arguments: "{bad", status: "completed" },
+    ],
+  });
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.args, c.rawArgs ?? null, c.isError]),
+    [
+      ["web_search", { query: "what is xAI" }, null, false],
+      ["x_search", { query: "AI" }, null, false],
+      ["code_interpreter", {}, "{bad", false],
+    ],
+  );
+});
+
+Deno.test("openai-responses: client-run calls take their outcome from their output item, not their own status", () => {
+  const trace = traceFromValue({
+    object: "response",
+    output: [
+      {
+        type: "local_shell_call",
+        id: "lsh_1",
+        call_id: "l1",
+        status: "completed",
+        action: { type: "exec", command: ["ls"], env: {} },
+      },
+      {
+        type: "shell_call",
+        id: "sh_1",
+        call_id: "s1",
+        status: "completed",
+        action: { commands: ["uname"] },
+      },
+      {
+        type: "shell_call_output",
+        call_id: "s1",
+        status: "completed",
+        output: [{ stdout: "Linux\n", stderr: "", outcome: { type: "exit", exit_code: 0 } }],
+      },
+      { type: "shell_call", call_id: "s2", status: "completed", action: { commands: ["a", "b"] } },
+      {
+        type: "shell_call_output",
+        call_id: "s2",
+        output: [
+          { stdout: "ok", stderr: "", outcome: { type: "exit", exit_code: 0 } },
+          { stdout: "", stderr: "no such file", outcome: { type: "exit", exit_code: 2 } },
+        ],
+      },
+      {
+        type: "shell_call",
+        call_id: "s3",
+        status: "completed",
+        action: { commands: ["sleep 99"] },
+      },
+      { type: "shell_call_output", call_id: "s3", output: [{ outcome: { type: "timeout" } }] },
+      {
+        type: "apply_patch_call",
+        call_id: "p1",
+        status: "completed",
+        operation: { type: "delete_file", path: "a.txt" },
+      },
+      { type: "apply_patch_call", call_id: "p2", status: "completed", operation: { type: "x" } },
+      { type: "apply_patch_call_output", call_id: "p2", status: "failed", output: "no a.txt" },
+      { type: "computer_call", call_id: "c1", status: "completed", action: { type: "click" } },
+      { type: "shell_call", call_id: "s4", status: "completed", action: { commands: ["true"] } },
+      { type: "shell_call_output", call_id: "s4", output: [] },
+    ],
+  });
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.result, c.isError ?? null, c.error ?? null]),
+    [
+      ["local_shell", undefined, null, null],
+      ["shell", "Linux\n", false, null],
+      ["shell", "ok\nno such file", true, "exit code 2"],
+      ["shell", "", true, "timeout"],
+      ["apply_patch", undefined, null, null],
+      ["apply_patch", "no a.txt", true, "no a.txt"],
+      ["computer", undefined, null, null],
+      ["shell", undefined, null, null],
+    ],
+  );
+});
+
 Deno.test("openai-responses: a call item without a name is an error naming the item, never 0 calls", () => {
   assert.throws(
     () =>
@@ -180,6 +281,25 @@ Deno.test("gemini: an Interactions API response with steps (function_call, funct
   assert.equal(trace.finalAnswer, "It is 52°F and rainy.");
   assert.deepEqual(trace.usage, { inputTokens: 120, outputTokens: 30 });
   assert.equal(trace.model, "gemini-3-flash-preview");
+});
+
+Deno.test("gemini: a completed interaction's built-in search steps after its answer keep the answer", () => {
+  const steps = [
+    { type: "model_output", content: [{ type: "text", text: "Here is the news." }] },
+    { type: "google_search_call", id: "g1", arguments: { queries: ["news"] } },
+    { type: "google_search_result", call_id: "g1", is_error: false, result: [] },
+  ];
+  const completed = traceFromValue({ id: "i1", status: "completed", steps });
+  assert.equal(completed.finalAnswer, "Here is the news.");
+  assert.equal(completed.calls[0]?.isError, false);
+  // Not completed, or a client function call after the text: no final answer.
+  assert.equal(traceFromValue({ id: "i2", status: "incomplete", steps }).finalAnswer, undefined);
+  const pending = traceFromValue({
+    id: "i3",
+    status: "requires_action",
+    steps: [steps[0], { type: "function_call", id: "f1", name: "a", arguments: {} }],
+  });
+  assert.equal(pending.finalAnswer, undefined);
 });
 
 Deno.test("gemini: the older outputs form and a list of interactions with results in the next input", () => {

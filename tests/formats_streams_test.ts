@@ -31,6 +31,11 @@ const TWINS: [string, string, string][] = [
   ],
   ["anthropic", "anthropic-tool-no-args.chunks.txt", "anthropic-tool-no-args.json"],
   ["gemini", "google-tool-call.chunks.txt", "google-tool-call.json"],
+  [
+    "gemini",
+    "gemini-interactions-tool-call-step1.chunks.txt",
+    "gemini-interactions-tool-call-step1.json",
+  ],
 ];
 
 for (const [format, stream, twin] of TWINS) {
@@ -183,6 +188,12 @@ Deno.test("streamFormat() tells providers apart and leaves other lists alone", (
   assert.equal(streamFormat([{ type: "ping" }]), undefined);
   assert.equal(streamFormat([{ candidates: [] }]), undefined); // one response is not a stream
   assert.equal(streamFormat([{ candidates: [] }, { candidates: [] }]), "gemini");
+  assert.equal(
+    streamFormat([{ event_type: "interaction.created", interaction: {} }]),
+    "gemini",
+  );
+  assert.equal(streamFormat([{ event_type: "step.stop", index: 0 }]), undefined);
+  assert.equal(streamFormat([{ event_type: "interaction.created" }, { other: 1 }]), undefined);
   assert.equal(mergeStream([{ role: "user", content: "hi" }], "x"), undefined);
 });
 
@@ -221,9 +232,23 @@ Deno.test("mergeStream() joins any split of the argument text into the same argu
             delta: { type: "input_json_delta", partial_json: piece },
           })),
         ]);
+        const interactions = traceFromValue([
+          { event_type: "interaction.created", interaction: { id: "v1", status: "in_progress" } },
+          {
+            event_type: "step.start",
+            index: 0,
+            step: { id: "a", type: "function_call", name: "t", arguments: {} },
+          },
+          ...pieces.map((piece) => ({
+            event_type: "step.delta",
+            index: 0,
+            delta: { type: "arguments_delta", arguments: piece },
+          })),
+        ]);
         // Compared with the text parsed whole (a `__proto__` key stays an own key).
         assert.deepEqual(openai.calls[0]?.args, JSON.parse(text));
         assert.deepEqual(anthropic.calls[0]?.args, JSON.parse(text));
+        assert.deepEqual(interactions.calls[0]?.args, JSON.parse(text));
       },
     ),
     { numRuns: 200 },
@@ -311,5 +336,50 @@ Deno.test("Gemini streamed function-call arguments are put together; a wild json
   assert.throws(
     () => traceFromValue([part({ partialArgs: [] }), part({})]),
     /functionCall has no name/,
+  );
+});
+
+Deno.test("Gemini Interactions events are put together by step index; a delta before its step.start is an error", () => {
+  const trace = traceFromValue([
+    { event_type: "interaction.created", interaction: { id: "v1", status: "in_progress" } },
+    { event_type: "step.start", index: 1, step: { type: "model_output" } },
+    { event_type: "step.delta", index: 1, delta: { type: "text", text: "Found " } },
+    { event_type: "step.start", index: 0, step: { type: "thought" } },
+    { event_type: "step.delta", index: 0, delta: { type: "thought_signature", signature: "s" } },
+    { event_type: "step.delta", index: 1, delta: { type: "text", text: "it." } },
+    { event_type: "step.start", index: 2, step: { id: "g1", type: "google_search_call" } },
+    {
+      event_type: "step.delta",
+      index: 2,
+      delta: { type: "google_search_call", arguments: { queries: ["q"] } },
+    },
+    { event_type: "step.start", index: 3, step: { call_id: "g1", type: "google_search_result" } },
+    {
+      event_type: "step.delta",
+      index: 3,
+      delta: { type: "google_search_result", result: [{ url: "u" }], is_error: true },
+    },
+    { event_type: "step.start", index: 4, step: { id: "f", type: "function_call", name: "f" } },
+    { event_type: "step.delta", index: 4, delta: { type: "arguments_delta", arguments: '{"a":' } },
+    {
+      event_type: "interaction.completed",
+      interaction: { id: "v1", status: "completed", usage: { total_input_tokens: 3 } },
+    },
+  ]);
+  assert.equal(trace.format, "gemini");
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.args, c.isError ?? null, c.rawArgs ?? null]),
+    [["google_search", { queries: ["q"] }, true, null], ["f", {}, null, '{"a":']],
+  );
+  assert.ok(trace.calls[1]?.argsError !== undefined);
+  assert.equal(trace.usage?.inputTokens, 3);
+  assert.throws(
+    () =>
+      tracesFromText(
+        '{"event_type":"interaction.created","interaction":{"id":"v1"}}\n' +
+          '{"event_type":"step.delta","index":0,"delta":{"type":"text","text":"x"}}\n',
+        "cut.jsonl",
+      ),
+    /cut\.jsonl: \[1\]: step\.delta for step 0 before its step\.start/,
   );
 });

@@ -96,7 +96,7 @@ Agent frameworks, recordings and conventions read (format in brackets):
   OTel OpenInference TOOL spans and llm.output_messages tool_calls [otel]
   OTel Vercel AI SDK ai.toolCall spans and ai.response.toolCalls [otel]
   Responses mcp_approval_request, tool_search_call, program items [openai-responses]
-  Gemini Interactions API responses (steps or outputs) [gemini]
+  Gemini Interactions API responses (steps or outputs) or event streams [gemini]
   Chat Completions tool messages without tool_call_id, paired in order [openai]
 
 Exit codes: 0 shown, 2 usage or input error.

@@ -24,7 +24,13 @@
  *   to text; text that is JSON is kept parsed.
  * - The final answer is the text of the `model_output` steps (or `text`
  *   outputs) after the last call, as the SDK's `output_text` helper reads
- *   it; thoughts are not part of it. A top-level `final_answer` wins.
+ *   it; thoughts are not part of it. A top-level `final_answer` wins. In a
+ *   `completed` interaction a server-run tool's (built-in or
+ *   `mcp_server_tool_call`) call and result steps that
+ *   come after the answer (a real Google Search grounding records
+ *   `model_output`, then `google_search_call`, then `google_search_result`)
+ *   do not void it: like `output_text`, the answer is the last run of
+ *   `model_output` text; a `function_call` still does.
  * - `usage` is `total_input_tokens`/`total_output_tokens`, summed over the
  *   interactions; `model` is the first `model` (else `agent`).
  *
@@ -175,6 +181,7 @@ export function readInteractions(
     const where = (i: number) =>
       i < input.length ? `[${n}].input[${i}]` : `[${n}].${key}[${i - input.length}]`;
     let modelTurn = false;
+    const completed = interaction.status === "completed";
     items.forEach((item, i) => {
       if (!isJsonObject(item) || typeof item.type !== "string") return;
       const type = item.type;
@@ -197,7 +204,8 @@ export function readInteractions(
         }
         if (typeof item.server_name === "string") call.metadata = { server_name: item.server_name };
         calls.push(call);
-        answer.call();
+        const builtIn = type !== "function_call" && i >= input.length;
+        if (!(completed && builtIn)) answer.call();
         modelTurn = false;
         return;
       }

@@ -15,10 +15,21 @@
  *   `error` inline; status `failed` marks one failed, `completed` without an
  *   error succeeded. Hosted tool calls (`web_search_call`, `file_search_call`,
  *   `code_interpreter_call`, `computer_call`, `local_shell_call`,
- *   `shell_call`, `apply_patch_call`, `image_generation_call`) are calls named
- *   by the type without `_call` (`web_search`), with `action` (or `queries`,
- *   `code`, `operation`) as arguments; the server ran them, so status
- *   `completed` is a success and `failed` a failure (other statuses: unknown).
+ *   `shell_call`, `apply_patch_call`, `image_generation_call`, and xAI's
+ *   `x_search_call`) are calls named by the type without `_call`
+ *   (`web_search`), with `action` (or `queries`, `code`, `operation`) as
+ *   arguments; xAI writes these items with `name` and `arguments` text
+ *   instead, and then `arguments` is read. The server runs `web_search_call`,
+ *   `file_search_call`, `code_interpreter_call`, `image_generation_call` and
+ *   `x_search_call`,
+ *   so their status is the outcome: `completed` a success, `failed` a failure
+ *   (other statuses: unknown). The client runs `computer_call`,
+ *   `local_shell_call`, `shell_call` and `apply_patch_call`: their status only
+ *   says the model finished writing the call (a real recorded `ls` reads
+ *   `completed` before anything ran), so the outcome is unknown until their
+ *   `*_output` item: `apply_patch_call_output` status `completed`/`failed`;
+ *   `shell_call_output` entries `{stdout, stderr, outcome}`, failed on a
+ *   `timeout` or a non-zero `exit_code`, the result their stdout/stderr text.
  * - An `mcp_approval_request` is a call the model asked for that waits for a
  *   human: kept as a call of its `name` with `metadata.approval:
  *   "requested"` and no outcome. A later `mcp_call` whose
@@ -74,6 +85,7 @@ import {
 import { documentReader, type FormatReader } from "./reader.ts";
 
 // Hosted tool calls: the item type and where their arguments are.
+// (Which of them the server runs, so that their status is the outcome: SERVER_RUN.)
 const HOSTED_CALLS: Record<string, string[]> = {
   web_search_call: ["action"],
   file_search_call: ["queries"],
@@ -83,7 +95,16 @@ const HOSTED_CALLS: Record<string, string[]> = {
   shell_call: ["action"],
   apply_patch_call: ["operation"],
   image_generation_call: [],
+  x_search_call: [],
 };
+
+const SERVER_RUN = new Set([
+  "web_search_call",
+  "file_search_call",
+  "code_interpreter_call",
+  "image_generation_call",
+  "x_search_call",
+]);
 
 const OUTPUT_TYPES = new Set([
   "function_call_output",
@@ -229,13 +250,17 @@ function itemCall(item: JsonObject, where: string): ToolCall | undefined {
   } else if (Object.hasOwn(HOSTED_CALLS, type)) {
     call = { tool: type.slice(0, -"_call".length) };
     const keys = HOSTED_CALLS[type] ?? [];
-    const action = keys.length === 1 && isJsonObject(item[keys[0] as string])
-      ? item[keys[0] as string] as JsonObject
-      : Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
-    call.args = action;
+    if (keys.every((k) => item[k] === undefined) && item.arguments !== undefined) {
+      // xAI's hosted calls carry OpenAI's item types with `name` and `arguments` text instead.
+      setArgs(call, item.arguments);
+    } else {
+      call.args = keys.length === 1 && isJsonObject(item[keys[0] as string])
+        ? item[keys[0] as string] as JsonObject
+        : Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
+    }
     const result = item.results ?? item.outputs ?? item.result;
     if (result !== undefined && result !== null) call.result = result;
-    hostedStatus(call, item.status);
+    if (SERVER_RUN.has(type)) hostedStatus(call, item.status);
   } else return undefined;
   const id = idOf(item.call_id) ?? idOf(item.id);
   if (id !== undefined) call.id = id;
@@ -284,11 +309,51 @@ function attachOutput(call: ToolCall, item: JsonObject): void {
     } else if (item.status === "completed" && call.error === undefined) call.isError = false;
     return;
   }
+  if (item.type === "shell_call_output" && Array.isArray(item.output)) {
+    attachShellOutput(call, item.output);
+    return;
+  }
   const output = item.output;
+  if (item.type === "apply_patch_call_output") {
+    if (typeof output === "string") attachTextResult(call, output);
+    if (item.status === "failed") {
+      call.isError = true;
+      call.error = typeof output === "string" && output !== "" ? output : "failed";
+    } else if (item.status === "completed" && call.error === undefined) call.isError = false;
+    return;
+  }
   if (typeof output === "string" || Array.isArray(output)) {
     attachTextResult(call, partsText(output) ?? "");
   } else if (output !== undefined && output !== null) call.result = output;
   attachExtras(call, item);
+}
+
+/** A `shell_call_output`'s entries: their text is the result; a timeout or non-zero exit fails it. */
+function attachShellOutput(call: ToolCall, entries: readonly unknown[]): void {
+  if (entries.length === 0) return; // nothing ran, or nothing was recorded: unknown
+  const texts: string[] = [];
+  let failure: string | undefined;
+  let known = true; // every entry has an exit code or a timeout
+  for (const entry of entries) {
+    if (!isJsonObject(entry)) {
+      known = false;
+      continue;
+    }
+    for (const key of ["stdout", "stderr"]) {
+      const text = entry[key];
+      if (typeof text === "string" && text !== "") texts.push(text);
+    }
+    const outcome = isJsonObject(entry.outcome) ? entry.outcome : undefined;
+    if (outcome?.type === "timeout") failure ??= "timeout";
+    else if (outcome?.type === "exit" && typeof outcome.exit_code === "number") {
+      if (outcome.exit_code !== 0) failure ??= `exit code ${outcome.exit_code}`;
+    } else known = false;
+  }
+  call.result = texts.join("\n");
+  if (failure !== undefined) {
+    call.isError = true;
+    call.error = failure;
+  } else if (known) call.isError = false;
 }
 
 /**

@@ -30,6 +30,9 @@
  *   stringValue|numberValue|boolValue|nullValue}]` fragments, ended by a part
  *   without `willContinue`) are put together into one `functionCall{name,
  *   args}`; string fragments at one path are concatenated.
+ * - Gemini Interactions API events (`interaction.created`, `step.start`,
+ *   `step.delta`, `interaction.completed`, …) become one interaction; see
+ *   `gemini_interactions_stream.ts`.
  *
  * @module
  */
@@ -37,6 +40,7 @@
 import { type FormatName, isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { mergeGeminiChunks } from "./gemini_stream.ts";
+import { isInteractionStream, mergeInteractionEvents } from "./gemini_interactions_stream.ts";
 
 /** A stream merged into the document its provider's reader reads. */
 export interface MergedStream {
@@ -107,6 +111,7 @@ export function streamFormat(values: readonly unknown[]): FormatName | undefined
   }
   // One Gemini response is not a stream; two or more chunks are.
   if (values.length >= 2 && values.every(isGeminiChunk)) return "gemini";
+  if (isInteractionStream(values)) return "gemini";
   return undefined;
 }
 
@@ -144,7 +149,12 @@ export function mergeStream(value: unknown, source: string): MergedStream | unde
     case "anthropic":
       return { format, document: mergeAnthropicEvents(events, source) };
     default:
-      return { format, document: mergeGeminiChunks(events, source) };
+      return {
+        format,
+        document: isInteractionStream(events)
+          ? mergeInteractionEvents(events, source)
+          : mergeGeminiChunks(events, source),
+      };
   }
 }
 
