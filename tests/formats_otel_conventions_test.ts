@@ -4,7 +4,7 @@
 // with the attribute names each convention documents.
 import "../lib/base/_heavy.ts";
 import assert from "node:assert/strict";
-import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
+import { detectFormat, traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { InputError } from "../lib/base/errors.ts";
 
 type Attr = string | number | boolean;
@@ -552,4 +552,57 @@ Deno.test("otel: a tool span or a message tool call without a name is an error, 
       ),
     /span l1 records a tool call without a name/,
   );
+});
+
+Deno.test("otel: ReadableSpan JSON dumped without span ids is read as otel (not custom), its model steps' usage counted once", () => {
+  const file = "testdata/formats/real/openinference-mastra-weather-agent-spans.json";
+  const [trace] = tracesFromText(Deno.readTextFileSync(file), file);
+  assert.equal(trace?.format, "otel");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.id, c.isError]), [
+    ["weatherTool", "call_jNucVMVoqwhzfOZ1wfx92lXo", false],
+  ]);
+  // Parent ids name no span of the file, so the two doStream steps count
+  // (179+246, 15+64) and ai.streamText's repeat of their sum (425, 79) does not.
+  assert.deepEqual(trace?.usage, { inputTokens: 425, outputTokens: 79 });
+  // An id-less list with no OTel start time is not a span list.
+  assert.equal(detectFormat([{ name: "x", attributes: {}, startTime: "soon" }]), "custom");
+});
+
+Deno.test("otel GenAI: an execute_tool span without gen_ai.tool.call.* takes the generic input and output", () => {
+  const trace = traceFromValue(otlp([{
+    id: "t1",
+    name: "execute_tool get_weather",
+    start: 0,
+    end: 10,
+    attrs: {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "get_weather",
+      input: '{"city": "Oslo"}',
+      output: "sunny",
+    },
+  }, {
+    id: "t2",
+    name: "execute_tool echo",
+    start: 20,
+    end: 30,
+    attrs: {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "echo",
+      "gen_ai.tool.call.arguments": '{"text": "a"}',
+      "gen_ai.tool.call.result": "a",
+      input: '{"ignored": true}',
+      output: "ignored",
+    },
+  }, {
+    id: "t3",
+    name: "execute_tool ping",
+    start: 40,
+    end: 50,
+    attrs: { "gen_ai.operation.name": "execute_tool", input: "not an object" },
+  }]));
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.result]), [
+    ["get_weather", { city: "Oslo" }, "sunny"],
+    ["echo", { text: "a" }, "a"],
+    ["ping", {}, undefined],
+  ]);
 });

@@ -5,7 +5,9 @@
  * A tool **execution** span is one of:
  * - GenAI: `gen_ai.operation.name == "execute_tool"` (tool
  *   `gen_ai.tool.name`, arguments `gen_ai.tool.call.arguments`, result
- *   `gen_ai.tool.call.result`, id `gen_ai.tool.call.id`);
+ *   `gen_ai.tool.call.result`, id `gen_ai.tool.call.id`; without those, the
+ *   generic `input` (a JSON object) and `output` attributes that
+ *   OpenInference's GenAI mapping reads as the span's input and output);
  * - MCP: `mcp.method.name == "tools/call"` (`mcp.tool.name`,
  *   `mcp.request.argument.*`, `jsonrpc.request.id`);
  * - OpenInference: `openinference.span.kind == "TOOL"` (`tool.name`,
@@ -147,6 +149,9 @@ function executionArgs(span: Span): unknown {
   if (a["gen_ai.tool.call.arguments"] !== undefined) return a["gen_ai.tool.call.arguments"];
   if (a["ai.toolCall.args"] !== undefined) return a["ai.toolCall.args"];
   if (a["ai.toolCall.input"] !== undefined) return a["ai.toolCall.input"];
+  if (a["gen_ai.operation.name"] === "execute_tool" && isJsonObject(json(a.input))) {
+    return json(a.input); // the generic `input` OpenInference's GenAI mapping reads
+  }
   if (a["traceloop.entity.input"] !== undefined) {
     const input = json(a["traceloop.entity.input"]);
     return isJsonObject(input) && isJsonObject(input.kwargs) ? input.kwargs : input;
@@ -181,7 +186,8 @@ function executionResult(span: Span): unknown {
   }
   const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ??
     a["ai.toolCall.output"] ?? a["traceloop.entity.output"] ??
-    (a["openinference.span.kind"] === "TOOL" ? a["output.value"] : undefined);
+    (a["openinference.span.kind"] === "TOOL" ? a["output.value"] : undefined) ??
+    (a["gen_ai.operation.name"] === "execute_tool" ? a.output : undefined);
   return typeof result === "string" ? resultFromText(result) : result;
 }
 

@@ -52,7 +52,9 @@ function isModelSpan(span: Span): boolean {
  * children's usage — an agent span over its chat spans, `ai.generateText`
  * over `ai.generateText.doGenerate` — is not added again. Without parent
  * links, only model spans (`chat`…, OpenInference `LLM`, AI SDK
- * `doGenerate`) count, else `invoke_agent` spans, else every span.
+ * `doGenerate`) count, else `invoke_agent` spans, else every span; a file
+ * whose parent ids name no span in it (spans dumped without their own ids)
+ * has no links.
  *
  * @param spans The spans.
  * @returns The usage, or `undefined` when no span reports any.
@@ -60,11 +62,12 @@ function isModelSpan(span: Span): boolean {
 export function traceUsage(spans: readonly Span[]): Usage | undefined {
   const reporting = spans.filter((span) => spanUsage(span) !== undefined);
   if (reporting.length === 0) return undefined;
-  const linked = spans.some((span) => span.parentId !== undefined);
+  const byId = new Map<string, Span>();
+  for (const span of spans) if (span.spanId !== undefined) byId.set(span.spanId, span);
+  // Linked only when some parent id names a span of the file (a dump without span ids is not).
+  const linked = spans.some((span) => span.parentId !== undefined && byId.has(span.parentId));
   let counted: Span[];
   if (linked) {
-    const byId = new Map<string, Span>();
-    for (const span of spans) if (span.spanId !== undefined) byId.set(span.spanId, span);
     const covered = new Set<Span>();
     for (const span of reporting) {
       // Walk up from each reporting span, marking its ancestors (bounded by the span count).

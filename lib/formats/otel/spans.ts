@@ -108,12 +108,27 @@ function nanos(value: unknown): bigint | undefined {
   return undefined;
 }
 
-/** Whether a value is one span (OTLP JSON, console form or `ReadableSpan` JSON). */
+function isHrTime(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 2 && value.every((n) => typeof n === "number");
+}
+
+/**
+ * Whether a value is one span (OTLP JSON, console form or `ReadableSpan`
+ * JSON). A span written without its ids (a `ReadableSpan` dump that kept
+ * only `name`, `attributes` and `[s, ns]` times, as in OpenInference's
+ * Mastra fixture) is a span too when it has attributes and a start time in
+ * an OTel form.
+ */
 export function isSpan(value: unknown): boolean {
   if (!isJsonObject(value) || typeof value.name !== "string") return false;
-  return typeof value.spanId === "string" || typeof value.span_id === "string" ||
+  if (
+    typeof value.spanId === "string" || typeof value.span_id === "string" ||
     (isJsonObject(value.context) && typeof value.context.span_id === "string") ||
-    (isJsonObject(value.spanContext) && typeof value.spanContext.spanId === "string");
+    (isJsonObject(value.spanContext) && typeof value.spanContext.spanId === "string")
+  ) return true;
+  const attributes = value.attributes;
+  return (isJsonObject(attributes) || Array.isArray(attributes)) &&
+    (isHrTime(value.startTime) || typeof value.startTimeUnixNano === "string");
 }
 
 function isExport(value: unknown): value is JsonObject {
