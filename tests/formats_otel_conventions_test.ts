@@ -606,3 +606,48 @@ Deno.test("otel GenAI: an execute_tool span without gen_ai.tool.call.* takes the
     ["ping", {}, undefined],
   ]);
 });
+
+Deno.test("otel OpenInference: Phoenix span JSON (top-level span_kind and status_code) reads its TOOL spans and their failures; the LLM's request is the same call", () => {
+  const phoenix = (
+    id: string,
+    kind: string,
+    start: string,
+    end: string,
+    attributes: Record<string, Attr>,
+    status = "OK",
+    message = "",
+  ) => ({
+    name: kind === "TOOL" ? String(attributes["tool.name"]) : "llm",
+    context: { trace_id: "t", span_id: id },
+    span_kind: kind,
+    parent_id: "root",
+    start_time: `2026-07-09T00:00:${start}+00:00`,
+    end_time: `2026-07-09T00:00:${end}+00:00`,
+    status_code: status,
+    status_message: message,
+    attributes,
+    events: [],
+  });
+  const trace = traceFromValue([
+    phoenix("s1", "LLM", "01", "02", {
+      "llm.output_messages.0.message.role": "assistant",
+      "llm.output_messages.0.message.tool_calls.0.tool_call.id": "c1",
+      "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "add_spans",
+      "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": '{"ids": [1]}',
+    }),
+    phoenix(
+      "s2",
+      "TOOL",
+      "03",
+      "05",
+      { "tool.name": "add_spans", "input.value": '{"ids": [1]}', "output.value": "failed" },
+      "ERROR",
+      "GraphQL error",
+    ),
+  ]);
+  assert.equal(trace.format, "otel");
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.args, c.isError, c.error, c.durationS]),
+    [["add_spans", { ids: [1] }, true, "GraphQL error", 2]],
+  );
+});

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry spans as the `otel` reader sees them: OTLP JSON exports, the
- * SDKs' console form and the JS SDK's `ReadableSpan` JSON, decoded into one
- * {@linkcode Span} shape. Private to `lib/formats/`.
+ * SDKs' console form, the JS SDK's `ReadableSpan` JSON and Phoenix's span
+ * JSON (`context.span_id`, top-level `span_kind` and `status_code`), decoded
+ * into one {@linkcode Span} shape. Private to `lib/formats/`.
  *
  * @module
  */
@@ -241,8 +242,18 @@ export function toSpan(raw: unknown, order: number): Span {
     ? { span_id: span.spanContext.spanId, trace_id: span.spanContext.traceId }
     : {};
   const parentContext = isJsonObject(span.parentSpanContext) ? span.parentSpanContext : {};
-  const attributes = decodeAttributes(span.attributes);
-  const status = statusError(span.status);
+  let attributes = decodeAttributes(span.attributes);
+  // Phoenix's span JSON (its REST API, `px` CLI) keeps the OpenInference
+  // kind and the status beside the attributes: `span_kind`, `status_code`.
+  if (typeof span.span_kind === "string" && attributes["openinference.span.kind"] === undefined) {
+    attributes = { ...attributes, "openinference.span.kind": span.span_kind };
+  }
+  const status = statusError(
+    span.status ??
+      (typeof span.status_code === "string"
+        ? { code: span.status_code, message: span.status_message }
+        : undefined),
+  );
   const errorType = attributes["error.type"];
   const out: Span = {
     name: span.name as string,
