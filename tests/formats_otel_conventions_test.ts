@@ -651,3 +651,32 @@ Deno.test("otel OpenInference: Phoenix span JSON (top-level span_kind and status
     [["add_spans", { ids: [1] }, true, "GraphQL error", 2]],
   );
 });
+
+Deno.test("otel OpenInference: an AGENT span's plain-text output.value is the final answer; JSON output is not", () => {
+  const agent = (output: string, mime?: string) =>
+    traceFromValue(otlp([
+      {
+        id: "g0",
+        name: "AgentExecutor",
+        start: 0,
+        end: 300,
+        attrs: {
+          "openinference.span.kind": "AGENT",
+          "output.value": output,
+          ...(mime === undefined ? {} : { "output.mime_type": mime }),
+        },
+      },
+      {
+        id: "t1",
+        parent: "g0",
+        name: "tool.execute",
+        start: 100,
+        end: 200,
+        attrs: { "openinference.span.kind": "TOOL", "tool.name": "cancel_order" },
+      },
+    ])).finalAnswer;
+  assert.equal(agent("Order 123 cancelled."), "Order 123 cancelled.");
+  assert.equal(agent('{"output": "Order 123 cancelled."}'), undefined);
+  assert.equal(agent("Order 123 cancelled.", "application/json"), undefined);
+  assert.equal(agent("  "), undefined);
+});

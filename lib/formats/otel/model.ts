@@ -7,7 +7,7 @@
  */
 
 import { checkJsonLimits } from "../../base/json_limits.ts";
-import { isJsonObject, type Usage } from "../../scoring/calls.ts";
+import { isJsonObject, type JsonObject, type Usage } from "../../scoring/calls.ts";
 import { addUsage } from "../_shared.ts";
 import { unflatten } from "./conventions.ts";
 import type { Span } from "./spans.ts";
@@ -122,8 +122,8 @@ function parse(value: unknown): unknown {
 /**
  * The answer text of a span's output, or `undefined` when the output calls
  * tools or holds no text: GenAI `gen_ai.output.messages`, OpenLLMetry
- * `gen_ai.completion.0.content`, OpenInference `llm.output_messages`, AI
- * SDK `ai.response.text`.
+ * `gen_ai.completion.0.content`, OpenInference `llm.output_messages` (or an
+ * AGENT/CHAIN span's plain-text `output.value`), AI SDK `ai.response.text`.
  */
 export function outputText(span: Span): string | undefined {
   const a = span.attributes;
@@ -170,5 +170,19 @@ export function outputText(span: Span): string | undefined {
   const toolCalls = parse(a["ai.response.toolCalls"]);
   if (Array.isArray(toolCalls) && toolCalls.length > 0) return undefined;
   const text = a["ai.response.text"];
-  return typeof text === "string" && text.trim() !== "" ? text : undefined;
+  if (typeof text === "string" && text.trim() !== "") return text;
+  return agentOutput(a);
+}
+
+/**
+ * An OpenInference AGENT or CHAIN span's `output.value` when it is plain
+ * text (the application's answer); JSON output (messages, state) is not.
+ */
+function agentOutput(a: JsonObject): string | undefined {
+  const kind = a["openinference.span.kind"];
+  const value = a["output.value"];
+  if ((kind !== "AGENT" && kind !== "CHAIN") || typeof value !== "string") return undefined;
+  if (value.trim() === "" || a["output.mime_type"] === "application/json") return undefined;
+  const parsed = parse(value);
+  return isJsonObject(parsed) || Array.isArray(parsed) ? undefined : value;
 }
