@@ -680,3 +680,41 @@ Deno.test("otel OpenInference: an AGENT span's plain-text output.value is the fi
   assert.equal(agent("Order 123 cancelled.", "application/json"), undefined);
   assert.equal(agent("  "), undefined);
 });
+
+Deno.test("otel OpenLLMetry: tool_calls written as one JSON list under gen_ai.completion.N / gen_ai.prompt.N are read, never 0 calls", () => {
+  const call = { id: "call-1", type: "function", function: { name: "calc", arguments: '{"x":2}' } };
+  const trace = traceFromValue(otlp([
+    {
+      id: "c1",
+      name: "openai.chat",
+      start: 0,
+      end: 10,
+      attrs: {
+        "llm.request.type": "chat",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "",
+        "gen_ai.completion.0.tool_calls": json([call]),
+      },
+    },
+    {
+      id: "c2",
+      name: "openai.chat",
+      start: 20,
+      end: 30,
+      attrs: {
+        "llm.request.type": "chat",
+        "gen_ai.prompt.0.role": "assistant",
+        "gen_ai.prompt.0.tool_calls": json([call]),
+        "gen_ai.prompt.1.role": "tool",
+        "gen_ai.prompt.1.content": "4",
+        "gen_ai.prompt.1.tool_call_id": "call-1",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "It is 4.",
+      },
+    },
+  ]));
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.id, c.result]), [
+    ["calc", { x: 2 }, "call-1", "4"],
+  ]);
+  assert.equal(trace.finalAnswer, "It is 4.");
+});

@@ -27,7 +27,8 @@
  *   `{type: "tool_call", id, name, arguments}` and `{type:
  *   "tool_call_response", id, response}`;
  * - OpenLLMetry `gen_ai.completion.N.tool_calls.M.{id,name,arguments}` and
- *   `gen_ai.prompt.N.{role,content,tool_call_id,tool_calls.M.*}`;
+ *   `gen_ai.prompt.N.{role,content,tool_call_id,tool_calls.M.*}` (or
+ *   `….tool_calls` as one JSON list, as some writers of these keys do);
  * - OpenInference `llm.output_messages.N.message.tool_calls.M.tool_call.{id,
  *   function.name, function.arguments}` and `llm.input_messages.N.message.*`
  *   (role `tool` with `tool_call_id` is a result);
@@ -266,8 +267,10 @@ function chatMessages(messages: unknown, calls: ToolCall[], results: SeenResult[
   for (const entry of messages) {
     const message = isJsonObject(entry) && isJsonObject(entry.message) ? entry.message : entry;
     if (!isJsonObject(message)) continue;
-    if (Array.isArray(message.tool_calls)) {
-      for (const raw of message.tool_calls) {
+    // Some OpenLLMetry-style writers keep `….tool_calls` as one JSON string.
+    const toolCalls = json(message.tool_calls);
+    if (Array.isArray(toolCalls)) {
+      for (const raw of toolCalls) {
         const toolCall = isJsonObject(raw) && isJsonObject(raw.tool_call) ? raw.tool_call : raw;
         if (!isJsonObject(toolCall)) continue;
         const fn = isJsonObject(toolCall.function) ? toolCall.function : toolCall;

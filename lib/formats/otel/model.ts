@@ -145,7 +145,10 @@ export function outputText(span: Span): string | undefined {
   if (isJsonObject(completion) && typeof completion.text === "string") {
     return completion.text.trim() === "" ? undefined : completion.text;
   }
-  if (a["gen_ai.completion.0.tool_calls.0.name"] !== undefined) return undefined;
+  if (
+    a["gen_ai.completion.0.tool_calls.0.name"] !== undefined ||
+    a["gen_ai.completion.0.tool_calls"] !== undefined
+  ) return undefined;
   const legacy = a["gen_ai.completion.0.content"];
   if (typeof legacy === "string" && legacy.trim() !== "") return legacy;
   const output = unflatten(a, "llm.output_messages");
