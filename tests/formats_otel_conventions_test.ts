@@ -4,6 +4,7 @@
 // with the attribute names each convention documents.
 import "../lib/base/_heavy.ts";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { detectFormat, traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { InputError } from "../lib/base/errors.ts";
 
@@ -717,4 +718,76 @@ Deno.test("otel OpenLLMetry: tool_calls written as one JSON list under gen_ai.co
     ["calc", { x: 2 }, "call-1", "4"],
   ]);
   assert.equal(trace.finalAnswer, "It is 4.");
+});
+
+Deno.test("otel: an AI SDK span dump reads the same calls and usage with or without its span ids", () => {
+  const name = fc.stringMatching(/^[a-z][a-z_]{0,9}$/);
+  const step = fc.record({
+    tool: name,
+    args: fc.dictionary(name, fc.oneof(fc.string(), fc.integer()), {
+      maxKeys: 3,
+      noNullPrototype: true,
+    }),
+    input: fc.nat({ max: 5000 }),
+    output: fc.nat({ max: 5000 }),
+  }, { noNullPrototype: true });
+  fc.assert(
+    fc.property(fc.array(step, { minLength: 1, maxLength: 5 }), (steps) => {
+      const ms = (
+        n: number,
+      ): [number, number] => [1_700_000_000 + Math.floor(n / 1000), (n % 1000) * 1e6];
+      const span = (
+        id: string,
+        parent: string | undefined,
+        spanName: string,
+        at: number,
+        attributes: Record<string, unknown>,
+      ) => ({
+        name: spanName,
+        spanContext: { traceId: "t", spanId: id },
+        ...(parent === undefined ? {} : { parentSpanContext: { traceId: "t", spanId: parent } }),
+        parentSpanId: parent,
+        startTime: ms(at),
+        endTime: ms(at + 10),
+        status: { code: 0 },
+        attributes,
+      });
+      const spans = [span("root", undefined, "ai.generateText", 0, {
+        "ai.usage.promptTokens": steps.reduce((n, s) => n + s.input, 0),
+        "ai.usage.completionTokens": steps.reduce((n, s) => n + s.output, 0),
+      })];
+      steps.forEach((s, i) => {
+        spans.push(span(`g${i}`, "root", "ai.generateText.doGenerate", 100 * i + 1, {
+          "ai.response.toolCalls": json([{ toolCallId: `c${i}`, toolName: s.tool, args: s.args }]),
+          "ai.usage.promptTokens": s.input,
+          "ai.usage.completionTokens": s.output,
+        }));
+        spans.push(span(`t${i}`, "root", "ai.toolCall", 100 * i + 50, {
+          "ai.toolCall.name": s.tool,
+          "ai.toolCall.id": `c${i}`,
+          "ai.toolCall.args": json(s.args),
+          "ai.toolCall.result": "ok",
+        }));
+      });
+      // The same dump without any span's own id: parent ids then name no span of the file.
+      const idless = spans.map(({ spanContext: _id, parentSpanContext: _parent, ...rest }) => rest);
+      const view = (value: unknown[]) => {
+        const trace = traceFromValue(value);
+        return {
+          calls: trace.calls.map((c) => [c.tool, c.args, c.id, c.isError]),
+          usage: trace.usage,
+        };
+      };
+      const expected = {
+        calls: steps.map((s, i) => [s.tool, s.args, `c${i}`, false]),
+        usage: {
+          inputTokens: steps.reduce((n, s) => n + s.input, 0),
+          outputTokens: steps.reduce((n, s) => n + s.output, 0),
+        },
+      };
+      assert.deepEqual(view(spans), expected);
+      assert.deepEqual(view(idless), expected);
+    }),
+    { numRuns: 100 },
+  );
 });
