@@ -23,6 +23,7 @@ interface SpanSpec {
   start: number; // milliseconds
   end: number;
   attrs: Record<string, Attr>;
+  /** A failure: the status message, or `""` for none. */
   error?: string;
 }
 
@@ -43,7 +44,9 @@ function otlp(spans: SpanSpec[]) {
             key,
             value: anyValue(value),
           })),
-          status: s.error ? { code: 2, message: s.error } : { code: 0 },
+          status: s.error === undefined ? { code: 0 } : s.error === ""
+            ? { code: 2 } // failed, no status message
+            : { code: 2, message: s.error },
         })),
       }],
     }],
@@ -790,4 +793,33 @@ Deno.test("otel: an AI SDK span dump reads the same calls and usage with or with
     }),
     { numRuns: 100 },
   );
+});
+
+Deno.test("otel OpenInference: a TOOL span without tool.name is named by its span; an error set as exception.message on the span is its error; an AGENT output of null is no answer", () => {
+  const trace = traceFromValue(otlp([
+    {
+      id: "g0",
+      name: "agent",
+      start: 0,
+      end: 3000,
+      attrs: { "openinference.span.kind": "AGENT", "output.value": "null" },
+    },
+    {
+      id: "t1",
+      parent: "g0",
+      name: "weather",
+      start: 1000,
+      end: 2000,
+      attrs: {
+        "openinference.span.kind": "TOOL",
+        "input.value": '{"city":"London"}',
+        "exception.message": "Weather service timed out",
+      },
+      error: "",
+    },
+  ]));
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.isError, c.error]), [
+    ["weather", { city: "London" }, true, "Weather service timed out"],
+  ]);
+  assert.equal(trace.finalAnswer, undefined);
 });

@@ -10,7 +10,8 @@
  *   OpenInference's GenAI mapping reads as the span's input and output);
  * - MCP: `mcp.method.name == "tools/call"` (`mcp.tool.name`,
  *   `mcp.request.argument.*`, `jsonrpc.request.id`);
- * - OpenInference: `openinference.span.kind == "TOOL"` (`tool.name`,
+ * - OpenInference: `openinference.span.kind == "TOOL"` (`tool.name`, else
+ *   the span name,
  *   arguments `input.value`, else `tool.parameters` unless that is a JSON
  *   schema; result `output.value`; id `tool.id`, `tool_call.id`);
  * - Vercel AI SDK: a span named `ai.toolCall` (`ai.toolCall.name`,
@@ -135,7 +136,12 @@ function toolName(span: Span, source: string): string {
   const named = str(a["gen_ai.tool.name"]) ?? str(a["mcp.tool.name"]) ?? str(a["tool.name"]) ??
     str(a["ai.toolCall.name"]) ?? str(a["traceloop.entity.name"]);
   if (named !== undefined) return named;
-  const target = span.name === "ai.toolCall" ? "" : span.name.split(" ").slice(1).join(" ").trim();
+  // An OpenInference TOOL span is named after its tool; a GenAI one `execute_tool {name}`.
+  const target = span.name === "ai.toolCall"
+    ? ""
+    : a["openinference.span.kind"] === "TOOL" && !span.name.startsWith("execute_tool")
+    ? span.name.trim()
+    : span.name.split(" ").slice(1).join(" ").trim();
   if (target !== "") return target;
   throw new InputError(
     `tool span ${

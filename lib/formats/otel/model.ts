@@ -186,6 +186,7 @@ function agentOutput(a: JsonObject): string | undefined {
   const value = a["output.value"];
   if ((kind !== "AGENT" && kind !== "CHAIN") || typeof value !== "string") return undefined;
   if (value.trim() === "" || a["output.mime_type"] === "application/json") return undefined;
-  const parsed = parse(value);
-  return isJsonObject(parsed) || Array.isArray(parsed) ? undefined : value;
+  const parsed = parse(value); // `null` (nothing returned) and JSON values are not text
+  if (typeof parsed === "string") return parsed.trim() === "" ? undefined : parsed;
+  return parsed === undefined || typeof parsed === "number" ? value : undefined;
 }

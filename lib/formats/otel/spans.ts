@@ -278,7 +278,9 @@ export function toSpan(raw: unknown, order: number): Span {
   );
   if (end !== undefined && end > 0n) out.end = end;
   if (status.error || (typeof errorType === "string" && errorType !== "")) {
+    const exception = attributes["exception.message"]; // some writers set it on the span
     out.error = status.message ?? exceptionMessage(span.events) ??
+      (typeof exception === "string" && exception !== "" ? exception : undefined) ??
       (typeof errorType === "string" && errorType !== "" ? errorType : "error");
   }
   return out;
