@@ -823,3 +823,22 @@ Deno.test("otel OpenInference: a TOOL span without tool.name is named by its spa
   ]);
   assert.equal(trace.finalAnswer, undefined);
 });
+
+Deno.test("otel GenAI: a span with gen_ai.tool.call.* but no gen_ai.operation.name is a tool span; a tool name alone is not", () => {
+  const tool = (attrs: Record<string, Attr>) =>
+    traceFromValue(otlp([
+      { id: "c1", name: "chat", start: 0, end: 100, attrs: { "gen_ai.operation.name": "chat" } },
+      { id: "t1", parent: "c1", name: "lookup-span", start: 10, end: 20, attrs, error: "boom" },
+    ])).calls.map((c) => [c.tool, c.args, c.isError]);
+  assert.deepEqual(
+    tool({ "gen_ai.tool.name": "lookup", "gen_ai.tool.call.arguments": '{"k":1}' }),
+    [["lookup", { k: 1 }, true]],
+  );
+  assert.deepEqual(tool({ "gen_ai.tool.name": "lookup", "gen_ai.tool.call.id": "c" }), [
+    ["lookup", {}, true],
+  ]);
+  assert.throws(
+    () => tool({ "gen_ai.tool.name": "lookup" }),
+    /read as otel with 0 calls, but it holds tool-call content/,
+  );
+});

@@ -123,10 +123,18 @@ function isSchema(value: unknown): boolean {
     (value.type === "object" || isJsonObject(value.properties) || value.$schema !== undefined);
 }
 
-/** Whether a span is a tool execution span of any convention. */
+/**
+ * Whether a span is a tool execution span of any convention. A span with
+ * GenAI tool-call attributes but no `gen_ai.operation.name` (writers omit the
+ * required name) is a GenAI tool span too.
+ */
 export function isToolSpan(span: Span): boolean {
   const a = span.attributes;
-  return a["gen_ai.operation.name"] === "execute_tool" || a["mcp.method.name"] === "tools/call" ||
+  const unnamedGenAiTool = a["gen_ai.operation.name"] === undefined &&
+    typeof a["gen_ai.tool.name"] === "string" &&
+    (a["gen_ai.tool.call.id"] !== undefined || a["gen_ai.tool.call.arguments"] !== undefined);
+  return a["gen_ai.operation.name"] === "execute_tool" || unnamedGenAiTool ||
+    a["mcp.method.name"] === "tools/call" ||
     a["openinference.span.kind"] === "TOOL" || span.name === "ai.toolCall" ||
     a["traceloop.span.kind"] === "tool";
 }
