@@ -4,7 +4,8 @@
 // with the attribute names each convention documents.
 import "../lib/base/_heavy.ts";
 import assert from "node:assert/strict";
-import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
+import fc from "fast-check";
+import { detectFormat, traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { InputError } from "../lib/base/errors.ts";
 
 type Attr = string | number | boolean;
@@ -22,6 +23,7 @@ interface SpanSpec {
   start: number; // milliseconds
   end: number;
   attrs: Record<string, Attr>;
+  /** A failure: the status message, or `""` for none. */
   error?: string;
 }
 
@@ -42,7 +44,9 @@ function otlp(spans: SpanSpec[]) {
             key,
             value: anyValue(value),
           })),
-          status: s.error ? { code: 2, message: s.error } : { code: 0 },
+          status: s.error === undefined ? { code: 0 } : s.error === ""
+            ? { code: 2 } // failed, no status message
+            : { code: 2, message: s.error },
         })),
       }],
     }],
@@ -551,5 +555,290 @@ Deno.test("otel: a tool span or a message tool call without a name is an error, 
         { source: "oi.json" },
       ),
     /span l1 records a tool call without a name/,
+  );
+});
+
+Deno.test("otel: ReadableSpan JSON dumped without span ids is read as otel (not custom), its model steps' usage counted once", () => {
+  const file = "testdata/formats/real/openinference-mastra-weather-agent-spans.json";
+  const [trace] = tracesFromText(Deno.readTextFileSync(file), file);
+  assert.equal(trace?.format, "otel");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.id, c.isError]), [
+    ["weatherTool", "call_jNucVMVoqwhzfOZ1wfx92lXo", false],
+  ]);
+  // Parent ids name no span of the file, so the two doStream steps count
+  // (179+246, 15+64) and ai.streamText's repeat of their sum (425, 79) does not.
+  assert.deepEqual(trace?.usage, { inputTokens: 425, outputTokens: 79 });
+  // An id-less list with no OTel start time is not a span list.
+  assert.equal(detectFormat([{ name: "x", attributes: {}, startTime: "soon" }]), "custom");
+});
+
+Deno.test("otel GenAI: an execute_tool span without gen_ai.tool.call.* takes the generic input and output", () => {
+  const trace = traceFromValue(otlp([{
+    id: "t1",
+    name: "execute_tool get_weather",
+    start: 0,
+    end: 10,
+    attrs: {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "get_weather",
+      input: '{"city": "Oslo"}',
+      output: "sunny",
+    },
+  }, {
+    id: "t2",
+    name: "execute_tool echo",
+    start: 20,
+    end: 30,
+    attrs: {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "echo",
+      "gen_ai.tool.call.arguments": '{"text": "a"}',
+      "gen_ai.tool.call.result": "a",
+      input: '{"ignored": true}',
+      output: "ignored",
+    },
+  }, {
+    id: "t3",
+    name: "execute_tool ping",
+    start: 40,
+    end: 50,
+    attrs: { "gen_ai.operation.name": "execute_tool", input: "not an object" },
+  }]));
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.result]), [
+    ["get_weather", { city: "Oslo" }, "sunny"],
+    ["echo", { text: "a" }, "a"],
+    ["ping", {}, undefined],
+  ]);
+});
+
+Deno.test("otel OpenInference: Phoenix span JSON (top-level span_kind and status_code) reads its TOOL spans and their failures; the LLM's request is the same call", () => {
+  const phoenix = (
+    id: string,
+    kind: string,
+    start: string,
+    end: string,
+    attributes: Record<string, Attr>,
+    status = "OK",
+    message = "",
+  ) => ({
+    name: kind === "TOOL" ? String(attributes["tool.name"]) : "llm",
+    context: { trace_id: "t", span_id: id },
+    span_kind: kind,
+    parent_id: "root",
+    start_time: `2026-07-09T00:00:${start}+00:00`,
+    end_time: `2026-07-09T00:00:${end}+00:00`,
+    status_code: status,
+    status_message: message,
+    attributes,
+    events: [],
+  });
+  const trace = traceFromValue([
+    phoenix("s1", "LLM", "01", "02", {
+      "llm.output_messages.0.message.role": "assistant",
+      "llm.output_messages.0.message.tool_calls.0.tool_call.id": "c1",
+      "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "add_spans",
+      "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": '{"ids": [1]}',
+    }),
+    phoenix(
+      "s2",
+      "TOOL",
+      "03",
+      "05",
+      { "tool.name": "add_spans", "input.value": '{"ids": [1]}', "output.value": "failed" },
+      "ERROR",
+      "GraphQL error",
+    ),
+  ]);
+  assert.equal(trace.format, "otel");
+  assert.deepEqual(
+    trace.calls.map((c) => [c.tool, c.args, c.isError, c.error, c.durationS]),
+    [["add_spans", { ids: [1] }, true, "GraphQL error", 2]],
+  );
+});
+
+Deno.test("otel OpenInference: an AGENT span's plain-text output.value is the final answer; JSON output is not", () => {
+  const agent = (output: string, mime?: string) =>
+    traceFromValue(otlp([
+      {
+        id: "g0",
+        name: "AgentExecutor",
+        start: 0,
+        end: 300,
+        attrs: {
+          "openinference.span.kind": "AGENT",
+          "output.value": output,
+          ...(mime === undefined ? {} : { "output.mime_type": mime }),
+        },
+      },
+      {
+        id: "t1",
+        parent: "g0",
+        name: "tool.execute",
+        start: 100,
+        end: 200,
+        attrs: { "openinference.span.kind": "TOOL", "tool.name": "cancel_order" },
+      },
+    ])).finalAnswer;
+  assert.equal(agent("Order 123 cancelled."), "Order 123 cancelled.");
+  assert.equal(agent('{"output": "Order 123 cancelled."}'), undefined);
+  assert.equal(agent("Order 123 cancelled.", "application/json"), undefined);
+  assert.equal(agent("  "), undefined);
+});
+
+Deno.test("otel OpenLLMetry: tool_calls written as one JSON list under gen_ai.completion.N / gen_ai.prompt.N are read, never 0 calls", () => {
+  const call = { id: "call-1", type: "function", function: { name: "calc", arguments: '{"x":2}' } };
+  const trace = traceFromValue(otlp([
+    {
+      id: "c1",
+      name: "openai.chat",
+      start: 0,
+      end: 10,
+      attrs: {
+        "llm.request.type": "chat",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "",
+        "gen_ai.completion.0.tool_calls": json([call]),
+      },
+    },
+    {
+      id: "c2",
+      name: "openai.chat",
+      start: 20,
+      end: 30,
+      attrs: {
+        "llm.request.type": "chat",
+        "gen_ai.prompt.0.role": "assistant",
+        "gen_ai.prompt.0.tool_calls": json([call]),
+        "gen_ai.prompt.1.role": "tool",
+        "gen_ai.prompt.1.content": "4",
+        "gen_ai.prompt.1.tool_call_id": "call-1",
+        "gen_ai.completion.0.role": "assistant",
+        "gen_ai.completion.0.content": "It is 4.",
+      },
+    },
+  ]));
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.id, c.result]), [
+    ["calc", { x: 2 }, "call-1", "4"],
+  ]);
+  assert.equal(trace.finalAnswer, "It is 4.");
+});
+
+Deno.test("otel: an AI SDK span dump reads the same calls and usage with or without its span ids", () => {
+  const name = fc.stringMatching(/^[a-z][a-z_]{0,9}$/);
+  const step = fc.record({
+    tool: name,
+    args: fc.dictionary(name, fc.oneof(fc.string(), fc.integer()), {
+      maxKeys: 3,
+      noNullPrototype: true,
+    }),
+    input: fc.nat({ max: 5000 }),
+    output: fc.nat({ max: 5000 }),
+  }, { noNullPrototype: true });
+  fc.assert(
+    fc.property(fc.array(step, { minLength: 1, maxLength: 5 }), (steps) => {
+      const ms = (
+        n: number,
+      ): [number, number] => [1_700_000_000 + Math.floor(n / 1000), (n % 1000) * 1e6];
+      const span = (
+        id: string,
+        parent: string | undefined,
+        spanName: string,
+        at: number,
+        attributes: Record<string, unknown>,
+      ) => ({
+        name: spanName,
+        spanContext: { traceId: "t", spanId: id },
+        ...(parent === undefined ? {} : { parentSpanContext: { traceId: "t", spanId: parent } }),
+        parentSpanId: parent,
+        startTime: ms(at),
+        endTime: ms(at + 10),
+        status: { code: 0 },
+        attributes,
+      });
+      const spans = [span("root", undefined, "ai.generateText", 0, {
+        "ai.usage.promptTokens": steps.reduce((n, s) => n + s.input, 0),
+        "ai.usage.completionTokens": steps.reduce((n, s) => n + s.output, 0),
+      })];
+      steps.forEach((s, i) => {
+        spans.push(span(`g${i}`, "root", "ai.generateText.doGenerate", 100 * i + 1, {
+          "ai.response.toolCalls": json([{ toolCallId: `c${i}`, toolName: s.tool, args: s.args }]),
+          "ai.usage.promptTokens": s.input,
+          "ai.usage.completionTokens": s.output,
+        }));
+        spans.push(span(`t${i}`, "root", "ai.toolCall", 100 * i + 50, {
+          "ai.toolCall.name": s.tool,
+          "ai.toolCall.id": `c${i}`,
+          "ai.toolCall.args": json(s.args),
+          "ai.toolCall.result": "ok",
+        }));
+      });
+      // The same dump without any span's own id: parent ids then name no span of the file.
+      const idless = spans.map(({ spanContext: _id, parentSpanContext: _parent, ...rest }) => rest);
+      const view = (value: unknown[]) => {
+        const trace = traceFromValue(value);
+        return {
+          calls: trace.calls.map((c) => [c.tool, c.args, c.id, c.isError]),
+          usage: trace.usage,
+        };
+      };
+      const expected = {
+        calls: steps.map((s, i) => [s.tool, s.args, `c${i}`, false]),
+        usage: {
+          inputTokens: steps.reduce((n, s) => n + s.input, 0),
+          outputTokens: steps.reduce((n, s) => n + s.output, 0),
+        },
+      };
+      assert.deepEqual(view(spans), expected);
+      assert.deepEqual(view(idless), expected);
+    }),
+    { numRuns: 100 },
+  );
+});
+
+Deno.test("otel OpenInference: a TOOL span without tool.name is named by its span; an error set as exception.message on the span is its error; an AGENT output of null is no answer", () => {
+  const trace = traceFromValue(otlp([
+    {
+      id: "g0",
+      name: "agent",
+      start: 0,
+      end: 3000,
+      attrs: { "openinference.span.kind": "AGENT", "output.value": "null" },
+    },
+    {
+      id: "t1",
+      parent: "g0",
+      name: "weather",
+      start: 1000,
+      end: 2000,
+      attrs: {
+        "openinference.span.kind": "TOOL",
+        "input.value": '{"city":"London"}',
+        "exception.message": "Weather service timed out",
+      },
+      error: "",
+    },
+  ]));
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.isError, c.error]), [
+    ["weather", { city: "London" }, true, "Weather service timed out"],
+  ]);
+  assert.equal(trace.finalAnswer, undefined);
+});
+
+Deno.test("otel GenAI: a span with gen_ai.tool.call.* but no gen_ai.operation.name is a tool span; a tool name alone is not", () => {
+  const tool = (attrs: Record<string, Attr>) =>
+    traceFromValue(otlp([
+      { id: "c1", name: "chat", start: 0, end: 100, attrs: { "gen_ai.operation.name": "chat" } },
+      { id: "t1", parent: "c1", name: "lookup-span", start: 10, end: 20, attrs, error: "boom" },
+    ])).calls.map((c) => [c.tool, c.args, c.isError]);
+  assert.deepEqual(
+    tool({ "gen_ai.tool.name": "lookup", "gen_ai.tool.call.arguments": '{"k":1}' }),
+    [["lookup", { k: 1 }, true]],
+  );
+  assert.deepEqual(tool({ "gen_ai.tool.name": "lookup", "gen_ai.tool.call.id": "c" }), [
+    ["lookup", {}, true],
+  ]);
+  assert.throws(
+    () => tool({ "gen_ai.tool.name": "lookup" }),
+    /read as otel with 0 calls, but it holds tool-call content/,
   );
 });

@@ -8,7 +8,9 @@
  * `[{key, value: AnyValue}]`, `status.code`), the SDKs' console form
  * (`context.span_id`, ISO `start_time`, attributes as an object,
  * `status.status_code`) or the JS SDK's `ReadableSpan` JSON (`spanContext`,
- * `[seconds, nanos]` times). One span's attribute map on its own
+ * `[seconds, nanos]` times; also dumped without its ids, then linked to
+ * nothing), or Phoenix's span JSON (`context.span_id`, top-level `span_kind`
+ * and `status_code`). One span's attribute map on its own
  * (`{"gen_ai.operation.name": …, …}`, every value an attribute value) is read
  * as one span without times.
  *

@@ -5,10 +5,13 @@
  * A tool **execution** span is one of:
  * - GenAI: `gen_ai.operation.name == "execute_tool"` (tool
  *   `gen_ai.tool.name`, arguments `gen_ai.tool.call.arguments`, result
- *   `gen_ai.tool.call.result`, id `gen_ai.tool.call.id`);
+ *   `gen_ai.tool.call.result`, id `gen_ai.tool.call.id`; without those, the
+ *   generic `input` (a JSON object) and `output` attributes that
+ *   OpenInference's GenAI mapping reads as the span's input and output);
  * - MCP: `mcp.method.name == "tools/call"` (`mcp.tool.name`,
  *   `mcp.request.argument.*`, `jsonrpc.request.id`);
- * - OpenInference: `openinference.span.kind == "TOOL"` (`tool.name`,
+ * - OpenInference: `openinference.span.kind == "TOOL"` (`tool.name`, else
+ *   the span name,
  *   arguments `input.value`, else `tool.parameters` unless that is a JSON
  *   schema; result `output.value`; id `tool.id`, `tool_call.id`);
  * - Vercel AI SDK: a span named `ai.toolCall` (`ai.toolCall.name`,
@@ -25,7 +28,8 @@
  *   `{type: "tool_call", id, name, arguments}` and `{type:
  *   "tool_call_response", id, response}`;
  * - OpenLLMetry `gen_ai.completion.N.tool_calls.M.{id,name,arguments}` and
- *   `gen_ai.prompt.N.{role,content,tool_call_id,tool_calls.M.*}`;
+ *   `gen_ai.prompt.N.{role,content,tool_call_id,tool_calls.M.*}` (or
+ *   `….tool_calls` as one JSON list, as some writers of these keys do);
  * - OpenInference `llm.output_messages.N.message.tool_calls.M.tool_call.{id,
  *   function.name, function.arguments}` and `llm.input_messages.N.message.*`
  *   (role `tool` with `tool_call_id` is a result);
@@ -119,10 +123,18 @@ function isSchema(value: unknown): boolean {
     (value.type === "object" || isJsonObject(value.properties) || value.$schema !== undefined);
 }
 
-/** Whether a span is a tool execution span of any convention. */
+/**
+ * Whether a span is a tool execution span of any convention. A span with
+ * GenAI tool-call attributes but no `gen_ai.operation.name` (writers omit the
+ * required name) is a GenAI tool span too.
+ */
 export function isToolSpan(span: Span): boolean {
   const a = span.attributes;
-  return a["gen_ai.operation.name"] === "execute_tool" || a["mcp.method.name"] === "tools/call" ||
+  const unnamedGenAiTool = a["gen_ai.operation.name"] === undefined &&
+    typeof a["gen_ai.tool.name"] === "string" &&
+    (a["gen_ai.tool.call.id"] !== undefined || a["gen_ai.tool.call.arguments"] !== undefined);
+  return a["gen_ai.operation.name"] === "execute_tool" || unnamedGenAiTool ||
+    a["mcp.method.name"] === "tools/call" ||
     a["openinference.span.kind"] === "TOOL" || span.name === "ai.toolCall" ||
     a["traceloop.span.kind"] === "tool";
 }
@@ -132,7 +144,12 @@ function toolName(span: Span, source: string): string {
   const named = str(a["gen_ai.tool.name"]) ?? str(a["mcp.tool.name"]) ?? str(a["tool.name"]) ??
     str(a["ai.toolCall.name"]) ?? str(a["traceloop.entity.name"]);
   if (named !== undefined) return named;
-  const target = span.name === "ai.toolCall" ? "" : span.name.split(" ").slice(1).join(" ").trim();
+  // An OpenInference TOOL span is named after its tool; a GenAI one `execute_tool {name}`.
+  const target = span.name === "ai.toolCall"
+    ? ""
+    : a["openinference.span.kind"] === "TOOL" && !span.name.startsWith("execute_tool")
+    ? span.name.trim()
+    : span.name.split(" ").slice(1).join(" ").trim();
   if (target !== "") return target;
   throw new InputError(
     `tool span ${
@@ -147,6 +164,9 @@ function executionArgs(span: Span): unknown {
   if (a["gen_ai.tool.call.arguments"] !== undefined) return a["gen_ai.tool.call.arguments"];
   if (a["ai.toolCall.args"] !== undefined) return a["ai.toolCall.args"];
   if (a["ai.toolCall.input"] !== undefined) return a["ai.toolCall.input"];
+  if (a["gen_ai.operation.name"] === "execute_tool" && isJsonObject(json(a.input))) {
+    return json(a.input); // the generic `input` OpenInference's GenAI mapping reads
+  }
   if (a["traceloop.entity.input"] !== undefined) {
     const input = json(a["traceloop.entity.input"]);
     return isJsonObject(input) && isJsonObject(input.kwargs) ? input.kwargs : input;
@@ -181,7 +201,8 @@ function executionResult(span: Span): unknown {
   }
   const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ??
     a["ai.toolCall.output"] ?? a["traceloop.entity.output"] ??
-    (a["openinference.span.kind"] === "TOOL" ? a["output.value"] : undefined);
+    (a["openinference.span.kind"] === "TOOL" ? a["output.value"] : undefined) ??
+    (a["gen_ai.operation.name"] === "execute_tool" ? a.output : undefined);
   return typeof result === "string" ? resultFromText(result) : result;
 }
 
@@ -260,8 +281,10 @@ function chatMessages(messages: unknown, calls: ToolCall[], results: SeenResult[
   for (const entry of messages) {
     const message = isJsonObject(entry) && isJsonObject(entry.message) ? entry.message : entry;
     if (!isJsonObject(message)) continue;
-    if (Array.isArray(message.tool_calls)) {
-      for (const raw of message.tool_calls) {
+    // Some OpenLLMetry-style writers keep `….tool_calls` as one JSON string.
+    const toolCalls = json(message.tool_calls);
+    if (Array.isArray(toolCalls)) {
+      for (const raw of toolCalls) {
         const toolCall = isJsonObject(raw) && isJsonObject(raw.tool_call) ? raw.tool_call : raw;
         if (!isJsonObject(toolCall)) continue;
         const fn = isJsonObject(toolCall.function) ? toolCall.function : toolCall;

@@ -7,7 +7,7 @@
  */
 
 import { checkJsonLimits } from "../../base/json_limits.ts";
-import { isJsonObject, type Usage } from "../../scoring/calls.ts";
+import { isJsonObject, type JsonObject, type Usage } from "../../scoring/calls.ts";
 import { addUsage } from "../_shared.ts";
 import { unflatten } from "./conventions.ts";
 import type { Span } from "./spans.ts";
@@ -52,7 +52,9 @@ function isModelSpan(span: Span): boolean {
  * children's usage — an agent span over its chat spans, `ai.generateText`
  * over `ai.generateText.doGenerate` — is not added again. Without parent
  * links, only model spans (`chat`…, OpenInference `LLM`, AI SDK
- * `doGenerate`) count, else `invoke_agent` spans, else every span.
+ * `doGenerate`) count, else `invoke_agent` spans, else every span; a file
+ * whose parent ids name no span in it (spans dumped without their own ids)
+ * has no links.
  *
  * @param spans The spans.
  * @returns The usage, or `undefined` when no span reports any.
@@ -60,11 +62,12 @@ function isModelSpan(span: Span): boolean {
 export function traceUsage(spans: readonly Span[]): Usage | undefined {
   const reporting = spans.filter((span) => spanUsage(span) !== undefined);
   if (reporting.length === 0) return undefined;
-  const linked = spans.some((span) => span.parentId !== undefined);
+  const byId = new Map<string, Span>();
+  for (const span of spans) if (span.spanId !== undefined) byId.set(span.spanId, span);
+  // Linked only when some parent id names a span of the file (a dump without span ids is not).
+  const linked = spans.some((span) => span.parentId !== undefined && byId.has(span.parentId));
   let counted: Span[];
   if (linked) {
-    const byId = new Map<string, Span>();
-    for (const span of spans) if (span.spanId !== undefined) byId.set(span.spanId, span);
     const covered = new Set<Span>();
     for (const span of reporting) {
       // Walk up from each reporting span, marking its ancestors (bounded by the span count).
@@ -119,8 +122,8 @@ function parse(value: unknown): unknown {
 /**
  * The answer text of a span's output, or `undefined` when the output calls
  * tools or holds no text: GenAI `gen_ai.output.messages`, OpenLLMetry
- * `gen_ai.completion.0.content`, OpenInference `llm.output_messages`, AI
- * SDK `ai.response.text`.
+ * `gen_ai.completion.0.content`, OpenInference `llm.output_messages` (or an
+ * AGENT/CHAIN span's plain-text `output.value`), AI SDK `ai.response.text`.
  */
 export function outputText(span: Span): string | undefined {
   const a = span.attributes;
@@ -142,7 +145,10 @@ export function outputText(span: Span): string | undefined {
   if (isJsonObject(completion) && typeof completion.text === "string") {
     return completion.text.trim() === "" ? undefined : completion.text;
   }
-  if (a["gen_ai.completion.0.tool_calls.0.name"] !== undefined) return undefined;
+  if (
+    a["gen_ai.completion.0.tool_calls.0.name"] !== undefined ||
+    a["gen_ai.completion.0.tool_calls"] !== undefined
+  ) return undefined;
   const legacy = a["gen_ai.completion.0.content"];
   if (typeof legacy === "string" && legacy.trim() !== "") return legacy;
   const output = unflatten(a, "llm.output_messages");
@@ -167,5 +173,20 @@ export function outputText(span: Span): string | undefined {
   const toolCalls = parse(a["ai.response.toolCalls"]);
   if (Array.isArray(toolCalls) && toolCalls.length > 0) return undefined;
   const text = a["ai.response.text"];
-  return typeof text === "string" && text.trim() !== "" ? text : undefined;
+  if (typeof text === "string" && text.trim() !== "") return text;
+  return agentOutput(a);
+}
+
+/**
+ * An OpenInference AGENT or CHAIN span's `output.value` when it is plain
+ * text (the application's answer); JSON output (messages, state) is not.
+ */
+function agentOutput(a: JsonObject): string | undefined {
+  const kind = a["openinference.span.kind"];
+  const value = a["output.value"];
+  if ((kind !== "AGENT" && kind !== "CHAIN") || typeof value !== "string") return undefined;
+  if (value.trim() === "" || a["output.mime_type"] === "application/json") return undefined;
+  const parsed = parse(value); // `null` (nothing returned) and JSON values are not text
+  if (typeof parsed === "string") return parsed.trim() === "" ? undefined : parsed;
+  return parsed === undefined || typeof parsed === "number" ? value : undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry spans as the `otel` reader sees them: OTLP JSON exports, the
- * SDKs' console form and the JS SDK's `ReadableSpan` JSON, decoded into one
- * {@linkcode Span} shape. Private to `lib/formats/`.
+ * SDKs' console form, the JS SDK's `ReadableSpan` JSON and Phoenix's span
+ * JSON (`context.span_id`, top-level `span_kind` and `status_code`), decoded
+ * into one {@linkcode Span} shape. Private to `lib/formats/`.
  *
  * @module
  */
@@ -108,12 +109,27 @@ function nanos(value: unknown): bigint | undefined {
   return undefined;
 }
 
-/** Whether a value is one span (OTLP JSON, console form or `ReadableSpan` JSON). */
+function isHrTime(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 2 && value.every((n) => typeof n === "number");
+}
+
+/**
+ * Whether a value is one span (OTLP JSON, console form or `ReadableSpan`
+ * JSON). A span written without its ids (a `ReadableSpan` dump that kept
+ * only `name`, `attributes` and `[s, ns]` times, as in OpenInference's
+ * Mastra fixture) is a span too when it has attributes and a start time in
+ * an OTel form.
+ */
 export function isSpan(value: unknown): boolean {
   if (!isJsonObject(value) || typeof value.name !== "string") return false;
-  return typeof value.spanId === "string" || typeof value.span_id === "string" ||
+  if (
+    typeof value.spanId === "string" || typeof value.span_id === "string" ||
     (isJsonObject(value.context) && typeof value.context.span_id === "string") ||
-    (isJsonObject(value.spanContext) && typeof value.spanContext.spanId === "string");
+    (isJsonObject(value.spanContext) && typeof value.spanContext.spanId === "string")
+  ) return true;
+  const attributes = value.attributes;
+  return (isJsonObject(attributes) || Array.isArray(attributes)) &&
+    (isHrTime(value.startTime) || typeof value.startTimeUnixNano === "string");
 }
 
 function isExport(value: unknown): value is JsonObject {
@@ -226,8 +242,18 @@ export function toSpan(raw: unknown, order: number): Span {
     ? { span_id: span.spanContext.spanId, trace_id: span.spanContext.traceId }
     : {};
   const parentContext = isJsonObject(span.parentSpanContext) ? span.parentSpanContext : {};
-  const attributes = decodeAttributes(span.attributes);
-  const status = statusError(span.status);
+  let attributes = decodeAttributes(span.attributes);
+  // Phoenix's span JSON (its REST API, `px` CLI) keeps the OpenInference
+  // kind and the status beside the attributes: `span_kind`, `status_code`.
+  if (typeof span.span_kind === "string" && attributes["openinference.span.kind"] === undefined) {
+    attributes = { ...attributes, "openinference.span.kind": span.span_kind };
+  }
+  const status = statusError(
+    span.status ??
+      (typeof span.status_code === "string"
+        ? { code: span.status_code, message: span.status_message }
+        : undefined),
+  );
   const errorType = attributes["error.type"];
   const out: Span = {
     name: span.name as string,
@@ -252,7 +278,9 @@ export function toSpan(raw: unknown, order: number): Span {
   );
   if (end !== undefined && end > 0n) out.end = end;
   if (status.error || (typeof errorType === "string" && errorType !== "")) {
+    const exception = attributes["exception.message"]; // some writers set it on the span
     out.error = status.message ?? exceptionMessage(span.events) ??
+      (typeof exception === "string" && exception !== "" ? exception : undefined) ??
       (typeof errorType === "string" && errorType !== "" ? errorType : "error");
   }
   return out;
