@@ -842,3 +842,48 @@ Deno.test("otel GenAI: a span with gen_ai.tool.call.* but no gen_ai.operation.na
     /read as otel with 0 calls, but it holds tool-call content/,
   );
 });
+
+Deno.test("tracesFromText() reads an OTLP export of two linked traces as two traces, an unlinked dump as one", () => {
+  const run = (traceId: string, tool: string, q: string) =>
+    otlp([
+      {
+        id: `${traceId}a`,
+        name: "invoke_agent helper",
+        start: 0,
+        end: 10,
+        attrs: { "gen_ai.operation.name": "invoke_agent" },
+      },
+      {
+        id: `${traceId}b`,
+        parent: `${traceId}a`,
+        name: `execute_tool ${tool}`,
+        start: 1,
+        end: 2,
+        attrs: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": tool,
+          "gen_ai.tool.call.arguments": json({ q }),
+        },
+      },
+    ]).resourceSpans[0]!.scopeSpans[0]!.spans.map((span) => ({ ...span, traceId }));
+  const batch = {
+    resourceSpans: [{
+      scopeSpans: [{ spans: [...run("t1", "search", "a"), ...run("t2", "fetch", "b")] }],
+    }],
+  };
+  for (const format of ["auto", "otel"] as const) {
+    const traces = tracesFromText(json(batch), "batch.json", { format });
+    assert.deepEqual(traces.map((t) => t.calls.map((c) => [c.tool, c.args])), [
+      [["search", { q: "a" }]],
+      [["fetch", { q: "b" }]],
+    ]);
+    assert.deepEqual(traces.map((t) => t.calls[0]?.metadata?.trace_id), ["t1", "t2"]);
+  }
+  // The same spans without parent links (a harness's dump) are one trace.
+  const unlinked = batch.resourceSpans[0]!.scopeSpans[0]!.spans.map((
+    { parentSpanId: _, ...span },
+  ) => span);
+  const [one, ...rest] = tracesFromText(json({ spans: unlinked }), "dump.json");
+  assert.equal(rest.length, 0);
+  assert.deepEqual(one?.calls.map((c) => c.tool), ["search", "fetch"]);
+});

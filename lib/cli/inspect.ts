@@ -95,6 +95,7 @@ Agent frameworks, recordings and conventions read (format in brackets):
   OTel OpenLLMetry gen_ai.completion.N.tool_calls.M.* / gen_ai.prompt.N.* [otel]
   OTel OpenInference TOOL spans and llm.output_messages tool_calls [otel]
   OTel Vercel AI SDK ai.toolCall spans and ai.response.toolCalls [otel]
+  OTel export of several linked traces: one trace per traceId, FILE[n] [otel]
   Responses mcp_approval_request, tool_search_call, program items [openai-responses]
   Gemini Interactions API responses (steps or outputs) or event streams [gemini]
   Chat Completions tool messages without tool_call_id, paired in order [openai]

@@ -44,7 +44,7 @@ import { langchainReader } from "./langchain.ts";
 import { isJsonRpcMessage, mcpReader } from "./mcp.ts";
 import { openaiReader } from "./openai.ts";
 import { openaiResponsesReader } from "./openai_responses.ts";
-import { isOtelLine, otelReader } from "./otel.ts";
+import { isOtelLine, otelReader, otelTraceGroups } from "./otel.ts";
 import type { FormatReader } from "./reader.ts";
 import { toolscoreReader } from "./toolscore.ts";
 // Issue 13: streams, run files, SSE text and the no-silent-zero rule.
@@ -260,6 +260,8 @@ export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}):
   if (READ_TRACES.has(value as object)) return [value as Trace];
   const runs = runFileOf(value, format);
   if (runs !== undefined) return tracesOfRunFile(runs, source, format);
+  const groups = otelGroups(value, format);
+  if (groups !== undefined) return groups.map((spans) => remember(readOne(spans, source, "otel")));
   return [remember(readOne(value, source, format))];
 }
 
@@ -294,6 +296,16 @@ function tracesOfRunFile(runs: RunFile, source: string, format: "auto" | FormatN
       : readOne(entry.transcript, where, inner);
     return remember(finishRun(trace, entry, runs.kind));
   });
+}
+
+/** An OpenTelemetry export of several trace ids: one group of spans per trace. */
+function otelGroups(value: unknown, format: "auto" | FormatName): unknown[][] | undefined {
+  if (
+    format !== "otel" && (format !== "auto" || READERS.find((r) => r.claims(value)) !== otelReader)
+  ) {
+    return undefined;
+  }
+  return otelTraceGroups(value);
 }
 
 /** Read one document (merging a stream first), then apply the no-silent-zero rule. */

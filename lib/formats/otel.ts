@@ -52,6 +52,14 @@
  *   children's usage is not added again); see `otel/model.ts`. `model` is
  *   the first model span's `gen_ai.response.model` (else the request model,
  *   `llm.model_name`, `ai.model.id`).
+ * - One file, one trace per trace id: spans of more than one `traceId`
+ *   (an exporter's batch holds every request it saw) are read as one trace
+ *   per id, in the order each id first appears, named `FILE[n]` (a trace of
+ *   no GenAI span reads as 0 calls with a note). The file is one trace when
+ *   any span has no trace id, or when no span's parent is a span of the file
+ *   (a test harness's dump of unrelated spans, each with a fresh trace id:
+ *   without links there is no trace structure to trust). A group is read as
+ *   a list of spans, so a top-level `final_answer` of the file is not used.
  * - The final answer is the output text of the span that ends last among
  *   those whose output has text and no tool call, when it ends after the last
  *   tool call; text parts are concatenated. A top-level `final_answer` wins.
@@ -289,3 +297,49 @@ export const otelReader: FormatReader = documentReader(
     return finishTrace(trace, Array.isArray(value) ? undefined : value as JsonObject);
   },
 );
+
+/**
+ * The spans of an OpenTelemetry document grouped by trace id, when it holds
+ * more than one trace: each group is a list of spans the `otel` reader reads
+ * as one trace. `undefined` when the document is one trace (one id, a span
+ * without an id, or no span whose parent is in the file) or not
+ * OpenTelemetry.
+ *
+ * @param value A parsed document.
+ * @returns The groups in order of each id's first span, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { otelTraceGroups } from "./otel.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const span = (traceId: string, spanId: string, parentSpanId?: string) => ({
+ *   traceId, spanId, parentSpanId, name: "execute_tool", startTimeUnixNano: "1",
+ *   attributes: [{ key: "gen_ai.tool.name", value: { stringValue: "search" } }],
+ * });
+ * const spans = [span("a", "1"), span("b", "2"), span("a", "3", "1")];
+ * assert.equal(otelTraceGroups(spans)?.length, 2);
+ * assert.equal(otelTraceGroups([span("a", "1"), span("a", "2", "1")]), undefined);
+ * // Unlinked spans of fresh trace ids (a harness's dump) stay one trace.
+ * assert.equal(otelTraceGroups([span("a", "1"), span("b", "2")]), undefined);
+ * ```
+ */
+export function otelTraceGroups(value: unknown): unknown[][] | undefined {
+  const raw = rawSpans(value);
+  if (raw === undefined) return undefined;
+  const groups = new Map<string, unknown[]>();
+  const spanIds = new Set<string>();
+  const parentIds: string[] = [];
+  for (const [i, item] of raw.entries()) {
+    if (!isSpan(item)) continue;
+    const span = toSpan(item, i);
+    if (span.traceId === undefined) return undefined;
+    if (span.spanId !== undefined) spanIds.add(span.spanId);
+    if (span.parentId !== undefined) parentIds.push(span.parentId);
+    const group = groups.get(span.traceId);
+    if (group === undefined) groups.set(span.traceId, [item]);
+    else group.push(item);
+  }
+  if (groups.size < 2 || !parentIds.some((id) => spanIds.has(id))) return undefined;
+  return [...groups.values()];
+}
