@@ -69,6 +69,45 @@ Deno.test("mcp: a proxy log (JSONL lines with a direction and a message), timest
   ]);
 });
 
+// MCPSpy's capture lines: the direction as its transport object, the message as `raw`
+// text, and a decoded copy beside it whose empty `error: {}` is no failure.
+const SPY = (pids: [number, number], time: string, message: unknown) => {
+  const raw = JSON.stringify(message);
+  const decoded = JSON.parse(raw);
+  delete decoded.jsonrpc;
+  return {
+    timestamp: time,
+    transport_type: "stdio",
+    stdio_transport: { from_pid: pids[0], from_comm: "python", to_pid: pids[1], to_comm: "python" },
+    type: decoded.method === undefined ? "response" : "request",
+    ...decoded,
+    error: decoded.error ?? {},
+    raw,
+  };
+};
+
+Deno.test("mcp: an MCPSpy capture reads its raw messages, never the decoded copies", () => {
+  const rows = [
+    SPY([7, 8], "2025-11-29T21:54:51.585900784+02:00", CALL(7, "get_weather", { city: "Oslo" })),
+    SPY([8, 7], "2025-11-29T21:54:51.835900784+02:00", OK(7, "Snow")),
+  ];
+  const text = rows.map((r) => JSON.stringify(r)).join("\n");
+  const [trace] = tracesFromText(text, "capture.jsonl");
+  assert.equal(trace?.format, "mcp");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.args, c.result, c.isError, c.durationS]), [
+    ["get_weather", { city: "Oslo" }, "Snow", false, 0.25],
+  ]);
+  // A line whose raw message was cut is not a capture line: an error, never 0 calls.
+  const cut = { ...rows[1], raw: '{"jsonrpc":"2.0","id":7,"res' };
+  for (const format of ["auto", "mcp"] as const) {
+    assert.throws(
+      () =>
+        tracesFromText(`${JSON.stringify(rows[0])}\n${JSON.stringify(cut)}`, "c.jsonl", { format }),
+      InputError,
+    );
+  }
+});
+
 const LOG = [
   "2025-07-20T13:44:16.395Z [weather] [info] Initializing server... { metadata: undefined }",
   '2025-07-20T13:44:16.395Z [weather] [info] Message from client: {"method":"initialize","params":{"protocolVersion":"2025-06-18"},"jsonrpc":"2.0","id":0} { metadata: undefined }',

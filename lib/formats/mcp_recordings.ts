@@ -10,9 +10,13 @@
  *   request (mcp-recorder's `lifecycle` entries) is skipped.
  * - A proxy log: a list (or JSONL file) of objects each with a `direction`
  *   (or `dir`) and the JSON-RPC message under `message`, `msg`, `payload`,
- *   `data`, `body` or `json` (an object, or its JSON text); a `timestamp`
- *   (`time`, `ts`; ISO or epoch milliseconds) on both sides gives the
- *   duration.
+ *   `data`, `body`, `json` or `raw` (an object, or its JSON text); a
+ *   `timestamp` (`time`, `ts`; ISO or epoch milliseconds) on both sides gives
+ *   the duration. MCPSpy's capture lines say the direction as
+ *   `transport_type` plus its `stdio_transport` (`from_pid`/`to_pid`) or
+ *   `http_transport` (`is_request`) object, and carry the message as `raw`
+ *   text; their decoded top-level `params`/`result`/`error` copies (an
+ *   empty `error: {}` on every line) are not read.
  * - MCP client log text, as Claude Desktop writes `mcp*.log`: lines
  *   `TIME [server] [level] Message from client: {json}` and `… Message from
  *   server: {json}` (anything after the JSON, such as `{ metadata: undefined
@@ -39,7 +43,7 @@ export interface McpEntry {
   time?: number;
 }
 
-const MESSAGE_KEYS = ["message", "msg", "payload", "data", "body", "json"];
+const MESSAGE_KEYS = ["message", "msg", "payload", "data", "body", "json", "raw"];
 
 function timeOf(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) {
@@ -121,6 +125,14 @@ function proxyMessage(line: JsonObject): unknown {
   return undefined;
 }
 
+/** A `direction`/`dir`, or MCPSpy's `transport_type` with its `<type>_transport` object. */
+function hasDirection(line: JsonObject): boolean {
+  if (typeof line.direction === "string" || typeof line.dir === "string") return true;
+  const transport = line.transport_type;
+  return typeof transport === "string" && transport.length <= 32 &&
+    isJsonObject(line[`${transport}_transport`]);
+}
+
 /**
  * Whether a value is one proxy log line: a `direction` and a JSON-RPC
  * message.
@@ -138,8 +150,7 @@ function proxyMessage(line: JsonObject): unknown {
  * ```
  */
 export function isProxyLine(value: unknown): boolean {
-  if (!isJsonObject(value)) return false;
-  if (typeof value.direction !== "string" && typeof value.dir !== "string") return false;
+  if (!isJsonObject(value) || !hasDirection(value)) return false;
   const message = proxyMessage(value);
   const one = Array.isArray(message) ? message[0] : message;
   return isJsonObject(one) && (one.jsonrpc === "2.0" || typeof one.method === "string" ||
