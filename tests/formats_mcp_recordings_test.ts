@@ -108,6 +108,36 @@ Deno.test("mcp: an MCPSpy capture reads its raw messages, never the decoded copi
   }
 });
 
+Deno.test("mcp: requests logged without an id pair with their server's next response, never when ambiguous", () => {
+  // The shape of the GitHub Agentic Workflows gateway's rpc-messages.jsonl.
+  const line = (direction: string, server_id: string, payload: unknown) =>
+    JSON.stringify({ timestamp: "2026-02-18T01:28:44.940Z", direction, server_id, payload });
+  const unnumbered = (name: string) => {
+    const { id: _id, ...request } = CALL(0, name, {});
+    return request;
+  };
+  const text = [
+    line("OUT", "github", { jsonrpc: "2.0", method: "tools/list", params: null }),
+    line("OUT", "safe", unnumbered("add_comment")),
+    line("IN", "github", { jsonrpc: "2.0", id: 1, result: { tools: [] } }), // answers tools/list
+    line("OUT", "github", unnumbered("get_me")),
+    line("IN", "safe", OK(1, "posted")),
+    line("IN", "github", { jsonrpc: "2.0", id: 1, result: { content: [], isError: true } }),
+    // Two waiting at once on one server: which response is whose is not known.
+    line("OUT", "safe", unnumbered("a")),
+    line("OUT", "safe", unnumbered("b")),
+    line("IN", "safe", OK(2, "one")),
+    line("IN", "safe", OK(3, "two")),
+  ].join("\n");
+  const [trace] = tracesFromText(text, "rpc-messages.jsonl");
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.metadata?.server, c.result, c.isError]), [
+    ["add_comment", "safe", "posted", false],
+    ["get_me", "github", "", true],
+    ["a", "safe", undefined, undefined],
+    ["b", "safe", undefined, undefined],
+  ]);
+});
+
 const LOG = [
   "2025-07-20T13:44:16.395Z [weather] [info] Initializing server... { metadata: undefined }",
   '2025-07-20T13:44:16.395Z [weather] [info] Message from client: {"method":"initialize","params":{"protocolVersion":"2025-06-18"},"jsonrpc":"2.0","id":0} { metadata: undefined }',

@@ -27,6 +27,12 @@
  *   time from request to response); `cost_usd` its cost.
  * - A log of several servers pairs responses within each server (ids repeat
  *   across servers).
+ * - A request logged without its `id` (the GitHub Agentic Workflows MCP
+ *   gateway logs requests before it numbers them) is paired with the next
+ *   response of its server that answers no logged id, but only while it is
+ *   the one such request waiting there; with two or more waiting the
+ *   pairing is ambiguous and their outcomes stay unknown. Notifications
+ *   (`notifications/…`) are never waiting.
  * - MCP has no model turn, so the final answer is unknown unless the session
  *   has a top-level `final_answer`; `model` and `usage` likewise.
  * - Without the `{"format": "mcp"}` envelope every message must say
@@ -205,9 +211,20 @@ export function mcpTraceFromLogText(text: string, source: string): Trace {
   return readEntries(logTextEntries(text, source), source, undefined);
 }
 
+type Waiting = { call?: ToolCall; time?: number };
+
 function readEntries(entries: McpEntry[], source: string, value: unknown): Trace {
   const calls: ToolCall[] = [];
-  const pending = new Map<string, { call: ToolCall; time?: number }>();
+  const pending = new Map<string, Waiting & { call: ToolCall }>();
+  // Requests logged without an id, per server, until a response answers them.
+  const unnumbered = new Map<string, Waiting[]>();
+  const answer = (open: Waiting & { call: ToolCall }, message: JsonObject, time?: number) => {
+    attachResponse(open.call, message);
+    if (open.call.durationS === undefined && open.time !== undefined && time !== undefined) {
+      const seconds = (time - open.time) / 1000;
+      if (seconds >= 0) open.call.durationS = seconds;
+    }
+  };
   const visit = (message: unknown, where: string, scope: string, time: number | undefined) => {
     if (Array.isArray(message)) {
       message.forEach((m, i) => visit(m, `${where}[${i}]`, scope, time));
@@ -216,6 +233,15 @@ function readEntries(entries: McpEntry[], source: string, value: unknown): Trace
     if (!isJsonObject(message)) return;
     const id = idOf(message.id);
     const key = (of: string) => `${scope}\u0000${of}`;
+    const waiting: Waiting = time === undefined ? {} : { time };
+    if (
+      id === undefined && typeof message.method === "string" &&
+      !message.method.startsWith("notifications/")
+    ) {
+      const list = unnumbered.get(scope) ?? [];
+      list.push(waiting);
+      unnumbered.set(scope, list);
+    }
     if (message.method === "tools/call") {
       const params = isJsonObject(message.params) ? message.params : {};
       if (typeof params.name !== "string" || params.name === "") {
@@ -226,8 +252,8 @@ function readEntries(entries: McpEntry[], source: string, value: unknown): Trace
       if (scope !== "") call.metadata = { server: scope };
       if (id !== undefined) {
         call.id = id;
-        pending.set(key(id), time === undefined ? { call } : { call, time });
-      }
+        pending.set(key(id), { ...waiting, call });
+      } else waiting.call = call;
       calls.push(call);
     } else if (message.method === "notifications/cancelled" && isJsonObject(message.params)) {
       const cancelled = key(idOf(message.params.requestId) ?? "");
@@ -241,13 +267,19 @@ function readEntries(entries: McpEntry[], source: string, value: unknown): Trace
         : "cancelled";
     } else if (message.method === undefined && id !== undefined) {
       const open = pending.get(key(id));
-      if (open === undefined) return;
-      pending.delete(key(id));
-      attachResponse(open.call, message);
-      if (open.call.durationS === undefined && open.time !== undefined && time !== undefined) {
-        const seconds = (time - open.time) / 1000;
-        if (seconds >= 0) open.call.durationS = seconds;
+      if (open !== undefined) {
+        pending.delete(key(id));
+        answer(open, message, time);
+        return;
       }
+      const list = unnumbered.get(scope);
+      if (list === undefined || list.length === 0) return;
+      if (list.length > 1) {
+        list.length = 0; // ambiguous: which request this answers is not known
+        return;
+      }
+      const [only] = list.splice(0, 1);
+      if (only?.call !== undefined) answer({ ...only, call: only.call }, message, time);
     }
   };
   for (const entry of entries) visit(entry.message, entry.where, entry.scope ?? "", entry.time);

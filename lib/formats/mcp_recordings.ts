@@ -12,7 +12,8 @@
  *   (or `dir`) and the JSON-RPC message under `message`, `msg`, `payload`,
  *   `data`, `body`, `json` or `raw` (an object, or its JSON text); a
  *   `timestamp` (`time`, `ts`; ISO or epoch milliseconds) on both sides gives
- *   the duration. MCPSpy's capture lines say the direction as
+ *   the duration; a `server` (`server_name`, `server_id`) keeps each
+ *   server's ids apart. MCPSpy's capture lines say the direction as
  *   `transport_type` plus its `stdio_transport` (`from_pid`/`to_pid`) or
  *   `http_transport` (`is_request`) object, and carry the message as `raw`
  *   text; their decoded top-level `params`/`result`/`error` copies (an
@@ -188,7 +189,7 @@ export function proxyEntries(value: unknown): McpEntry[] | undefined {
     const object = line as JsonObject;
     const time = timeOf(object.timestamp ?? object.time ?? object.ts);
     if (time !== undefined) entry.time = time;
-    const scope = object.server ?? object.server_name;
+    const scope = object.server ?? object.server_name ?? object.server_id;
     if (typeof scope === "string") entry.scope = scope;
     return entry;
   });
