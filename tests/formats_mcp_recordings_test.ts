@@ -3,6 +3,7 @@ import "../lib/base/_heavy.ts";
 import assert from "node:assert/strict";
 import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { InputError } from "../lib/base/errors.ts";
+import { logTextEntries } from "../lib/formats/mcp_recordings.ts";
 
 const CALL = (id: number, name: string, args: unknown) => ({
   jsonrpc: "2.0",
@@ -188,4 +189,29 @@ Deno.test("mcp: unreadable recordings are errors naming where, never 0 calls", (
       }, { source: "c.json" }),
     /c\.json: interactions\[0\]\.request: tools\/call has no params\.name/,
   );
+});
+
+Deno.test("logTextEntries() reads real Claude Desktop logs' messages with their server, either tag order", () => {
+  const read = (name: string) => {
+    const file = `testdata/formats/real/${name}`; // copied from a public repository (SOURCES.md)
+    return logTextEntries(Deno.readTextFileSync(file), file).map((e) =>
+      `${e.scope} ${(e.message as { method?: string }).method} ${e.where}`
+    );
+  };
+  // `[info] [filesystem]` in mcp.log; the servers exited before answering initialize.
+  assert.deepEqual(read("claudedesktop-mcp.log"), [
+    "filesystem initialize line 3",
+    "filesystem initialize line 6",
+    "server initialize line 19",
+    "server initialize line 22",
+    "server initialize line 35",
+    "server initialize line 38",
+  ]);
+  // `[server] [info]` in mcp-server-server.log, the server's stderr lines between.
+  assert.deepEqual(read("claudedesktop-mcp-server-server.log").map((e) => e.split(" ")[0]), [
+    "server",
+    "server",
+    "server",
+    "server",
+  ]);
 });
