@@ -4,6 +4,10 @@ import assert from "node:assert/strict";
 import { traceFromValue, tracesFromText } from "../lib/formats/detect.ts";
 import { InputError } from "../lib/base/errors.ts";
 import { logTextEntries } from "../lib/formats/mcp_recordings.ts";
+import { callFailed, hasOutcome, type ToolCall } from "../lib/scoring/calls.ts";
+
+const corpusOutcomes = (calls: ToolCall[]) =>
+  calls.map((c) => callFailed(c) ? false : hasOutcome(c) ? true : null);
 
 const CALL = (id: number, name: string, args: unknown) => ({
   jsonrpc: "2.0",
@@ -214,4 +218,51 @@ Deno.test("logTextEntries() reads real Claude Desktop logs' messages with their 
     "server",
     "server",
   ]);
+});
+
+// Claude Desktop cuts long messages in its logs, keeping head and tail:
+// `…[11759 chars truncated]…` (lines shaped like a real 2026 mcp-server-filesystem.log).
+const CUT_LOG = [
+  '2026-03-01T09:40:03.382Z [filesystem] [info] Message from server: {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read_file","inputSchema":{"$schema":"http://json-schema.org/draft-07/...[11759 chars truncated]...notations":{"readOnlyHint":true},"additionalProperties":false}}]}} { metadata: undefined }',
+  '2026-03-01T09:47:44.588Z [filesystem] [info] Message from client: {"method":"tools/call","params":{"name":"write_file","arguments":{"path":"C:\\\\a.txt","content":"== A REVIEW OF THE HISTORY OF ARTIFICIAL IN...[8499 chars truncated]...END OF DOCUMENT\\n"}},"jsonrpc":"2.0","id":5} { metadata: undefined }',
+  '2026-03-01T09:47:44.595Z [filesystem] [info] Message from server: {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"Successfully wrote to C:\\\\a.txt"}]}} { metadata: undefined }',
+  '2026-03-01T09:48:00.000Z [filesystem] [info] Message from client: {"method":"tools/call","params":{"name":"edit_file","arguments":{"path":"b","edits":[{"oldText":"x...[900 chars truncated]...y"}]}},"jsonrpc":"2.0","id":6} { metadata: undefined }',
+  '2026-03-01T09:48:00.100Z [filesystem] [info] Message from server: {"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"Error: no match for ...[120 chars truncated]... in b"}],"isError":true}} { metadata: undefined }',
+  '2026-03-01T09:49:03.586Z [filesystem] [info] Message from client: {"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"b"}},"jsonrpc":"2.0","id":7} { metadata: undefined }',
+  '2026-03-01T09:49:03.590Z [filesystem] [info] Message from server: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"== A REVIEW ...[17280 chars truncated]...ntent":"END"}}} { metadata: undefined }',
+  '2026-03-01T09:50:00.000Z [filesystem] [info] Message from client: {"method":"tools/call","params":{"name":"read_text_file","arguments":{"path":"c"}},"jsonrpc":"2.0","id":8} { metadata: undefined }',
+  '2026-03-01T09:50:00.004Z [filesystem] [info] Message from server: {"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"== A REVIEW ...[17280 chars truncated]... END"}]}} { metadata: undefined }',
+].join("\n");
+
+Deno.test("mcp: a client log's cut messages read for what they still show, never guessed", () => {
+  const [trace] = tracesFromText(CUT_LOG, "mcp-server-filesystem.log");
+  const view = trace?.calls.map((
+    c,
+  ) => [c.tool, c.id, c.args, c.argsError !== undefined, c.isError]);
+  assert.deepEqual(view, [
+    ["write_file", "5", {}, true, undefined], // the cut fell inside a string: JSON whole, args cut
+    ["edit_file", "6", {}, true, true], // cut across the structure; the tail shows id and isError
+    ["read_text_file", "7", { path: "b" }, false, undefined], // the result's flag is not in sight
+    ["read_text_file", "8", { path: "c" }, false, undefined], // cut inside the text: JSON whole
+  ]);
+  const [write, edit, read, whole] = trace?.calls ?? [];
+  assert.equal(write?.result, "Successfully wrote to C:\\a.txt");
+  assert.match(
+    edit?.rawArgs ?? "",
+    /^\{"method":"tools\/call".*\[900 chars truncated\].*"id":6\}$/,
+  );
+  assert.match(edit?.error ?? "", /\[120 chars truncated\]/);
+  assert.equal(read?.result, undefined);
+  assert.equal(read?.metadata?.log_cut, "...[17280 chars truncated]...");
+  assert.equal(whole?.result, "== A REVIEW ...[17280 chars truncated]... END"); // no isError: success
+  assert.deepEqual(corpusOutcomes(trace?.calls ?? []), [true, false, null, true]);
+  // A cut before the tool's name is an error that says so.
+  const nameless =
+    '2026-03-01T09:50:00.000Z [x] [info] Message from client: {"method":"tools/call","params":{"na...[40 chars truncated]...,"jsonrpc":"2.0","id":9}';
+  assert.throws(
+    () => tracesFromText(nameless, "mcp.log"),
+    (error: unknown) =>
+      error instanceof InputError &&
+      /tools\/call has no params\.name \(the log cut/.test(error.message),
+  );
 });

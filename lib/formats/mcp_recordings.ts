@@ -23,7 +23,9 @@
  *   server: {json}` (anything after the JSON, such as `{ metadata: undefined
  *   }`, is ignored; other lines are skipped). Messages of different servers
  *   in one log are kept apart, and the time between a request and its
- *   response is the duration.
+ *   response is the duration. A message the client cut
+ *   (`…[N chars truncated]…`) is read for what it still shows
+ *   (`mcp_log_cut.ts`).
  *
  * @module
  */
@@ -31,6 +33,7 @@
 import { checkJsonLimits } from "../base/json_limits.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { cutInString, cutLogMessage, type McpCut } from "./mcp_log_cut.ts";
 
 /** One JSON-RPC message of a recording, with where it was and its context. */
 export interface McpEntry {
@@ -42,6 +45,8 @@ export interface McpEntry {
   scope?: string;
   /** When it was seen, in milliseconds since the epoch. */
   time?: number;
+  /** Set when the log cut the message (`…[N chars truncated]…`): what it still shows. */
+  cut?: McpCut;
 }
 
 const MESSAGE_KEYS = ["message", "msg", "payload", "data", "body", "json", "raw"];
@@ -275,17 +280,25 @@ export function logTextEntries(text: string, source: string): McpEntry[] {
     const rest = row.slice(match.index + match[0].length);
     const length = jsonPrefix(rest);
     let message: unknown;
+    let cut: McpCut | undefined;
     try {
-      message = JSON.parse(length === 0 ? rest : rest.slice(0, length));
+      const json = length === 0 ? rest : rest.slice(0, length);
+      message = JSON.parse(json);
+      cut = cutInString(message, json);
     } catch {
-      throw new InputError(
-        `the message after "${match[0].trim()}" is not complete JSON; fix or remove the line`,
-        `${source}:${line}`,
-      );
+      const read = cutLogMessage(rest);
+      if (read === undefined) {
+        throw new InputError(
+          `the message after "${match[0].trim()}" is not complete JSON; fix or remove the line`,
+          `${source}:${line}`,
+        );
+      }
+      ({ message, cut } = read);
     }
     checkJsonLimits(message, `${source}:${line}`);
     const head = row.slice(0, match.index);
     const entry: McpEntry = { message, where: `line ${line}` };
+    if (cut !== undefined) entry.cut = cut;
     const tags = [...head.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1] as string);
     const scope = tags.find((tag) => !/^(info|debug|warn|warning|error|trace)$/i.test(tag));
     if (scope !== undefined) entry.scope = scope;
