@@ -266,3 +266,15 @@ Deno.test("mcp: a client log's cut messages read for what they still show, never
       /tools\/call has no params\.name \(the log cut/.test(error.message),
   );
 });
+
+Deno.test("tracesFromText() of client log text is final: evaluating it reads no other format", () => {
+  const file = "testdata/formats/real/claudedesktop-mcp.log"; // a real log without tools/call
+  const [trace] = tracesFromText(Deno.readTextFileSync(file), file);
+  assert.ok(trace !== undefined);
+  assert.equal(traceFromValue(trace), trace); // was read again as a "custom" call list
+  assert.deepEqual(trace.notes, ["no tool calls: the mcp transcript holds no tool call"]);
+  const [withCalls] = tracesFromText(LOG, "mcp.log");
+  assert.ok(withCalls !== undefined);
+  assert.equal(traceFromValue(withCalls), withCalls);
+  assert.equal(withCalls.notes, undefined);
+});
