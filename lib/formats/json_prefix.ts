@@ -59,16 +59,13 @@ export function completePrefix(text: string): JsonPrefix | undefined {
   const n = Math.min(text.length, MAX_TEXT);
   while (i < n && /\s/.test(text[i] as string)) i++;
   if (text[i] !== "{" && text[i] !== "[") return undefined;
-  // The last point where everything before it is whole: its offset and the
-  // closers the open containers then need.
-  let safe = { at: i, closers: "", path: [] as (string | number)[] };
+  // The last offset where everything before it is whole. Every container
+  // opened or closed marks one, so the containers open there are the ones
+  // still open at the end (read once, after the scan: no work per mark).
+  let safeAt = i;
   let expectKey = false;
   const mark = (at: number) => {
-    safe = {
-      at,
-      closers: stack.map((f) => (f.kind === "{" ? "}" : "]")).reverse().join(""),
-      path: stack.slice(0, -1).map((f) => (f.kind === "{" ? f.key ?? "" : f.index)),
-    };
+    safeAt = at;
   };
   const scanString = (from: number): number => { // index after the closing quote, or -1
     for (let j = from + 1; j < n; j++) {
@@ -101,7 +98,7 @@ export function completePrefix(text: string): JsonPrefix | undefined {
       stack.pop();
       i++;
       if (stack.length === 0) {
-        safe = { at: i, closers: "", path: [] };
+        safeAt = i;
         break;
       }
       valueDone(i);
@@ -140,10 +137,14 @@ export function completePrefix(text: string): JsonPrefix | undefined {
     i += scalar[0].length;
     valueDone(i);
   }
-  const closed = text.slice(0, safe.at) + safe.closers;
+  const closers = stack.map((f) => (f.kind === "{" ? "}" : "]")).reverse().join("");
+  const openPath = stack.slice(0, -1).map((f) => (f.kind === "{" ? f.key ?? "" : f.index));
   try {
-    const cut = stack.length > 0;
-    return { value: JSON.parse(closed), cut, openPath: cut ? safe.path : [] };
+    return {
+      value: JSON.parse(text.slice(0, safeAt) + closers),
+      cut: stack.length > 0,
+      openPath,
+    };
   } catch {
     return undefined;
   }
