@@ -62,15 +62,21 @@ export function cutLogMessage(text: string): { message: JsonObject; cut: McpCut 
   const marker = MARKER.exec(text);
   if (marker === null) return undefined;
   const head = text.slice(0, marker.index);
-  const tail = text.slice(marker.index + marker[0].length).replace(TRAILER, "").trimEnd();
+  let tail = text.slice(marker.index + marker[0].length);
+  // Only the end is searched: the trailer, the last id and flag sit there (bounded work).
+  const from = Math.max(0, tail.length - 2000);
+  const trailer = TRAILER.exec(tail.slice(from));
+  if (trailer !== null) tail = tail.slice(0, from + trailer.index);
+  tail = tail.trimEnd();
+  const end = tail.slice(-512);
   const prefix = completePrefix(head);
   if (prefix === undefined || !prefix.cut || !isJsonObject(prefix.value)) return undefined;
   const message: JsonObject = { ...prefix.value };
   if (message.id === undefined) {
-    const id = LAST_ID.exec(tail);
+    const id = LAST_ID.exec(end);
     if (id !== null) message.id = JSON.parse(id[1] as string);
   }
-  const flag = LAST_FLAG.exec(tail);
+  const flag = LAST_FLAG.exec(end);
   const cut: McpCut = {
     logged: head + marker[0] + tail,
     marker: marker[0],
