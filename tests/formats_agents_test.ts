@@ -157,6 +157,30 @@ Deno.test("claude-code: a saved transcript marks sidechain calls", () => {
   assert.deepEqual(trace.calls[0]?.metadata, { sidechain: true });
 });
 
+Deno.test("claude-code: real sub-agent calls are marked with their parent Task call or as sidechain", () => {
+  // Copied from public repositories (see testdata/formats/real/SOURCES.md).
+  const real = (name: string) => {
+    const file = `testdata/formats/real/${name}`;
+    const [trace] = tracesFromText(Deno.readTextFileSync(file), file);
+    return trace?.calls ?? [];
+  };
+  const stream = real("claudecode-task-subagent-stream.jsonl");
+  assert.equal(stream[0]?.tool, "Task");
+  assert.equal(stream[0]?.metadata, undefined);
+  const parents = new Set(stream.slice(1).map((call) => call.metadata?.parent_tool_use_id));
+  assert.deepEqual([...parents], [stream[0]?.id]);
+  assert.equal(stream.length, 36);
+
+  const transcript = real("claudecode-transcript-sidechain-tasks.jsonl");
+  const marks = transcript.map((call) => `${call.tool}${call.metadata?.sidechain ? "*" : ""}`);
+  // `*` = a sidechain call: the second Task's sub-agent (Glob, Read), then the third's.
+  assert.equal(
+    marks.join(" "),
+    "TodoWrite Glob Glob TodoWrite Task Task TodoWrite Glob* Read* Task " +
+      "Bash* Bash* Bash* Bash* Read* Bash* TodoWrite Edit Read MultiEdit TodoWrite",
+  );
+});
+
 Deno.test("claude-code: a tool_use block without a name is an error naming where, never 0 calls", () => {
   assert.throws(
     () =>

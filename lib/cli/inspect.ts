@@ -89,7 +89,7 @@ Agent frameworks, recordings and conventions read (format in brackets):
   LangGraph stream: [mode, payload] tuples, {event, data}, {method, params} events [langchain]
   LangChain / LangSmith run trees (run_type "tool", child_runs; {post, patch}) [langchain]
   MCP recorder cassette {interactions: [{request, response}]} [mcp]
-  MCP proxy log: lines with a direction and a JSON-RPC message [mcp]
+  MCP proxy log / MCPSpy capture: lines with a direction and a JSON-RPC message [mcp]
   MCP client log text: "… Message from client|server: {json}" lines [mcp]
   OTel GenAI execute_tool spans and gen_ai.input/output.messages parts [otel]
   OTel OpenLLMetry gen_ai.completion.N.tool_calls.M.* / gen_ai.prompt.N.* [otel]

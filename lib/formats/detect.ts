@@ -448,7 +448,8 @@ export function tracesFromText(
     (format === "auto" || format === "mcp") && mayBeLog(text) && isMcpLogText(text) &&
     !isJsonText(text)
   ) {
-    return [mcpTraceFromLogText(text, source)];
+    // Remembered, so evaluating it does not read the trace again as a call list.
+    return [remember(checked(mcpTraceFromLogText(text, source), undefined, source))];
   }
   if (source.toLowerCase().endsWith(".jsonl")) {
     const rows = parseJsonl(text, source);

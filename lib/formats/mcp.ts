@@ -27,6 +27,19 @@
  *   time from request to response); `cost_usd` its cost.
  * - A log of several servers pairs responses within each server (ids repeat
  *   across servers).
+ * - A request logged without its `id` (the GitHub Agentic Workflows MCP
+ *   gateway logs requests before it numbers them) is paired with the next
+ *   response of its server that answers no logged id, but only while it is
+ *   the one such request waiting there; with two or more waiting the
+ *   pairing is ambiguous and their outcomes stay unknown. Notifications
+ *   (`notifications/…`) are never waiting.
+ * - A log line the client cut (`…[N chars truncated]…`, see
+ *   `mcp_log_cut.ts`): a cut `tools/call` keeps its tool and id, and its
+ *   arguments are unknown (`args_error`, the logged text as `raw_args`)
+ *   unless they ended before the cut. A cut response fails when it is a
+ *   JSON-RPC `error` or its tail shows `"isError":true`, succeeds when the
+ *   tail shows `"isError":false` (the logged text as its result), and
+ *   otherwise has no outcome (`metadata.log_cut`), never a guessed success.
  * - MCP has no model turn, so the final answer is unknown unless the session
  *   has a top-level `final_answer`; `model` and `usage` likewise.
  * - Without the `{"format": "mcp"}` envelope every message must say
@@ -49,6 +62,7 @@ import {
 } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
 import { cassetteEntries, logTextEntries, type McpEntry, proxyEntries } from "./mcp_recordings.ts";
+import type { McpCut } from "./mcp_log_cut.ts";
 
 /**
  * Whether a value is one JSON-RPC 2.0 message (or a batch of them).
@@ -158,6 +172,27 @@ function attachResponse(call: ToolCall, message: JsonObject): void {
   attachExtras(call, message);
 }
 
+// A response the log cut: its outcome only when what is left shows it.
+function attachCutResponse(call: ToolCall, message: JsonObject, cut: McpCut): void {
+  if (message.error !== undefined) {
+    call.isError = true;
+    const error = message.error;
+    call.error = isJsonObject(error) && typeof error.message === "string" && error.message !== ""
+      ? error.message
+      : cut.logged;
+  } else if (cut.resultWhole) {
+    attachResponse(call, message);
+  } else if (cut.isError === true) {
+    call.isError = true;
+    call.error = cut.logged;
+  } else if (cut.isError === false) {
+    call.isError = false;
+    call.result = cut.logged;
+  } else {
+    call.metadata = { ...call.metadata, log_cut: cut.marker }; // outcome unknown
+  }
+}
+
 /**
  * The `mcp` reader.
  *
@@ -205,10 +240,33 @@ export function mcpTraceFromLogText(text: string, source: string): Trace {
   return readEntries(logTextEntries(text, source), source, undefined);
 }
 
+type Waiting = { call?: ToolCall; time?: number };
+
 function readEntries(entries: McpEntry[], source: string, value: unknown): Trace {
   const calls: ToolCall[] = [];
-  const pending = new Map<string, { call: ToolCall; time?: number }>();
-  const visit = (message: unknown, where: string, scope: string, time: number | undefined) => {
+  const pending = new Map<string, Waiting & { call: ToolCall }>();
+  // Requests logged without an id, per server, until a response answers them.
+  const unnumbered = new Map<string, Waiting[]>();
+  const answer = (
+    open: Waiting & { call: ToolCall },
+    message: JsonObject,
+    time?: number,
+    cut?: McpCut,
+  ) => {
+    if (cut === undefined) attachResponse(open.call, message);
+    else attachCutResponse(open.call, message, cut);
+    if (open.call.durationS === undefined && open.time !== undefined && time !== undefined) {
+      const seconds = (time - open.time) / 1000;
+      if (seconds >= 0) open.call.durationS = seconds;
+    }
+  };
+  const visit = (
+    message: unknown,
+    where: string,
+    scope: string,
+    time: number | undefined,
+    cut?: McpCut,
+  ) => {
     if (Array.isArray(message)) {
       message.forEach((m, i) => visit(m, `${where}[${i}]`, scope, time));
       return;
@@ -216,18 +274,33 @@ function readEntries(entries: McpEntry[], source: string, value: unknown): Trace
     if (!isJsonObject(message)) return;
     const id = idOf(message.id);
     const key = (of: string) => `${scope}\u0000${of}`;
+    const waiting: Waiting = time === undefined ? {} : { time };
+    if (
+      id === undefined && typeof message.method === "string" &&
+      !message.method.startsWith("notifications/")
+    ) {
+      const list = unnumbered.get(scope) ?? [];
+      list.push(waiting);
+      unnumbered.set(scope, list);
+    }
     if (message.method === "tools/call") {
       const params = isJsonObject(message.params) ? message.params : {};
       if (typeof params.name !== "string" || params.name === "") {
-        throw new InputError("tools/call has no params.name", `${source}: ${where}`);
+        const why = cut === undefined ? "" : ` (the log cut the message before it: ${cut.marker})`;
+        throw new InputError(`tools/call has no params.name${why}`, `${source}: ${where}`);
       }
       const call: ToolCall = { tool: params.name };
-      setArgs(call, params.arguments);
+      if (cut === undefined || cut.argumentsWhole) setArgs(call, params.arguments);
+      else {
+        call.args = {};
+        call.rawArgs = cut.logged;
+        call.argsError = `the log cut this message (${cut.marker}): its arguments are not known`;
+      }
       if (scope !== "") call.metadata = { server: scope };
       if (id !== undefined) {
         call.id = id;
-        pending.set(key(id), time === undefined ? { call } : { call, time });
-      }
+        pending.set(key(id), { ...waiting, call });
+      } else waiting.call = call;
       calls.push(call);
     } else if (message.method === "notifications/cancelled" && isJsonObject(message.params)) {
       const cancelled = key(idOf(message.params.requestId) ?? "");
@@ -241,15 +314,23 @@ function readEntries(entries: McpEntry[], source: string, value: unknown): Trace
         : "cancelled";
     } else if (message.method === undefined && id !== undefined) {
       const open = pending.get(key(id));
-      if (open === undefined) return;
-      pending.delete(key(id));
-      attachResponse(open.call, message);
-      if (open.call.durationS === undefined && open.time !== undefined && time !== undefined) {
-        const seconds = (time - open.time) / 1000;
-        if (seconds >= 0) open.call.durationS = seconds;
+      if (open !== undefined) {
+        pending.delete(key(id));
+        answer(open, message, time, cut);
+        return;
       }
+      const list = unnumbered.get(scope);
+      if (list === undefined || list.length === 0) return;
+      if (list.length > 1) {
+        list.length = 0; // ambiguous: which request this answers is not known
+        return;
+      }
+      const [only] = list.splice(0, 1);
+      if (only?.call !== undefined) answer({ ...only, call: only.call }, message, time, cut);
     }
   };
-  for (const entry of entries) visit(entry.message, entry.where, entry.scope ?? "", entry.time);
+  for (const entry of entries) {
+    visit(entry.message, entry.where, entry.scope ?? "", entry.time, entry.cut);
+  }
   return finishTrace(makeTrace("mcp", calls, {}), Array.isArray(value) ? undefined : value);
 }

@@ -10,15 +10,22 @@
  *   request (mcp-recorder's `lifecycle` entries) is skipped.
  * - A proxy log: a list (or JSONL file) of objects each with a `direction`
  *   (or `dir`) and the JSON-RPC message under `message`, `msg`, `payload`,
- *   `data`, `body` or `json` (an object, or its JSON text); a `timestamp`
- *   (`time`, `ts`; ISO or epoch milliseconds) on both sides gives the
- *   duration.
+ *   `data`, `body`, `json` or `raw` (an object, or its JSON text); a
+ *   `timestamp` (`time`, `ts`; ISO or epoch milliseconds) on both sides gives
+ *   the duration; a `server` (`server_name`, `server_id`) keeps each
+ *   server's ids apart. MCPSpy's capture lines say the direction as
+ *   `transport_type` plus its `stdio_transport` (`from_pid`/`to_pid`) or
+ *   `http_transport` (`is_request`) object, and carry the message as `raw`
+ *   text; their decoded top-level `params`/`result`/`error` copies (an
+ *   empty `error: {}` on every line) are not read.
  * - MCP client log text, as Claude Desktop writes `mcp*.log`: lines
  *   `TIME [server] [level] Message from client: {json}` and `… Message from
  *   server: {json}` (anything after the JSON, such as `{ metadata: undefined
  *   }`, is ignored; other lines are skipped). Messages of different servers
  *   in one log are kept apart, and the time between a request and its
- *   response is the duration.
+ *   response is the duration. A message the client cut
+ *   (`…[N chars truncated]…`) is read for what it still shows
+ *   (`mcp_log_cut.ts`).
  *
  * @module
  */
@@ -26,6 +33,7 @@
 import { checkJsonLimits } from "../base/json_limits.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { cutInString, cutLogMessage, type McpCut } from "./mcp_log_cut.ts";
 
 /** One JSON-RPC message of a recording, with where it was and its context. */
 export interface McpEntry {
@@ -37,9 +45,11 @@ export interface McpEntry {
   scope?: string;
   /** When it was seen, in milliseconds since the epoch. */
   time?: number;
+  /** Set when the log cut the message (`…[N chars truncated]…`): what it still shows. */
+  cut?: McpCut;
 }
 
-const MESSAGE_KEYS = ["message", "msg", "payload", "data", "body", "json"];
+const MESSAGE_KEYS = ["message", "msg", "payload", "data", "body", "json", "raw"];
 
 function timeOf(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) {
@@ -121,6 +131,14 @@ function proxyMessage(line: JsonObject): unknown {
   return undefined;
 }
 
+/** A `direction`/`dir`, or MCPSpy's `transport_type` with its `<type>_transport` object. */
+function hasDirection(line: JsonObject): boolean {
+  if (typeof line.direction === "string" || typeof line.dir === "string") return true;
+  const transport = line.transport_type;
+  return typeof transport === "string" && transport.length <= 32 &&
+    isJsonObject(line[`${transport}_transport`]);
+}
+
 /**
  * Whether a value is one proxy log line: a `direction` and a JSON-RPC
  * message.
@@ -138,8 +156,7 @@ function proxyMessage(line: JsonObject): unknown {
  * ```
  */
 export function isProxyLine(value: unknown): boolean {
-  if (!isJsonObject(value)) return false;
-  if (typeof value.direction !== "string" && typeof value.dir !== "string") return false;
+  if (!isJsonObject(value) || !hasDirection(value)) return false;
   const message = proxyMessage(value);
   const one = Array.isArray(message) ? message[0] : message;
   return isJsonObject(one) && (one.jsonrpc === "2.0" || typeof one.method === "string" ||
@@ -177,7 +194,7 @@ export function proxyEntries(value: unknown): McpEntry[] | undefined {
     const object = line as JsonObject;
     const time = timeOf(object.timestamp ?? object.time ?? object.ts);
     if (time !== undefined) entry.time = time;
-    const scope = object.server ?? object.server_name;
+    const scope = object.server ?? object.server_name ?? object.server_id;
     if (typeof scope === "string") entry.scope = scope;
     return entry;
   });
@@ -263,17 +280,25 @@ export function logTextEntries(text: string, source: string): McpEntry[] {
     const rest = row.slice(match.index + match[0].length);
     const length = jsonPrefix(rest);
     let message: unknown;
+    let cut: McpCut | undefined;
     try {
-      message = JSON.parse(length === 0 ? rest : rest.slice(0, length));
+      const json = length === 0 ? rest : rest.slice(0, length);
+      message = JSON.parse(json);
+      cut = cutInString(message, json);
     } catch {
-      throw new InputError(
-        `the message after "${match[0].trim()}" is not complete JSON; fix or remove the line`,
-        `${source}:${line}`,
-      );
+      const read = cutLogMessage(rest);
+      if (read === undefined) {
+        throw new InputError(
+          `the message after "${match[0].trim()}" is not complete JSON; fix or remove the line`,
+          `${source}:${line}`,
+        );
+      }
+      ({ message, cut } = read);
     }
     checkJsonLimits(message, `${source}:${line}`);
     const head = row.slice(0, match.index);
     const entry: McpEntry = { message, where: `line ${line}` };
+    if (cut !== undefined) entry.cut = cut;
     const tags = [...head.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1] as string);
     const scope = tags.find((tag) => !/^(info|debug|warn|warning|error|trace)$/i.test(tag));
     if (scope !== undefined) entry.scope = scope;
