@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { InputError } from "../lib/base/errors.ts";
 import { lineColumn, parseDocument, readDocument } from "../lib/base/load.ts";
+import { checkDuplicateKeys } from "../lib/base/json_limits.ts";
 
 Deno.test("parseDocument() names file:line:col for malformed JSON, JSONC and YAML", () => {
   assert.throws(
@@ -63,5 +64,20 @@ Deno.test("parseDocument() reads back any JSON value it is given as text (proper
       assert.deepEqual(parseDocument(text, "x.json"), JSON.parse(text));
       assert.deepEqual(parseDocument(text, "x.jsonc"), JSON.parse(text));
     }),
+  );
+});
+
+Deno.test("checkDuplicateKeys() walks tokens in a loop: 100,000 levels deep, no stack overflow", async () => {
+  // jsonc-parser's visitor recursed: a document at the 1,000-level limit, checked from a caller
+  // already deep in its stack (a property test's shrinker), overflowed with a RangeError.
+  const { createScanner } = await import("jsonc-parser");
+  const text = "[".repeat(100_000) + '{"k": 1, "k": 2}' + "]".repeat(100_000);
+  assert.throws(
+    () => checkDuplicateKeys(text, "deep.json", createScanner),
+    (error: unknown) =>
+      error instanceof InputError &&
+      /^deep\.json:1:100010: \[0\]\[0\].*100000 levels\): key "k" is given twice/.test(
+        error.message,
+      ),
   );
 });

@@ -235,59 +235,104 @@ export function checkYamlAliases(
   }
 }
 
-/** What {@linkcode checkDuplicateKeys} needs of jsonc-parser's `visit`. */
-export type JsonVisit = (
-  text: string,
-  visitor: {
-    onObjectBegin?: () => void;
-    onObjectEnd?: () => void;
-    onObjectProperty?: (
-      property: string,
-      offset: number,
-      length: number,
-      startLine: number,
-      startCharacter: number,
-      pathSupplier: () => (string | number)[],
-    ) => void;
-  },
-  options?: { allowTrailingComma?: boolean; disallowComments?: boolean },
-) => unknown;
+/** What {@linkcode checkDuplicateKeys} needs of jsonc-parser's scanner. */
+export interface JsonScanner {
+  /** The next token's kind (jsonc-parser's `SyntaxKind`). */
+  scan(): number;
+  /** A string token's decoded text. */
+  getTokenValue(): string;
+  /** The token's 0-based line. */
+  getTokenStartLine(): number;
+  /** The token's 0-based column. */
+  getTokenStartCharacter(): number;
+}
+
+// jsonc-parser's SyntaxKind values (a const enum its types do not let us import).
+const OPEN_BRACE = 1, CLOSE_BRACE = 2, OPEN_BRACKET = 3, CLOSE_BRACKET = 4, COMMA = 5;
+const COLON = 6, STRING = 10, EOF = 17;
+
+/** An open container while scanning: its keys so far (objects) or its index (arrays). */
+interface Open {
+  keys?: Set<string>;
+  index: number;
+  key?: string;
+}
 
 /**
  * Refuse a key given twice in one JSON object. Run it on text that parsed
- * and passed {@linkcode checkJsonLimits} (the visitor recurses).
+ * and passed {@linkcode checkJsonLimits}. It walks jsonc-parser's token
+ * scanner in a loop (no recursion: a document 1,000 levels deep is checked
+ * however deep the caller's stack already is).
  *
  * @param text The JSON or JSONC text.
  * @param file The file, for errors.
- * @param visit jsonc-parser's `visit`.
+ * @param createScanner jsonc-parser's `createScanner`.
  * @throws {InputError} Naming `file:line:col` and the key's JSON path.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkDuplicateKeys } from "./json_limits.ts";
+ * import { createScanner } from "jsonc-parser";
+ * import assert from "node:assert/strict";
+ *
+ * checkDuplicateKeys('{"a": {"b": 1}, "b": [1, {"a": 2}]}', "x.json", createScanner);
+ * assert.throws(
+ *   () => checkDuplicateKeys('{"a": [{"k": 1,\n "k": 2}]}', "x.json", createScanner),
+ *   /x\.json:2:2: a\[0\]: key "k" is given twice/,
+ * );
+ * ```
  */
-export function checkDuplicateKeys(text: string, file: string, visit: JsonVisit): void {
-  const keys: Set<string>[] = [];
-  let duplicate: InputError | undefined;
-  visit(text, {
-    onObjectBegin: () => {
-      keys.push(new Set());
-    },
-    onObjectEnd: () => {
-      keys.pop();
-    },
-    onObjectProperty: (property, _offset, _length, line, character, pathSupplier) => {
-      const seen = keys[keys.length - 1];
-      if (seen === undefined || duplicate !== undefined) return;
-      if (seen.has(property)) {
-        const path = pathOf(pathSupplier());
-        duplicate = new InputError(
-          `${path === "" ? "" : `${path}: `}key ${
-            JSON.stringify(property)
-          } is given twice in one object; keep one`,
-          `${file}:${line + 1}:${character + 1}`,
-        );
-      }
-      seen.add(property);
-    },
-  }, { allowTrailingComma: true, disallowComments: false });
-  if (duplicate !== undefined) throw duplicate;
+export function checkDuplicateKeys(
+  text: string,
+  file: string,
+  createScanner: (text: string, ignoreTrivia: boolean) => JsonScanner,
+): void {
+  const scanner = createScanner(text, true);
+  const open: Open[] = [];
+  let expectKey = false;
+  // Bounded by the text: every scan consumes at least one character until EOF.
+  for (let token = scanner.scan(); token !== EOF; token = scanner.scan()) {
+    const top = open[open.length - 1];
+    switch (token) {
+      case OPEN_BRACE:
+      case OPEN_BRACKET:
+        open.push(token === OPEN_BRACE ? { keys: new Set(), index: 0 } : { index: 0 });
+        expectKey = token === OPEN_BRACE;
+        break;
+      case CLOSE_BRACE:
+      case CLOSE_BRACKET:
+        open.pop();
+        expectKey = false;
+        break;
+      case COMMA:
+        if (top === undefined) break;
+        if (top.keys !== undefined) expectKey = true;
+        else top.index++;
+        break;
+      case COLON:
+        expectKey = false;
+        break;
+      case STRING:
+        if (!expectKey || top?.keys === undefined) break;
+        {
+          const key = scanner.getTokenValue();
+          if (top.keys.has(key)) {
+            const path = pathOf(
+              open.slice(0, -1).map((o) => o.keys === undefined ? o.index : o.key!),
+            );
+            throw new InputError(
+              `${path === "" ? "" : `${path}: `}key ${
+                JSON.stringify(key)
+              } is given twice in one object; keep one`,
+              `${file}:${scanner.getTokenStartLine() + 1}:${scanner.getTokenStartCharacter() + 1}`,
+            );
+          }
+          top.keys.add(key);
+          top.key = key;
+        }
+        break;
+    }
+  }
 }
 
 /**

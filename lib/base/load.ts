@@ -136,7 +136,7 @@ function parseJson(text: string, file: string, uniqueKeys: boolean): unknown {
 
 function checked(value: unknown, text: string, file: string, uniqueKeys: boolean): unknown {
   checkJsonLimits(value, file);
-  if (uniqueKeys) checkDuplicateKeys(text, file, jsoncModule().visit);
+  if (uniqueKeys) checkDuplicateKeys(text, file, jsoncModule().createScanner);
   return value;
 }
 
