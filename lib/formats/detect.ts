@@ -303,15 +303,20 @@ function readOne(value: unknown, source: string, format: "auto" | FormatName): T
     return checked(readerFor(stream.format).read(stream.document, source), value, source);
   }
   if (format !== "auto") return checked(readerFor(format).read(value, source), value, source);
-  const reader = READERS.find((r) => r.claims(value));
-  if (!reader) {
-    throw new InputError(
-      `not a trace in any known format (saw ${describeDocument(value)}); ` +
-        `pass --format to say which (${FORMATS.slice(1).join(", ")})`,
-      source,
-    );
+  for (const reader of READERS) {
+    // The structure a reader looks for is found once, for the claim and the reading.
+    const trace = reader.readIfClaimed !== undefined
+      ? reader.readIfClaimed(value, source)
+      : reader.claims(value)
+      ? reader.read(value, source)
+      : undefined;
+    if (trace !== undefined) return checked(trace, value, source);
   }
-  return checked(reader.read(value, source), value, source);
+  throw new InputError(
+    `not a trace in any known format (saw ${describeDocument(value)}); ` +
+      `pass --format to say which (${FORMATS.slice(1).join(", ")})`,
+    source,
+  );
 }
 
 /**

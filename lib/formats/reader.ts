@@ -35,6 +35,15 @@ export interface FormatReader {
    * @param source The file name, for errors.
    */
   read(value: unknown, source: string): Trace;
+  /**
+   * Read the document when this reader claims it, else `undefined`: what
+   * `claims` then `read` do, finding the format's structure once (detection
+   * uses it when given).
+   *
+   * @param value The parsed document.
+   * @param source The file name, for errors.
+   */
+  readIfClaimed?(value: unknown, source: string): Trace | undefined;
 }
 
 /**
@@ -64,6 +73,8 @@ export interface FormatReader {
  * assert.equal(reader.claims(["a"]), true);
  * assert.equal(reader.read(["a"], "t.json").calls[0]?.tool, "a");
  * assert.throws(() => reader.read({}, "t.json"), /t\.json: expected a list/);
+ * assert.equal(reader.readIfClaimed?.({}, "t.json"), undefined);
+ * assert.equal(reader.readIfClaimed?.(["b"], "t.json")?.calls[0]?.tool, "b");
  * ```
  */
 export function documentReader<T>(
@@ -79,6 +90,10 @@ export function documentReader<T>(
       const found = find(value);
       if (found === undefined) throw new InputError(notFound, source);
       return read(found, source, value);
+    },
+    readIfClaimed(value, source) {
+      const found = find(value);
+      return found === undefined ? undefined : read(found, source, value);
     },
   };
 }
