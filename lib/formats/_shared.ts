@@ -218,7 +218,7 @@ export class FinalAnswer {
 
   /** A new assistant message starts. */
   message(): void {
-    this.#parts = [];
+    if (this.#parts.length > 0) this.#parts = [];
   }
 
   /** Assistant text. */
@@ -230,7 +230,7 @@ export class FinalAnswer {
 
   /** A tool call: the text so far came before it. */
   call(): void {
-    this.#parts = [];
+    if (this.#parts.length > 0) this.#parts = [];
     this.#answer = undefined;
   }
 

@@ -227,11 +227,12 @@ export const openaiReader: FormatReader = documentReader(
           }
         }
       } else if (message.role === "tool") {
-        if (idOf(message.tool_call_id) === undefined) {
+        const id = idOf(message.tool_call_id);
+        if (id === undefined) {
           anonymous.push(message);
           return;
         }
-        const call = byId.get(idOf(message.tool_call_id) ?? "");
+        const call = byId.get(id);
         if (call === undefined || call.result !== undefined) return;
         attachTextResult(call, contentText(message.content) ?? "");
         attachExtras(call, message);
