@@ -81,6 +81,19 @@ export function argsFromValue(raw: unknown): Pick<ToolCall, "args" | "rawArgs" |
 
 /** Copy the argument fields onto a call. */
 export function setArgs(call: ToolCall, raw: unknown): void {
+  // The common case without the result record: short object text that parses.
+  if (typeof raw === "string" && raw.charCodeAt(0) === 123 && withinLimitsByLength(raw)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = undefined; // parsed again below, for the error message
+    }
+    if (isJsonObject(value)) {
+      call.args = value;
+      return;
+    }
+  }
   const parsed = argsFromValue(raw);
   call.args = parsed.args;
   if (parsed.rawArgs !== undefined) call.rawArgs = parsed.rawArgs;
