@@ -89,8 +89,9 @@ export function setArgs(call: ToolCall, raw: unknown): void {
     } catch {
       value = undefined; // parsed again below, for the error message
     }
-    if (isJsonObject(value)) {
-      call.args = value;
+    // What JSON.parse makes is a plain object, an array or a primitive: no prototype to check.
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      call.args = value as JsonObject;
       return;
     }
   }
