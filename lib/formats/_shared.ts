@@ -143,6 +143,8 @@ export function errorInResult(result: unknown): string | undefined {
 export function attachTextResult(call: ToolCall, text: string): void {
   const result = resultFromText(text);
   call.result = result;
+  // Text or what JSON.parse made: only an object with an `error` key can report a failure.
+  if (typeof result !== "object" || result === null || !("error" in result)) return;
   const error = errorInResult(result);
   if (error !== undefined) call.error = error;
 }
