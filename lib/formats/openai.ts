@@ -99,10 +99,14 @@ function documentMessages(
       : undefined;
   }
   if (!isJsonObject(value)) return undefined;
+  if (Array.isArray(value.messages) && !value.messages.every(isChatMessage)) return undefined;
+  // A request body alone is read from its own list; with a completion, the choice is appended.
+  if (Array.isArray(value.messages) && !isCompletion(value)) {
+    return { messages: value.messages, completions: [] };
+  }
   const messages: unknown[] = [];
   const completions: JsonObject[] = [];
   if (Array.isArray(value.messages)) {
-    if (!value.messages.every(isChatMessage)) return undefined;
     for (const message of value.messages) messages.push(message);
   }
   if (isCompletion(value)) {
