@@ -99,11 +99,10 @@ function documentMessages(
       : undefined;
   }
   if (!isJsonObject(value)) return undefined;
-  if (Array.isArray(value.messages) && !value.messages.every(isChatMessage)) return undefined;
+  const list = value.messages;
+  if (Array.isArray(list) && !list.every(isChatMessage)) return undefined;
   // A request body alone is read from its own list; with a completion, the choice is appended.
-  if (Array.isArray(value.messages) && !isCompletion(value)) {
-    return { messages: value.messages, completions: [] };
-  }
+  if (Array.isArray(list) && !isCompletion(value)) return { messages: list, completions: [] };
   const messages: unknown[] = [];
   const completions: JsonObject[] = [];
   if (Array.isArray(value.messages)) {
