@@ -45,7 +45,7 @@ import { isJsonRpcMessage, mcpReader } from "./mcp.ts";
 import { openaiReader } from "./openai.ts";
 import { openaiResponsesReader } from "./openai_responses.ts";
 import { isOtelLine, otelReader } from "./otel.ts";
-import type { FormatReader } from "./reader.ts";
+import { type FormatReader, readIfClaimed } from "./reader.ts";
 import { toolscoreReader } from "./toolscore.ts";
 // Issue 13: streams, run files, SSE text and the no-silent-zero rule.
 import { mergeStream, streamFormat } from "./streams.ts";
@@ -304,12 +304,7 @@ function readOne(value: unknown, source: string, format: "auto" | FormatName): T
   }
   if (format !== "auto") return checked(readerFor(format).read(value, source), value, source);
   for (const reader of READERS) {
-    // The structure a reader looks for is found once, for the claim and the reading.
-    const trace = reader.readIfClaimed !== undefined
-      ? reader.readIfClaimed(value, source)
-      : reader.claims(value)
-      ? reader.read(value, source)
-      : undefined;
+    const trace = readIfClaimed(reader, value, source); // its structure found once
     if (trace !== undefined) return checked(trace, value, source);
   }
   throw new InputError(

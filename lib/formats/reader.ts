@@ -97,3 +97,32 @@ export function documentReader<T>(
     },
   };
 }
+
+/**
+ * Read a document with a reader when it claims it: its `readIfClaimed`, or
+ * `claims` then `read` for a reader without one.
+ *
+ * @param reader The reader.
+ * @param value The parsed document.
+ * @param source The file name, for errors.
+ * @returns The trace, or `undefined` when the reader does not claim the document.
+ *
+ * @example Usage
+ * ```ts
+ * import { readIfClaimed } from "./reader.ts";
+ * import { toolscoreReader } from "./toolscore.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = { format: "toolscore", calls: [{ tool: "a" }] };
+ * assert.equal(readIfClaimed(toolscoreReader, doc, "t.json")?.calls.length, 1);
+ * assert.equal(readIfClaimed(toolscoreReader, [], "t.json"), undefined);
+ * ```
+ */
+export function readIfClaimed(
+  reader: FormatReader,
+  value: unknown,
+  source: string,
+): Trace | undefined {
+  if (reader.readIfClaimed !== undefined) return reader.readIfClaimed(value, source);
+  return reader.claims(value) ? reader.read(value, source) : undefined;
+}
