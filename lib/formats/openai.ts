@@ -193,11 +193,23 @@ export const openaiReader: FormatReader = documentReader(
   "not an OpenAI chat transcript: expected chat messages, {messages}, or a completion with choices",
   (found, source, value) => {
     const calls: ToolCall[] = [];
-    const byId = new Map<string, ToolCall>();
     const legacy: ToolCall[] = []; // unanswered legacy function calls, in order
     let turn: ToolCall[] = []; // the calls of the latest assistant message
     let anonymous: JsonObject[] = []; // tool messages without tool_call_id since then
     const answer = new FinalAnswer();
+    let byId: Map<string, ToolCall> | undefined; // every call by id, made at the first need
+    // The latest call with an id. Tool messages mostly answer the latest turn, whose calls are
+    // the latest ones: a short turn is searched first, from its end.
+    const callWithId = (id: string): ToolCall | undefined => {
+      if (turn.length <= 16) {
+        for (let k = turn.length - 1; k >= 0; k--) if (turn[k]!.id === id) return turn[k];
+      }
+      if (byId === undefined) {
+        byId = new Map();
+        for (const call of calls) if (call.id !== undefined) byId.set(call.id, call);
+      }
+      return byId.get(id);
+    };
     found.messages.forEach((message, index) => {
       if (!isJsonObject(message)) return;
       if (message.role === "assistant") {
@@ -219,7 +231,7 @@ export const openaiReader: FormatReader = documentReader(
           calls.push(call);
           turn.push(call);
           answer.call();
-          if (call.id !== undefined) byId.set(call.id, call);
+          if (call.id !== undefined) byId?.set(call.id, call);
         });
         if (isJsonObject(message.function_call)) {
           const call = newCall(message.function_call, undefined);
@@ -235,7 +247,7 @@ export const openaiReader: FormatReader = documentReader(
           anonymous.push(message);
           return;
         }
-        const call = byId.get(id);
+        const call = callWithId(id);
         if (call === undefined || call.result !== undefined) return;
         attachTextResult(call, contentText(message.content) ?? "");
         attachExtras(call, message);
