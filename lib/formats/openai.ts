@@ -57,7 +57,7 @@ const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "func
 // Content part types of Chat Completions; any other part type is another provider's.
 const PART_TYPES = new Set(["text", "image_url", "input_audio", "file", "refusal"]);
 
-function isChatMessage(value: unknown): boolean {
+function isChatMessage(value: unknown): value is JsonObject {
   if (!isJsonObject(value) || typeof value.role !== "string" || !ROLES.has(value.role)) {
     return false;
   }
@@ -83,10 +83,13 @@ function isCompletion(value: unknown): value is JsonObject {
     value.choices.every((choice) => isJsonObject(choice) && isChatMessage(choice.message));
 }
 
-/** The messages of a document, in order, with the completions they came from. */
+/**
+ * The messages of a document, in order, with the completions they came from;
+ * every message is a chat message (checked here, once).
+ */
 function documentMessages(
   value: unknown,
-): { messages: unknown[]; completions: JsonObject[] } | undefined {
+): { messages: JsonObject[]; completions: JsonObject[] } | undefined {
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every(isToolCallEntry)) {
       return { messages: [{ role: "assistant", tool_calls: value }], completions: [] };
@@ -103,11 +106,9 @@ function documentMessages(
   if (Array.isArray(list) && !list.every(isChatMessage)) return undefined;
   // A request body alone is read from its own list; with a completion, the choice is appended.
   if (Array.isArray(list) && !isCompletion(value)) return { messages: list, completions: [] };
-  const messages: unknown[] = [];
+  const messages: JsonObject[] = [];
   const completions: JsonObject[] = [];
-  if (Array.isArray(value.messages)) {
-    for (const message of value.messages) messages.push(message);
-  }
+  if (Array.isArray(list)) { for (const message of list) messages.push(message); }
   if (isCompletion(value)) {
     messages.push(firstChoice(value));
     completions.push(value);
@@ -128,8 +129,9 @@ function documentMessages(
   return undefined;
 }
 
-function firstChoice(completion: unknown): unknown {
-  return ((completion as JsonObject).choices as JsonObject[])[0]?.message;
+// A completion's first choice's message (isCompletion() checked it is a chat message).
+function firstChoice(completion: unknown): JsonObject {
+  return ((completion as JsonObject).choices as JsonObject[])[0]!.message as JsonObject;
 }
 
 /** The text of a message's content: a string, or its text parts joined. */
@@ -211,7 +213,6 @@ export const openaiReader: FormatReader = documentReader(
       return byId.get(id);
     };
     found.messages.forEach((message, index) => {
-      if (!isJsonObject(message)) return;
       if (message.role === "assistant") {
         pairAnonymous(turn, anonymous);
         turn = [];
