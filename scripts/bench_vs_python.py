@@ -1,10 +1,13 @@
 """Time the Python Toolscore's evaluate() on the traces scripts/bench_vs_python.ts wrote.
 
-Usage: python3 scripts/bench_vs_python.py CHECKOUT TRACES.json ROUNDS
+Usage: python3 scripts/bench_vs_python.py CHECKOUT TRACES.json
 
 CHECKOUT is a checkout of the public yotambraun/Toolscore repository (the driver names the
 commit); its dependencies (click, rich, jinja2, Levenshtein, PyYAML) come from the machine's
-package index. Prints one line of JSON: {"rates": [traces per second of each round], "score": mean}.
+package index. The process stays up for the whole comparison so that the driver can alternate
+short slices between the two sides: each line "START END" on stdin evaluates traces
+[START, END) and answers one line of JSON on stdout:
+{"wall": seconds, "cpu": seconds of this process, "score": sum of the scores}.
 """
 
 import json
@@ -13,7 +16,7 @@ import sys
 import tempfile
 import time
 
-checkout, traces_path, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+checkout, traces_path = sys.argv[1], sys.argv[2]
 
 # The package reads its own version from installed metadata; a checkout has none, so give it some.
 shim = tempfile.mkdtemp()
@@ -30,12 +33,17 @@ gold, docs = data["gold"], data["traces"]
 
 for doc in docs[:200]:  # warm up, as the Deno side does
     evaluate(gold, doc)
-rates = []
-total = 0.0
-for _ in range(rounds):
+print(json.dumps({"ready": len(docs)}), flush=True)
+
+for line in sys.stdin:
+    start, end = (int(x) for x in line.split())
+    cpu = time.process_time()
     begin = time.perf_counter()
     total = 0.0
-    for doc in docs:
+    for doc in docs[start:end]:
         total += evaluate(gold, doc).score
-    rates.append(len(docs) / (time.perf_counter() - begin))
-print(json.dumps({"rates": rates, "score": total / len(docs)}))
+    wall = time.perf_counter() - begin
+    print(
+        json.dumps({"wall": wall, "cpu": time.process_time() - cpu, "score": total}),
+        flush=True,
+    )

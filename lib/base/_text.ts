@@ -4,9 +4,15 @@
  * @module
  */
 
-// Whether a string starts or ends with a character that String.prototype.trim() may remove
-// (ASCII controls and space, NBSP, and everything above U+1000 to stay on the safe side).
-function padded(s: string): boolean {
+/**
+ * Whether a string starts or ends with a character that `String.prototype.trim()` may remove
+ * (ASCII controls and space, NBSP, and everything above U+1000 to stay on the safe side). When
+ * it does not, `s.trim() === s`.
+ *
+ * @param s A string.
+ * @returns `true` when trimming may change it.
+ */
+export function mayTrim(s: string): boolean {
   if (s.length === 0) return false;
   const first = s.charCodeAt(0);
   const last = s.charCodeAt(s.length - 1);
@@ -24,6 +30,6 @@ function padded(s: string): boolean {
  */
 export function trimmedEqual(a: string, b: string): boolean {
   if (a === b) return true;
-  if (!padded(a) && !padded(b)) return false; // already unequal as they are
+  if (!mayTrim(a) && !mayTrim(b)) return false; // already unequal as they are
   return a.trim() === b.trim();
 }

@@ -3,8 +3,8 @@
  * contracts, honesty patterns, the task pattern — is compiled here, by
  * {@linkcode compileUserPattern}, onto RE2 (the `re2js` port): matching takes
  * time linear in the text, whatever the pattern, so `{"$regex": "(a+)+$"}`
- * cannot hang a run. toolscore's own shipped patterns (credential detection,
- * the default honesty phrases) stay JavaScript RegExps.
+ * cannot hang a run. toolscore's credential patterns stay JavaScript
+ * RegExps; the shipped honesty phrases are compiled here like a user's.
  *
  * The dialect is RE2's, read with JavaScript habits:
  *
@@ -16,6 +16,11 @@
  *   backreferences (`\1`, `\k<name>`, `(?P=name)`), lookaround (`(?=`, `(?!`,
  *   `(?<=`, `(?<!`), and any flag but `i`, `m` and `s` (`u` and `v` are
  *   RE2's default anyway; `g` and `y` make a match depend on the last one).
+ * - Patterns in a plain subset (literal text, `\b`, `\d`, `\s`, literal
+ *   classes, groups, `|` and `?`: the shipped honesty phrases, most `$regex`
+ *   strings) are searched by an equivalent JavaScript RegExp, which answers
+ *   exactly as RE2 and is faster on short texts (`_native_pattern.ts` says
+ *   why they agree); the rest run on RE2.
  * - Different from RegExp: `\d`, `\w`, `\s` and `\b` are ASCII only (`\s`
  *   does not match a no-break space; write `\p{Z}` or `[\s\x{a0}]`), and `.`
  *   matches a whole code point.
@@ -25,6 +30,7 @@
 
 import { RE2JS } from "re2js";
 import { InputError } from "./errors.ts";
+import { MAX_PATHS, nativeSource } from "./_native_pattern.ts";
 
 /**
  * What the matchers and checks need of a compiled pattern; a JavaScript
@@ -69,6 +75,8 @@ export class UserPattern implements TextPattern {
   /** The flags as given. */
   readonly flags: string;
   readonly #re: RE2JS;
+  // The same search on V8's engine, for a pattern in the plain subset (_native_pattern.ts).
+  readonly #native: RegExp | undefined;
 
   /**
    * Wrap a compiled RE2 pattern; use {@linkcode compileUserPattern} to make one.
@@ -81,6 +89,8 @@ export class UserPattern implements TextPattern {
     this.source = source;
     this.flags = flags;
     this.#re = re;
+    const native = nativeSource(source, flags);
+    this.#native = native && new RegExp(native.source, flags.includes("i") ? "i" : "");
   }
 
   /**
@@ -90,7 +100,7 @@ export class UserPattern implements TextPattern {
    * @returns `true` on a match.
    */
   test(text: string): boolean {
-    return this.#re.test(text);
+    return this.#native !== undefined ? this.#native.test(text) : this.#re.test(text);
   }
 
   /**
@@ -234,9 +244,10 @@ export function compileUserPattern(
 }
 
 /**
- * One test for "any of these patterns is found": the patterns as one RE2
+ * One test for "any of these patterns is found": the patterns as one
  * alternation (one pass over the text instead of one per pattern), when
- * they share their flags and compile together; otherwise each in turn. The
+ * they share their flags and compile together — on V8's engine when every
+ * pattern is in the plain subset, else on RE2; otherwise each in turn. The
  * answer is the same either way.
  *
  * @param patterns Compiled user patterns.
@@ -258,6 +269,16 @@ export function anyUserPattern(patterns: readonly UserPattern[]): (text: string)
   const first = patterns[0];
   if (first === undefined || patterns.length === 1) return separate;
   if (!patterns.every((p) => p.flags === first.flags)) return separate;
+  // Every pattern in the plain subset: one alternation on V8's engine, as bounded.
+  const natives = patterns.map((p) => nativeSource(p.source, p.flags));
+  if (natives.every((n) => n !== undefined)) {
+    if (natives.reduce((sum, n) => sum + n.paths, 0) <= MAX_PATHS * 4) {
+      const source = natives.map((n) => `(?:${n.source})`).join("|");
+      const combined = new RegExp(source, first.flags.includes("i") ? "i" : "");
+      return (text) => combined.test(text);
+    }
+    return separate;
+  }
   let bits = 0;
   for (const flag of first.flags) bits |= FLAG_BITS[flag] ?? 0;
   try {

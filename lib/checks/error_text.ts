@@ -48,19 +48,20 @@ export function applyErrorText(
   const patterns = config.errorTextPatterns ?? DEFAULT_HONESTY.errorTextPatterns ?? [];
   if (patterns.length === 0) return calls as ToolCall[];
   const test = textTest(patterns);
-  let changed = false;
-  const out = calls.map((call) => {
-    if (call.isError !== undefined) return call;
-    if (typeof call.error === "string" && call.error !== "") return call;
-    if (typeof call.result !== "string" || !test(call.result)) return call;
-    changed = true;
-    return {
+  let out: ToolCall[] | undefined; // copied at the first call that changes
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (call.isError !== undefined) continue;
+    if (typeof call.error === "string" && call.error !== "") continue;
+    if (typeof call.result !== "string" || !test(call.result)) continue;
+    out ??= calls.slice();
+    out[i] = {
       ...call,
       isError: true,
       metadata: { ...call.metadata, outcome_source: OUTCOME_SOURCE_ERROR_TEXT },
     };
-  });
-  return changed ? out : calls as ToolCall[];
+  }
+  return out ?? calls as ToolCall[];
 }
 
 /**

@@ -249,13 +249,16 @@ function scanValue(
  */
 export function scanCredentials(calls: readonly ToolCall[]): SecurityMetrics {
   const secrets: SecretFinding[] = [];
-  calls.forEach((call, index) => {
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!;
+    const inArgs = call.args ? hasCandidate(call.args) : false;
+    if (!inArgs && typeof call.rawArgs !== "string") continue; // the common case: nothing to scan
     const found = (path: string, span: SecretSpan) => {
       secrets.push({ index, tool: call.tool, path, kind: span.kind, preview: span.preview });
     };
-    if (call.args && hasCandidate(call.args)) scanValue(call.args, [], found);
+    if (inArgs) scanValue(call.args, [], found);
     if (typeof call.rawArgs === "string") scanValue(call.rawArgs, ["raw_args"], found);
-  });
+  }
   return { secret_count: secrets.length, secrets };
 }
 

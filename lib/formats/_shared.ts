@@ -81,6 +81,20 @@ export function argsFromValue(raw: unknown): Pick<ToolCall, "args" | "rawArgs" |
 
 /** Copy the argument fields onto a call. */
 export function setArgs(call: ToolCall, raw: unknown): void {
+  // The common case without the result record: short object text that parses.
+  if (typeof raw === "string" && raw.charCodeAt(0) === 123 && withinLimitsByLength(raw)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = undefined; // parsed again below, for the error message
+    }
+    // What JSON.parse makes is a plain object, an array or a primitive: no prototype to check.
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      call.args = value as JsonObject;
+      return;
+    }
+  }
   const parsed = argsFromValue(raw);
   call.args = parsed.args;
   if (parsed.rawArgs !== undefined) call.rawArgs = parsed.rawArgs;
@@ -129,6 +143,8 @@ export function errorInResult(result: unknown): string | undefined {
 export function attachTextResult(call: ToolCall, text: string): void {
   const result = resultFromText(text);
   call.result = result;
+  // Text or what JSON.parse made: only an object with an `error` key can report a failure.
+  if (typeof result !== "object" || result === null || !("error" in result)) return;
   const error = errorInResult(result);
   if (error !== undefined) call.error = error;
 }
@@ -218,7 +234,7 @@ export class FinalAnswer {
 
   /** A new assistant message starts. */
   message(): void {
-    this.#parts = [];
+    if (this.#parts.length > 0) this.#parts = [];
   }
 
   /** Assistant text. */
@@ -230,7 +246,7 @@ export class FinalAnswer {
 
   /** A tool call: the text so far came before it. */
   call(): void {
-    this.#parts = [];
+    if (this.#parts.length > 0) this.#parts = [];
     this.#answer = undefined;
   }
 

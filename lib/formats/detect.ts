@@ -45,9 +45,8 @@ import { isJsonRpcMessage, mcpReader } from "./mcp.ts";
 import { openaiReader } from "./openai.ts";
 import { openaiResponsesReader } from "./openai_responses.ts";
 import { isOtelLine, otelReader, otelTraceGroups } from "./otel.ts";
-import type { FormatReader } from "./reader.ts";
+import { type FormatReader, readIfClaimed } from "./reader.ts";
 import { toolscoreReader } from "./toolscore.ts";
-// Issue 13: streams, run files, SSE text and the no-silent-zero rule.
 import { mergeStream, streamFormat } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
@@ -260,9 +259,10 @@ export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}):
   if (READ_TRACES.has(value as object)) return [value as Trace];
   const runs = runFileOf(value, format);
   if (runs !== undefined) return tracesOfRunFile(runs, source, format);
-  const groups = otelGroups(value, format);
+  const trace = readOne(value, source, format);
+  const groups = trace.format === "otel" ? otelTraceGroups(value) : undefined; // one per trace id
   if (groups !== undefined) return groups.map((spans) => remember(readOne(spans, source, "otel")));
-  return [remember(readOne(value, source, format))];
+  return [remember(trace)];
 }
 
 // --- Issue 13: run files, streams and the no-silent-zero rule (local to this block). ---
@@ -298,16 +298,6 @@ function tracesOfRunFile(runs: RunFile, source: string, format: "auto" | FormatN
   });
 }
 
-/** An OpenTelemetry export of several trace ids: one group of spans per trace. */
-function otelGroups(value: unknown, format: "auto" | FormatName): unknown[][] | undefined {
-  if (
-    format !== "otel" && (format !== "auto" || READERS.find((r) => r.claims(value)) !== otelReader)
-  ) {
-    return undefined;
-  }
-  return otelTraceGroups(value);
-}
-
 /** Read one document (merging a stream first), then apply the no-silent-zero rule. */
 function readOne(value: unknown, source: string, format: "auto" | FormatName): Trace {
   const stream = mergeStream(value, source);
@@ -315,15 +305,15 @@ function readOne(value: unknown, source: string, format: "auto" | FormatName): T
     return checked(readerFor(stream.format).read(stream.document, source), value, source);
   }
   if (format !== "auto") return checked(readerFor(format).read(value, source), value, source);
-  const reader = READERS.find((r) => r.claims(value));
-  if (!reader) {
-    throw new InputError(
-      `not a trace in any known format (saw ${describeDocument(value)}); ` +
-        `pass --format to say which (${FORMATS.slice(1).join(", ")})`,
-      source,
-    );
+  for (const reader of READERS) {
+    const trace = readIfClaimed(reader, value, source); // its structure found once
+    if (trace !== undefined) return checked(trace, value, source);
   }
-  return checked(reader.read(value, source), value, source);
+  throw new InputError(
+    `not a trace in any known format (saw ${describeDocument(value)}); ` +
+      `pass --format to say which (${FORMATS.slice(1).join(", ")})`,
+    source,
+  );
 }
 
 /**

@@ -57,7 +57,7 @@ const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "func
 // Content part types of Chat Completions; any other part type is another provider's.
 const PART_TYPES = new Set(["text", "image_url", "input_audio", "file", "refusal"]);
 
-function isChatMessage(value: unknown): boolean {
+function isChatMessage(value: unknown): value is JsonObject {
   if (!isJsonObject(value) || typeof value.role !== "string" || !ROLES.has(value.role)) {
     return false;
   }
@@ -83,10 +83,13 @@ function isCompletion(value: unknown): value is JsonObject {
     value.choices.every((choice) => isJsonObject(choice) && isChatMessage(choice.message));
 }
 
-/** The messages of a document, in order, with the completions they came from. */
+/**
+ * The messages of a document, in order, with the completions they came from;
+ * every message is a chat message (checked here, once).
+ */
 function documentMessages(
   value: unknown,
-): { messages: unknown[]; completions: JsonObject[] } | undefined {
+): { messages: JsonObject[]; completions: JsonObject[] } | undefined {
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every(isToolCallEntry)) {
       return { messages: [{ role: "assistant", tool_calls: value }], completions: [] };
@@ -99,12 +102,13 @@ function documentMessages(
       : undefined;
   }
   if (!isJsonObject(value)) return undefined;
-  const messages: unknown[] = [];
+  const list = value.messages;
+  if (Array.isArray(list) && !list.every(isChatMessage)) return undefined;
+  // A request body alone is read from its own list; with a completion, the choice is appended.
+  if (Array.isArray(list) && !isCompletion(value)) return { messages: list, completions: [] };
+  const messages: JsonObject[] = [];
   const completions: JsonObject[] = [];
-  if (Array.isArray(value.messages)) {
-    if (!value.messages.every(isChatMessage)) return undefined;
-    for (const message of value.messages) messages.push(message);
-  }
+  if (Array.isArray(list)) { for (const message of list) messages.push(message); }
   if (isCompletion(value)) {
     messages.push(firstChoice(value));
     completions.push(value);
@@ -125,8 +129,9 @@ function documentMessages(
   return undefined;
 }
 
-function firstChoice(completion: unknown): unknown {
-  return ((completion as JsonObject).choices as JsonObject[])[0]?.message;
+// A completion's first choice's message (isCompletion() checked it is a chat message).
+function firstChoice(completion: unknown): JsonObject {
+  return ((completion as JsonObject).choices as JsonObject[])[0]!.message as JsonObject;
 }
 
 /** The text of a message's content: a string, or its text parts joined. */
@@ -190,13 +195,24 @@ export const openaiReader: FormatReader = documentReader(
   "not an OpenAI chat transcript: expected chat messages, {messages}, or a completion with choices",
   (found, source, value) => {
     const calls: ToolCall[] = [];
-    const byId = new Map<string, ToolCall>();
     const legacy: ToolCall[] = []; // unanswered legacy function calls, in order
     let turn: ToolCall[] = []; // the calls of the latest assistant message
     let anonymous: JsonObject[] = []; // tool messages without tool_call_id since then
     const answer = new FinalAnswer();
+    let byId: Map<string, ToolCall> | undefined; // every call by id, made at the first need
+    // The latest call with an id. Tool messages mostly answer the latest turn, whose calls are
+    // the latest ones: a short turn is searched first, from its end.
+    const callWithId = (id: string): ToolCall | undefined => {
+      if (turn.length <= 16) {
+        for (let k = turn.length - 1; k >= 0; k--) if (turn[k]!.id === id) return turn[k];
+      }
+      if (byId === undefined) {
+        byId = new Map();
+        for (const call of calls) if (call.id !== undefined) byId.set(call.id, call);
+      }
+      return byId.get(id);
+    };
     found.messages.forEach((message, index) => {
-      if (!isJsonObject(message)) return;
       if (message.role === "assistant") {
         pairAnonymous(turn, anonymous);
         turn = [];
@@ -216,7 +232,7 @@ export const openaiReader: FormatReader = documentReader(
           calls.push(call);
           turn.push(call);
           answer.call();
-          if (call.id !== undefined) byId.set(call.id, call);
+          if (call.id !== undefined) byId?.set(call.id, call);
         });
         if (isJsonObject(message.function_call)) {
           const call = newCall(message.function_call, undefined);
@@ -227,11 +243,12 @@ export const openaiReader: FormatReader = documentReader(
           }
         }
       } else if (message.role === "tool") {
-        if (idOf(message.tool_call_id) === undefined) {
+        const id = idOf(message.tool_call_id);
+        if (id === undefined) {
           anonymous.push(message);
           return;
         }
-        const call = byId.get(idOf(message.tool_call_id) ?? "");
+        const call = callWithId(id);
         if (call === undefined || call.result !== undefined) return;
         attachTextResult(call, contentText(message.content) ?? "");
         attachExtras(call, message);

@@ -35,6 +35,15 @@ export interface FormatReader {
    * @param source The file name, for errors.
    */
   read(value: unknown, source: string): Trace;
+  /**
+   * Read the document when this reader claims it, else `undefined`: what
+   * `claims` then `read` do, finding the format's structure once (detection
+   * uses it when given).
+   *
+   * @param value The parsed document.
+   * @param source The file name, for errors.
+   */
+  readIfClaimed?(value: unknown, source: string): Trace | undefined;
 }
 
 /**
@@ -64,6 +73,8 @@ export interface FormatReader {
  * assert.equal(reader.claims(["a"]), true);
  * assert.equal(reader.read(["a"], "t.json").calls[0]?.tool, "a");
  * assert.throws(() => reader.read({}, "t.json"), /t\.json: expected a list/);
+ * assert.equal(reader.readIfClaimed?.({}, "t.json"), undefined);
+ * assert.equal(reader.readIfClaimed?.(["b"], "t.json")?.calls[0]?.tool, "b");
  * ```
  */
 export function documentReader<T>(
@@ -80,5 +91,38 @@ export function documentReader<T>(
       if (found === undefined) throw new InputError(notFound, source);
       return read(found, source, value);
     },
+    readIfClaimed(value, source) {
+      const found = find(value);
+      return found === undefined ? undefined : read(found, source, value);
+    },
   };
+}
+
+/**
+ * Read a document with a reader when it claims it: its `readIfClaimed`, or
+ * `claims` then `read` for a reader without one.
+ *
+ * @param reader The reader.
+ * @param value The parsed document.
+ * @param source The file name, for errors.
+ * @returns The trace, or `undefined` when the reader does not claim the document.
+ *
+ * @example Usage
+ * ```ts
+ * import { readIfClaimed } from "./reader.ts";
+ * import { toolscoreReader } from "./toolscore.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = { format: "toolscore", calls: [{ tool: "a" }] };
+ * assert.equal(readIfClaimed(toolscoreReader, doc, "t.json")?.calls.length, 1);
+ * assert.equal(readIfClaimed(toolscoreReader, [], "t.json"), undefined);
+ * ```
+ */
+export function readIfClaimed(
+  reader: FormatReader,
+  value: unknown,
+  source: string,
+): Trace | undefined {
+  if (reader.readIfClaimed !== undefined) return reader.readIfClaimed(value, source);
+  return reader.claims(value) ? reader.read(value, source) : undefined;
 }

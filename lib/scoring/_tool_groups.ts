@@ -17,9 +17,9 @@
 import type { ToolCall } from "./calls.ts";
 import { isFrozenGold } from "./_frozen_gold.ts";
 import { InputError } from "../base/errors.ts";
-import { hungarian, MAX_EXACT_COST, pairingSizeError } from "./hungarian.ts";
+import { hungarian, MAX_EXACT_COST, pairingSizeError, rowMinimaAssignment } from "./hungarian.ts";
 import { valuesMatch, type ValuesMatchOptions } from "./matchers.ts";
-import { trimmedEqual } from "../base/_text.ts";
+import { mayTrim } from "../base/_text.ts";
 
 /** The calls of one tool. */
 export interface ToolGroup {
@@ -63,16 +63,19 @@ interface GoldSide {
   from: number[];
   goldSlot: number[];
   goldValue: unknown[];
-  /** How each expected value compares: PRIMITIVE, TEXT or VALUE. */
+  /** How each expected value compares: PRIMITIVE, TEXT, PADDED_TEXT or VALUE. */
   goldKind: number[];
+  /** Each PADDED_TEXT value trimmed. */
+  goldTrimmed: (string | undefined)[];
 }
 
 // How an expected value compares with an actual one: a number, boolean or null by identity; a
-// string by identity or (lenient) once trimmed; anything else (matchers, objects, arrays)
-// through valuesMatch().
+// string by identity or (lenient) once trimmed — TEXT when trimming cannot change it, else
+// PADDED_TEXT —; anything else (matchers, objects, arrays) through valuesMatch().
 const PRIMITIVE = 0;
 const TEXT = 1;
 const VALUE = 2;
+const PADDED_TEXT = 3;
 
 // Everything about the expected calls that does not depend on the actual ones.
 interface GoldPlan {
@@ -143,13 +146,16 @@ function goldSide(indexes: number[], expected: ToolCall[]): GoldSide {
   from.push(goldSlot.length);
   const goldKind = goldValue.map((value) =>
     typeof value === "string"
-      ? TEXT
+      ? (mayTrim(value) ? PADDED_TEXT : TEXT)
       : typeof value === "object" && value !== null || typeof value === "undefined"
       ? VALUE
       : PRIMITIVE
   );
+  const goldTrimmed = goldValue.map((v, q) =>
+    goldKind[q] === PADDED_TEXT ? (v as string).trim() : undefined
+  );
   const inherited = slots.map((key) => key in Object.prototype);
-  return { slots, inherited, from, goldSlot, goldValue, goldKind };
+  return { slots, inherited, from, goldSlot, goldValue, goldKind, goldTrimmed };
 }
 
 /** The pairing: for each expected call, its actual partner (-1 when none) and matched keys. */
@@ -305,15 +311,17 @@ function fillMatched(
   const g = group.gold.length;
   const t = group.actual.length;
   const matched: number[] = group.matched = [];
-  const { slots, inherited, from, goldSlot, goldValue, goldKind } = group.side!;
+  const { slots, inherited, from, goldSlot, goldValue, goldKind, goldTrimmed } = group.side!;
   if (goldSlot.length === 0) {
     for (let k = 0; k < g * t; k++) matched.push(0);
     return;
   }
   const width = slots.length;
   // values[j * width + s]: actual call j's value for slot s (MISSING when absent or when its
-  // arguments did not parse).
+  // arguments did not parse); trimmed[j * width + s]: that value trimmed, for the (rare) strings
+  // that trimming changes, when comparing leniently.
   const values: unknown[] = [];
+  let trimmed: (string | undefined)[] | undefined;
   for (let j = 0; j < t; j++) {
     const call = actual[group.actual[j]!]!;
     const args = call.argsError === undefined ? call.args : undefined;
@@ -328,6 +336,9 @@ function fillMatched(
       const key = slots[s]!;
       let value = plain && !inherited[s] ? args[key] : undefined;
       if (value === undefined) value = Object.hasOwn(args, key) ? args[key] : MISSING;
+      if (!strict && typeof value === "string" && mayTrim(value)) {
+        (trimmed ??= [])[values.length] = value.trim();
+      }
       values.push(value);
     }
   }
@@ -339,17 +350,22 @@ function fillMatched(
       const base = j * width;
       let count = 0;
       for (let q = start; q < end; q++) {
-        const got = values[base + goldSlot[q]!];
+        const at = base + goldSlot[q]!;
+        const got = values[at];
         if (got === MISSING) continue;
         const want = goldValue[q];
+        // Lenient strings are equal when equal trimmed (a string trimming leaves alone is itself).
         switch (goldKind[q]) {
           case PRIMITIVE:
             if (want === got) count++;
             break;
           case TEXT:
+            if (want === got || !strict && trimmed !== undefined && trimmed[at] === want) count++;
+            break;
+          case PADDED_TEXT:
             if (
               want === got ||
-              (!strict && typeof got === "string" && trimmedEqual(want as string, got))
+              !strict && typeof got === "string" && (trimmed?.[at] ?? got) === goldTrimmed[q]
             ) {
               count++;
             }
@@ -467,34 +483,4 @@ function inOrderIsOptimal(group: ToolGroup, goldKeys: readonly number[]): boolea
     if (keys < 0 || group.matched[k * n + k] !== keys) return false;
   }
   return true;
-}
-
-// When every row's cheapest column is different, picking them is optimal: no assignment can
-// cost less than the sum of the row minima. This exact shortcut covers the common case (each
-// call has one clearly best partner) without running the O(n³) algorithm.
-function rowMinimaAssignment(
-  rows: number,
-  columns: number,
-  cost: number[],
-): number[] | undefined {
-  const taken: boolean[] = new Array(columns).fill(false);
-  const assignment: number[] = new Array(rows);
-  for (let r = 0; r < rows; r++) {
-    let best = 0;
-    let bestCost = Infinity;
-    let tie = false;
-    for (let c = 0; c < columns; c++) {
-      const value = cost[r * columns + c]!;
-      if (value < bestCost) {
-        bestCost = value;
-        best = c;
-        tie = false;
-      } else if (value === bestCost) tie = true;
-    }
-    // A tie would make the choice depend on scan order; leave those to the full algorithm.
-    if (tie || taken[best]) return undefined;
-    taken[best] = true;
-    assignment[r] = best;
-  }
-  return assignment;
 }

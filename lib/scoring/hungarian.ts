@@ -132,3 +132,51 @@ export function hungarian(
   for (let j = 1; j <= m; j++) if (p[j]! > 0) assignment[p[j]! - 1] = j - 1;
   return assignment;
 }
+
+/**
+ * The assignment that picks every row's cheapest column, when those columns
+ * are all different and no row has a tie: then it is optimal, since no
+ * assignment costs less than the sum of the row minima. This exact shortcut
+ * covers the common case (each call has one clearly best partner) without
+ * the O(n³) algorithm.
+ *
+ * @param rows The number of rows.
+ * @param columns The number of columns (at least `rows`).
+ * @param cost `cost[r * columns + c]`: the cost of pairing row r with column c.
+ * @returns Each row's column, or `undefined` when the shortcut does not apply.
+ *
+ * @example Usage
+ * ```ts
+ * import { rowMinimaAssignment } from "./hungarian.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(rowMinimaAssignment(2, 2, [5, 1, 0, 9]), [1, 0]);
+ * assert.equal(rowMinimaAssignment(2, 2, [1, 5, 0, 9]), undefined); // both want column 0
+ * ```
+ */
+export function rowMinimaAssignment(
+  rows: number,
+  columns: number,
+  cost: readonly number[],
+): number[] | undefined {
+  const taken: boolean[] = new Array(columns).fill(false);
+  const assignment: number[] = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let best = 0;
+    let bestCost = Infinity;
+    let tie = false;
+    for (let c = 0; c < columns; c++) {
+      const value = cost[r * columns + c]!;
+      if (value < bestCost) {
+        bestCost = value;
+        best = c;
+        tie = false;
+      } else if (value === bestCost) tie = true;
+    }
+    // A tie would make the choice depend on scan order; leave those to the full algorithm.
+    if (tie || taken[best]) return undefined;
+    taken[best] = true;
+    assignment[r] = best;
+  }
+  return assignment;
+}

@@ -13,6 +13,7 @@ import { callFailed, hasOutcome, type ToolCall } from "./calls.ts";
 import { groupCalls, pairedArgumentCounts, pairGroups, type ToolGroups } from "./_tool_groups.ts";
 import type { PairingOptions } from "./pairing.ts";
 import { schemaAccepts } from "./schema_check.ts";
+import { isFrozenGold } from "./_frozen_gold.ts";
 
 /** Totals of one figure (seconds or USD) per tool; `null` when no call carries it. */
 export interface FigureBlock {
@@ -278,15 +279,26 @@ function figureBlock(
   };
 }
 
-function schemaCompliance(gold: ToolCall[], actual: ToolCall[]): number | null | undefined {
-  let schemas: Map<string, unknown> | undefined;
+// The first schema of each expected tool, or null when none has one; a frozen gold list's once.
+const GOLD_SCHEMAS = new WeakMap<readonly ToolCall[], Map<string, unknown> | null>();
+
+function goldSchemas(gold: ToolCall[]): Map<string, unknown> | null {
+  let schemas = GOLD_SCHEMAS.get(gold);
+  if (schemas !== undefined) return schemas;
+  schemas = null;
   for (const call of gold) {
     const schema = call.metadata === undefined ? undefined : call.metadata.schema;
     if (schema === undefined) continue;
     schemas ??= new Map();
     if (!schemas.has(call.tool)) schemas.set(call.tool, schema);
   }
-  if (schemas === undefined) return undefined;
+  if (isFrozenGold(gold)) GOLD_SCHEMAS.set(gold, schemas);
+  return schemas;
+}
+
+function schemaCompliance(gold: ToolCall[], actual: ToolCall[]): number | null | undefined {
+  const schemas = goldSchemas(gold);
+  if (schemas === null) return undefined;
   let total = 0;
   let valid = 0;
   for (const call of actual) {
