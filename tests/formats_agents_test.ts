@@ -333,6 +333,24 @@ Deno.test("vercel-ai: a stream cut while a call's input was streaming keeps the 
   assert.equal(trace.calls[0]?.metadata?.input_incomplete, true);
 });
 
+Deno.test("vercel-ai: a final answer keeps the blank text deltas between words", () => {
+  const trace = traceFromValue([
+    { type: "start" },
+    { type: "text-start", id: "t1" },
+    { type: "text-delta", id: "t1", delta: " " },
+    { type: "text-delta", id: "t1", delta: "Weather" },
+    { type: "text-delta", id: "t1", delta: ":" },
+    { type: "text-delta", id: "t1", delta: " " },
+    { type: "text-delta", id: "t1", delta: "20°C" },
+    { type: "text-delta", id: "t1", delta: "\n" },
+    { type: "text-delta", id: "t1", delta: "- Time" },
+    { type: "text-delta", id: "t1", delta: "\n" },
+    { type: "text-end", id: "t1" },
+    { type: "finish" },
+  ]);
+  assert.equal(trace.finalAnswer, "Weather: 20°C\n- Time");
+});
+
 Deno.test("vercel-ai: a tool-input-available chunk without a toolName is an error, never 0 calls", () => {
   assert.throws(
     () =>
