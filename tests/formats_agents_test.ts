@@ -333,6 +333,63 @@ Deno.test("vercel-ai: a stream cut while a call's input was streaming keeps the 
   assert.equal(trace.calls[0]?.metadata?.input_incomplete, true);
 });
 
+Deno.test("vercel-ai: results logged without toolCallId pair with their calls in order", () => {
+  const call = (store: string) => ({
+    type: "tool-call",
+    toolName: "price",
+    input: { store },
+  });
+  const result = (store: string, output: string) => ({
+    type: "tool-result",
+    toolName: "price",
+    input: { store },
+    output,
+  });
+  const trace = traceFromValue({
+    steps: [
+      {
+        content: [call("A"), call("B"), result("B", "1099"), result("A", "999")],
+        finishReason: "tool-calls",
+      },
+      {
+        content: [call("A"), result("A", "998"), { type: "text", text: "A is cheaper." }],
+        finishReason: "stop",
+      },
+    ],
+  });
+  assert.deepEqual(trace.calls.map((c) => [c.args, c.result, c.isError]), [
+    [{ store: "A" }, "999", false],
+    [{ store: "B" }, "1099", false],
+    [{ store: "A" }, "998", false],
+  ]);
+  assert.equal(trace.finalAnswer, "A is cheaper.");
+  // A result no open call matches is a call of its own, never dropped.
+  const orphan = traceFromValue({
+    steps: [{ content: [result("C", "5")], finishReason: "stop" }],
+  });
+  assert.deepEqual(orphan.calls.map((c) => [c.tool, c.args, c.result]), [["price", {
+    store: "C",
+  }, "5"]]);
+});
+
+Deno.test("vercel-ai: a final answer keeps the blank text deltas between words", () => {
+  const trace = traceFromValue([
+    { type: "start" },
+    { type: "text-start", id: "t1" },
+    { type: "text-delta", id: "t1", delta: " " },
+    { type: "text-delta", id: "t1", delta: "Weather" },
+    { type: "text-delta", id: "t1", delta: ":" },
+    { type: "text-delta", id: "t1", delta: " " },
+    { type: "text-delta", id: "t1", delta: "20°C" },
+    { type: "text-delta", id: "t1", delta: "\n" },
+    { type: "text-delta", id: "t1", delta: "- Time" },
+    { type: "text-delta", id: "t1", delta: "\n" },
+    { type: "text-end", id: "t1" },
+    { type: "finish" },
+  ]);
+  assert.equal(trace.finalAnswer, "Weather: 20°C\n- Time");
+});
+
 Deno.test("vercel-ai: a tool-input-available chunk without a toolName is an error, never 0 calls", () => {
   assert.throws(
     () =>

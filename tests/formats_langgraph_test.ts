@@ -400,6 +400,34 @@ Deno.test("langsmith: runs keyed by run_id find their root in any order; chain a
   );
 });
 
+Deno.test("langsmith: a run list whose root has a run_type LangSmith does not name is still runs", () => {
+  const runs = [
+    {
+      id: "root",
+      name: "agent",
+      run_type: "agent",
+      parent_run_id: null,
+      inputs: {},
+      outputs: null,
+    },
+    {
+      id: "t1",
+      name: "weather",
+      run_type: "tool",
+      parent_run_id: "root",
+      inputs: { city: "London" },
+      error: "timed out",
+    },
+  ];
+  const trace = traceFromValue(runs);
+  assert.equal(trace.format, "langchain");
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.error]), [
+    ["weather", { city: "London" }, "timed out"],
+  ]);
+  // Without one run of LangSmith's own types, the list is not taken for runs.
+  assert.notEqual(traceFromValue([runs[0], { ...runs[0], id: "r2" }]).format, "langchain");
+});
+
 Deno.test("langchain: a list of lc-serialized messages is LangChain, never Responses items", () => {
   const lc = (cls: string, kwargs: Record<string, unknown>) => ({
     lc: 1,

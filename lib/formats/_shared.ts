@@ -224,6 +224,8 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
  * The final-answer rule: the assistant text after the last tool call. Text
  * parts of one message (or of one run of model turns) are joined with
  * `separator`; a call forgets the text before it; blank text is no text.
+ * Pieces joined with `""` are a stream's deltas: a blank delta after text
+ * (the space or newline between words) is part of the text, never dropped.
  */
 export class FinalAnswer {
   #parts: string[] = [];
@@ -239,7 +241,12 @@ export class FinalAnswer {
 
   /** Assistant text. */
   text(text: unknown): void {
-    if (typeof text !== "string" || text.trim() === "") return;
+    if (typeof text !== "string") return;
+    if (text.trim() === "") {
+      if (this.separator !== "" || this.#parts.length === 0) return;
+      this.#parts.push(text);
+      return;
+    }
     this.#parts.push(text);
     this.#answer = this.#parts.join(this.separator);
   }

@@ -5,7 +5,9 @@
  * end_time, child_runs: […]}` (nested to any depth, as LangChain's tracers
  * and `RunTree` serialize them), a list of such runs, `{"runs": […]}`, or a
  * flat list of runs linked by `parent_run_id` (as the LangSmith API lists
- * them; a JSONL file of runs too).
+ * them; a JSONL file of runs too). A list's runs may carry a `run_type`
+ * outside LangSmith's own (an exporter's `"agent"` root run) when one of them
+ * is of LangSmith's types; such runs are never calls.
  *
  * A call is a run with `run_type: "tool"`: the tool is its `name`, the
  * arguments its `inputs` (a single-input tool's `{"input": TEXT}` is kept as
@@ -101,7 +103,16 @@ export function runList(value: unknown): JsonObject[] | undefined {
     ? value.runs
     : undefined;
   if (list === undefined || list.length === 0) return undefined;
-  return list.every(isRun) ? list as JsonObject[] : undefined;
+  // A list may hold runs of a type LangSmith does not name (an exporter's
+  // `"agent"` root): run-shaped items, when one of them is a LangSmith run.
+  return list.every(isRunShaped) && list.some(isRun) ? list as JsonObject[] : undefined;
+}
+
+// A run of any `run_type` (the schema's `run_type` is a plain string).
+function isRunShaped(value: unknown): boolean {
+  return isJsonObject(value) && typeof value.run_type === "string" && value.run_type !== "" &&
+    typeof value.name === "string" &&
+    (value.inputs !== undefined || Array.isArray(value.child_runs) || value.outputs !== undefined);
 }
 
 /**

@@ -30,6 +30,9 @@
  *   (the model's input did not parse or validate, so the tool never ran) is
  *   a call with that input, failed with its `errorText`.
  * - A `preliminary` output is replaced by the final one.
+ * - A result without `toolCallId` (a log that dropped the ids) belongs to
+ *   the earliest call of its tool, with the same input, that has no id and
+ *   no outcome yet; otherwise it is a call of its own.
  * - A call whose input was still streaming when the stream ended
  *   (`tool-input-start` and `tool-input-delta` chunks, no
  *   `tool-input-available`) is kept with the text it had as its arguments
@@ -49,6 +52,7 @@
 
 import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { canonicalJson } from "../base/canonical.ts";
 import {
   addUsage,
   FinalAnswer,
@@ -190,6 +194,23 @@ function errorText(error: unknown): string {
   return "tool error";
 }
 
+// A result without `toolCallId` (a log that dropped the ids) is the result
+// of the earliest call of the same tool, with the same input, that has no id
+// and no outcome yet: results come in the order of their calls.
+function openCallFor(calls: ToolCall[], part: JsonObject): ToolCall | undefined {
+  if (!RESULT_TYPES.has(part.type as string) || typeof part.toolName !== "string") {
+    return undefined;
+  }
+  const input = part.input ?? part.args;
+  return calls.find((call) =>
+    call.id === undefined && call.tool === part.toolName && call.result === undefined &&
+    call.isError === undefined &&
+    (input === undefined || canonicalJson(input) === canonicalJson(call.args ?? {}))
+  );
+}
+
+const RESULT_TYPES = new Set(["tool-result", "tool-error", "tool-output-available"]);
+
 function fail(call: ToolCall, message: string): void {
   call.isError = true;
   call.error = message;
@@ -220,7 +241,7 @@ export const vercelAiReader: FormatReader = documentReader(
     const answer = new FinalAnswer("");
     const callOf = (part: JsonObject, index: number): ToolCall | undefined => {
       const id = idOf(part.toolCallId);
-      const known = id === undefined ? undefined : byId.get(id);
+      const known = id === undefined ? openCallFor(calls, part) : byId.get(id);
       if (known !== undefined) return known;
       if (typeof part.toolName !== "string" || part.toolName === "") {
         if (part.type === "tool-result" || part.type === "tool-error") {
