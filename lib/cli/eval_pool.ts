@@ -15,7 +15,7 @@
  */
 
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
-import type { RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts";
+import type { RenderedSlice, WorkerReply, WorkerRequest } from "./eval_types.ts";
 
 /**
  * With the default `--jobs`, runs below this many files stay on one thread:
@@ -108,14 +108,14 @@ class EventTurn {
  * @param files The trace files, in order.
  * @param color Whether to colour console output.
  * @param jobs How many workers to start.
- * @returns The rendered results, slice by slice.
+ * @returns The rendered slices, each with how many files it covers.
  */
 export async function* scoreInWorkers(
   args: string[],
   files: string[],
   color: boolean,
   jobs: number,
-): AsyncGenerator<RenderedResult[]> {
+): AsyncGenerator<{ slice: RenderedSlice; files: number }> {
   const slices: string[][] = [];
   for (let i = 0; i < files.length; i += SLICE) slices.push(files.slice(i, i + SLICE));
   const { fallbackScore } = await import("./eval_worker.ts");
@@ -130,7 +130,7 @@ export async function* scoreInWorkers(
     workers.length = 0;
   }
   const turn = new EventTurn();
-  const done = new Map<number, RenderedResult[]>();
+  const done = new Map<number, RenderedSlice>();
   const taken = new Uint8Array(slices.length);
   let waiter: (() => void) | undefined;
   let failure: { name: string; message: string } | undefined;
@@ -155,7 +155,7 @@ export async function* scoreInWorkers(
       worker.onmessage = (event: MessageEvent<WorkerReply>) => {
         const reply = event.data;
         if ("error" in reply) failure ??= reply.error;
-        else done.set(reply.id, reply.rendered);
+        else done.set(reply.id, reply.slice);
         dispatch(worker);
         wake();
       };
@@ -183,9 +183,9 @@ export async function* scoreInWorkers(
         }
       }
       if (failure) rethrow(failure);
-      const rendered = done.get(id)!;
+      const slice = done.get(id)!;
       done.delete(id);
-      yield rendered;
+      yield { slice, files: slices[id]!.length };
     }
   } finally {
     for (const worker of workers) worker.terminate();

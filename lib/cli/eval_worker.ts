@@ -8,7 +8,8 @@
 
 import type { CliIO } from "./command.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
-import type { EvalSession, RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts";
+import { sliceOf } from "./eval_slice.ts";
+import type { EvalSession, RenderedResult, RenderedSlice, WorkerReply, WorkerRequest } from "./eval_types.ts";
 import { iterateTraceFiles } from "./inputs.ts";
 
 let session: Promise<EvalSession> | undefined;
@@ -29,13 +30,13 @@ const NO_IO: CliIO = {
  * @param args The `eval` arguments.
  * @param files The files of the slice.
  * @param color Whether to colour console output.
- * @returns The rendered results, in file order.
+ * @returns The slice's rendered reports, in file order.
  */
 export async function fallbackScore(
   args: string[],
   files: string[],
   color: boolean,
-): Promise<RenderedResult[]> {
+): Promise<RenderedSlice> {
   const key = JSON.stringify(args);
   if (session === undefined || sessionArgs !== key) {
     session = prepareEval(args);
@@ -46,20 +47,22 @@ export async function fallbackScore(
   for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
     for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
   }
-  return out;
+  return sliceOf(out, ready.values.json === true, color);
 }
 
 // Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).
 const scope = globalThis as unknown as {
   onmessage?: (event: MessageEvent<WorkerRequest>) => void;
-  postMessage?: (message: WorkerReply) => void;
+  postMessage?: (message: WorkerReply, transfer?: Transferable[]) => void;
   WorkerGlobalScope?: unknown;
 };
 if (scope.WorkerGlobalScope !== undefined) {
   scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     const { args, files, color, id } = event.data;
     try {
-      scope.postMessage?.({ id, rendered: await fallbackScore(args, files, color) });
+      const slice = await fallbackScore(args, files, color);
+      // The bytes move to the main thread, not copied.
+      scope.postMessage?.({ id, slice }, [slice.bytes.buffer as ArrayBuffer]);
     } catch (error) {
       const { name, message } = error instanceof Error ? error : new Error(String(error));
       scope.postMessage?.({ id, error: { name, message } });
