@@ -65,3 +65,52 @@ Deno.test("parseDocument() reads back any JSON value it is given as text (proper
     }),
   );
 });
+
+Deno.test("keysAreUnique() agrees with jsonc-parser's duplicate-key check on any JSON", async () => {
+  const { keysAreUnique, checkDuplicateKeys } = await import("../lib/base/json_limits.ts");
+  const { visit } = await import("jsonc-parser");
+  // Objects built from key lists that may repeat, with keys that look like JSON (`"a":`, `\"`).
+  const key = fc.constantFrom("a", "b", "a:", '"', "\\", ' ":', "__proto__", "é");
+  const tree = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small" },
+      fc.oneof(fc.integer(), key, fc.constant(null)),
+      fc.array(tie("node"), { maxLength: 4 }),
+      fc.array(fc.tuple(key, tie("node")), { maxLength: 4 }).map((entries) =>
+        `{${entries.map(([k, v]) => `${JSON.stringify(k)} : ${text(v)}`).join(", ")}}`
+      ),
+    ),
+  })).node;
+  const text = (node: unknown): string =>
+    typeof node === "string" && node.startsWith("{") ? node : JSON.stringify(node);
+  const seen = { unique: 0, repeated: 0 };
+  fc.assert(fc.property(tree, (node) => {
+    const json = text(node);
+    const value = JSON.parse(json);
+    let duplicate = false;
+    try {
+      checkDuplicateKeys(json, "x.json", visit);
+    } catch {
+      duplicate = true;
+    }
+    assert.equal(keysAreUnique(json, value), !duplicate, json);
+    seen[duplicate ? "repeated" : "unique"]++;
+  }), { numRuns: 300 });
+  // Both kinds were generated, so the property was put to the test.
+  assert.ok(seen.unique > 0 && seen.repeated > 0, JSON.stringify(seen));
+});
+
+Deno.test("readDocument() names a key given twice in plain JSON", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/gold.json`, '[{"tool": "a", "args": {"x": 1, "x": 2}}]');
+    await assert.rejects(
+      () => readDocument(`${dir}/gold.json`),
+      /gold\.json:1:\d+: \[0\]\.args: key "x" is given twice in one object; keep one/,
+    );
+    await Deno.writeTextFile(`${dir}/ok.json`, '[{"tool": "a:", "args": {"x": "\\":"}}]');
+    assert.deepEqual(await readDocument(`${dir}/ok.json`), [{ tool: "a:", args: { x: '":' } }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -308,7 +308,9 @@ export const evalCommand: Command = {
     try {
       if (pooled) {
         let filesDone = 0;
-        for await (const { slice, files: sliceFiles } of scoreInWorkers(args, files, io.color, jobs)) {
+        for await (
+          const { slice, files: sliceFiles } of scoreInWorkers(args, files, io.color, jobs)
+        ) {
           report.add(slice);
           progress.update(filesDone += sliceFiles);
         }

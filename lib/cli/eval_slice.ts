@@ -60,7 +60,9 @@ export function sliceOf(
   const text = rendered.map((one) => one.text).join(traceSeparator(json));
   const keep = color ? [OWN_COLOR_SEQUENCES] : [];
   return {
-    bytes: text === "" && rendered.length === 0 ? EMPTY : encoder.encode(escapeControl(text, { keep })),
+    bytes: text === "" && rendered.length === 0
+      ? EMPTY
+      : encoder.encode(escapeControl(text, { keep })),
     rows,
     violations,
     records,

@@ -9,7 +9,13 @@
 import type { CliIO } from "./command.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
 import { sliceOf } from "./eval_slice.ts";
-import type { EvalSession, RenderedResult, RenderedSlice, WorkerReply, WorkerRequest } from "./eval_types.ts";
+import type {
+  EvalSession,
+  RenderedResult,
+  RenderedSlice,
+  WorkerReply,
+  WorkerRequest,
+} from "./eval_types.ts";
 import { iterateTraceFiles } from "./inputs.ts";
 
 let session: Promise<EvalSession> | undefined;
