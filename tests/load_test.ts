@@ -84,18 +84,21 @@ Deno.test("keysAreUnique() agrees with jsonc-parser's duplicate-key check on any
   const text = (node: unknown): string =>
     typeof node === "string" && node.startsWith("{") ? node : JSON.stringify(node);
   const seen = { unique: 0, repeated: 0 };
-  fc.assert(fc.property(tree, (node) => {
-    const json = text(node);
-    const value = JSON.parse(json);
-    let duplicate = false;
-    try {
-      checkDuplicateKeys(json, "x.json", visit);
-    } catch {
-      duplicate = true;
-    }
-    assert.equal(keysAreUnique(json, value), !duplicate, json);
-    seen[duplicate ? "repeated" : "unique"]++;
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(tree, (node) => {
+      const json = text(node);
+      const value = JSON.parse(json);
+      let duplicate = false;
+      try {
+        checkDuplicateKeys(json, "x.json", visit);
+      } catch {
+        duplicate = true;
+      }
+      assert.equal(keysAreUnique(json, value), !duplicate, json);
+      seen[duplicate ? "repeated" : "unique"]++;
+    }),
+    { numRuns: 300 },
+  );
   // Both kinds were generated, so the property was put to the test.
   assert.ok(seen.unique > 0 && seen.repeated > 0, JSON.stringify(seen));
 });

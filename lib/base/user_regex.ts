@@ -68,19 +68,24 @@ export class UserPattern implements TextPattern {
   readonly source: string;
   /** The flags as given. */
   readonly flags: string;
-  readonly #re: RE2JS;
+  #compiled: RE2JS | (() => RE2JS);
 
   /**
    * Wrap a compiled RE2 pattern; use {@linkcode compileUserPattern} to make one.
    *
    * @param source The pattern as written.
    * @param flags The flags.
-   * @param re The compiled pattern.
+   * @param re The compiled pattern, or how to compile it when first used.
    */
-  constructor(source: string, flags: string, re: RE2JS) {
+  constructor(source: string, flags: string, re: RE2JS | (() => RE2JS)) {
     this.source = source;
     this.flags = flags;
-    this.#re = re;
+    this.#compiled = re;
+  }
+
+  get #re(): RE2JS {
+    if (typeof this.#compiled === "function") this.#compiled = this.#compiled();
+    return this.#compiled;
   }
 
   /**
@@ -231,6 +236,44 @@ export function compileUserPattern(
       cause: error,
     });
   }
+}
+
+/**
+ * A pattern shipped with toolscore (the honesty defaults): the same checks as
+ * {@linkcode compileUserPattern} but RE2 compiles it when it is first used.
+ * The honesty checks run each list as one alternation built from the
+ * patterns' sources, so a default pattern is rarely compiled on its own, and
+ * compiling them all took about a fifth of `eval`'s start-up. Only for
+ * patterns a test compiles (`tests/honesty_*`): a syntax error would surface
+ * at first use.
+ *
+ * @param pattern The pattern (RE2 syntax).
+ * @param flags Any of `i`, `m`, `s`.
+ * @param where Where the pattern came from, for errors.
+ * @returns The pattern, compiled on first use.
+ * @throws {InputError} On a flag or construct RE2 cannot run.
+ *
+ * @example Usage
+ * ```ts
+ * import { deferredUserPattern } from "./user_regex.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(deferredUserPattern("done$", "i").test("All DONE"), true);
+ * ```
+ */
+export function deferredUserPattern(pattern: string, flags: string, where?: string): UserPattern {
+  compileUserPattern("", flags, where); // the flags checked as a user pattern's are
+  const construct = unsupported(pattern);
+  if (construct !== undefined) {
+    throw new InputError(`pattern ${JSON.stringify(pattern)} uses ${construct}`, where);
+  }
+  let bits = 0;
+  for (const flag of flags) bits |= FLAG_BITS[flag] ?? 0;
+  return new UserPattern(
+    pattern,
+    flags,
+    () => RE2JS.compile(RE2JS.translateRegExp(pattern), bits),
+  );
 }
 
 /**
