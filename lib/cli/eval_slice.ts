@@ -28,7 +28,8 @@ export function traceSeparator(json: boolean): string {
  * Join, escape and encode rendered traces.
  *
  * @param rendered The traces, in order.
- * @param json Whether the run prints JSON.
+ * @param json Whether the run prints JSON: then each text is `JSON.stringify`
+ * output (no raw C0 control character), which the escaping relies on.
  * @param color Whether stdout is coloured (toolscore's own colour codes then stay).
  * @returns The slice.
  *
@@ -38,9 +39,11 @@ export function traceSeparator(json: boolean): string {
  * import assert from "node:assert/strict";
  *
  * const row = { name: "t", score: 1, grade: "A", selection: 1, argumentF1: 1, sequence: 1, requiredCalls: 1, passed: true };
- * const slice = sliceOf([{ text: "a\x1b", row, violations: 0 }, { text: "b", row, violations: 1 }], true, false);
- * assert.equal(new TextDecoder().decode(slice.bytes), "a\\u001b,\nb");
+ * const slice = sliceOf([{ text: "a\x1b", row, violations: 0 }, { text: "b", row, violations: 1 }], false, false);
+ * assert.equal(new TextDecoder().decode(slice.bytes), "a\\u001b\n\nb");
  * assert.equal(slice.violations, 1);
+ * const json = sliceOf([{ text: JSON.stringify("\u202e\x7f"), row, violations: 0 }], true, false);
+ * assert.equal(new TextDecoder().decode(json.bytes), '"\\u202e\\u007f"');
  * ```
  */
 export function sliceOf(
@@ -58,14 +61,26 @@ export function sliceOf(
     if (one.record !== undefined) records.push(one.record);
   }
   const text = rendered.map((one) => one.text).join(traceSeparator(json));
-  const keep = color ? [OWN_COLOR_SEQUENCES] : [];
   return {
-    bytes: text === "" && rendered.length === 0
-      ? EMPTY
-      : encoder.encode(escapeControl(text, { keep })),
+    bytes: rendered.length === 0 ? EMPTY : safeBytes(text, json, color),
     rows,
     violations,
     records,
     ...(rendered.length === 1 ? { single: rendered[0]!.text } : {}),
   };
+}
+
+/**
+ * The text escaped as `runCli` escapes stdout (`escapeControl`, toolscore's
+ * colour codes kept on a coloured stdout), UTF-8 encoded. JSON text comes out
+ * of `JSON.stringify`, which escapes C0 controls itself: when it is all ASCII
+ * (as many bytes as characters) and has no DEL, nothing is left to escape, and
+ * the regular-expression scan of the whole text is skipped.
+ */
+function safeBytes(text: string, json: boolean, color: boolean): Uint8Array {
+  if (json) {
+    const bytes = encoder.encode(text);
+    if (bytes.length === text.length && text.indexOf("\x7f") === -1) return bytes;
+  }
+  return encoder.encode(escapeControl(text, { keep: color ? [OWN_COLOR_SEQUENCES] : [] }));
 }
