@@ -75,12 +75,18 @@ Deno.test("toolscore eval escapes control characters alike on one thread and on 
       JSON.stringify([{ tool: HOSTILE, args: { q: "x" } }, { tool: "plain", args: {} }]),
     );
     await Deno.mkdir(`${dir}/runs`);
-    // 250 files (more than two slices, so `-j 2` uses a worker); every fifth one hostile.
+    // 250 files (more than two slices, so `-j 2` uses a worker); every fifth one hostile, every
+    // 49th a chat without tool calls (a reader's note on stderr).
+    const chat = {
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }],
+    };
     for (let i = 0; i < 250; i++) {
       const tool = i % 5 === 0 ? HOSTILE : "plain";
       await Deno.writeTextFile(
         `${dir}/runs/r${String(i).padStart(3, "0")}.json`,
-        JSON.stringify([{ tool, args: { q: i % 5 === 0 ? `\u202ey${i}` : "x" } }]),
+        JSON.stringify(
+          i % 49 === 1 ? chat : [{ tool, args: { q: i % 5 === 0 ? `\u202ey${i}` : "x" } }],
+        ),
       );
     }
     for (const mode of [["--json"], []]) {

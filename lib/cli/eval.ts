@@ -9,6 +9,20 @@
  * on a forbidden call or a credential; with no explicit bar it reports and
  * exits 0.
  *
+ * Output (issue 21): traces are scored, rendered and written in slices of a
+ * hundred files, on the main thread or on worker threads (`eval_pool.ts`),
+ * and dropped, so memory stays flat however many files a run has. The thread
+ * that renders a slice also escapes its control characters and encodes it
+ * (`eval_slice.ts`); the command only writes bytes, in file order. Console
+ * blocks stream at once. `--json` documents are held back up to
+ * {@linkcode JSON_HOLD_BYTES} (8 MB, about a thousand traces of twenty calls),
+ * so a run that fails on an input within that prints nothing on stdout; past
+ * it the document streams, and a run that then fails leaves the document
+ * unclosed — invalid JSON, never a valid-looking partial result — exits 2 and
+ * says on stderr that stdout is incomplete. (The alternative, writing to a
+ * temporary file and renaming it, needs a file target and write permission;
+ * stdout has neither.)
+ *
  * @module
  */
 
@@ -27,6 +41,7 @@ import { type Progress, progressLine } from "./progress.ts";
 import { reportFlagsHelp } from "./report_flags.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
 import { sliceOf } from "./eval_slice.ts";
+import { readingNotes } from "./reading_notes.ts";
 import type { EvalSession, RenderedResult, RenderedSlice, Scored } from "./eval_types.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
 
@@ -56,7 +71,8 @@ Options:
   --receipt-out PATH       write the receipt here (one trace)
   --receipt-dir DIR        write receipts into DIR (several traces); an existing file is
                            replaced only when it is a toolscore receipt, never an input
-  --json                   print one JSON document on stdout, nothing else
+  --json                   print one JSON document on stdout, nothing else (streamed past
+                           8 MB: a run that then fails leaves it unclosed, and says so)
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
@@ -134,6 +150,7 @@ class EvalReport {
   }
 
   add(slice: RenderedSlice): void {
+    for (const note of slice.notes ?? []) this.#io.stderr(note);
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {
@@ -250,35 +267,6 @@ function jobsOf(value: unknown): number {
   return jobs;
 }
 
-/**
- * What the reader said about a file's traces, on stderr: each trace's notes
- * (a chat with no tool calls…) and skipped items, and a warning when one
- * gold file or contract scores the runs of several different tasks.
- *
- * @param batch The traces of one file.
- * @param io Where to write.
- */
-export function readingNotes(batch: readonly NamedTrace[], io: CliIO): void {
-  for (const { name, trace } of batch) {
-    for (const note of trace.notes ?? []) io.stderr(`note: ${name}: ${note}\n`);
-    for (const skip of trace.skipped ?? []) {
-      io.stderr(
-        `note: ${name}: skipped ${skip.count} item${
-          skip.count === 1 ? "" : "s"
-        } of type ${skip.type}\n`,
-      );
-    }
-  }
-  const tasks = [...new Set(batch.flatMap(({ trace }) => trace.run ? [trace.run.task] : []))];
-  if (tasks.length > 1) {
-    const shown = tasks.length <= 5 ? tasks.join(", ") : `${tasks.slice(0, 5).join(", ")}, …`;
-    io.stderr(
-      `warning: ${batch[0]?.file} holds runs of ${tasks.length} different tasks (${shown}), ` +
-        "all scored against the one expected file; score each task against its own gold or contract\n",
-    );
-  }
-}
-
 /** `toolscore eval`. */
 export const evalCommand: Command = {
   name: "eval",
@@ -309,7 +297,7 @@ export const evalCommand: Command = {
       if (pooled) {
         let filesDone = 0;
         for await (
-          const { slice, files: sliceFiles } of scoreInWorkers(args, files, io.color, jobs)
+          const { slice, files: sliceFiles } of scoreInWorkers(session, args, files, io.color, jobs)
         ) {
           report.add(slice);
           progress.update(filesDone += sliceFiles);

@@ -15,7 +15,7 @@
  */
 
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
-import type { RenderedSlice, WorkerReply, WorkerRequest } from "./eval_types.ts";
+import type { EvalSession, RenderedSlice, WorkerReply, WorkerRequest } from "./eval_types.ts";
 
 /**
  * With the default `--jobs`, runs below this many files stay on one thread:
@@ -104,13 +104,15 @@ class EventTurn {
  * Score files in worker threads, yielding each slice's rendered results in
  * file order.
  *
- * @param args The `eval` arguments.
+ * @param session The main thread's session (it scores slices too).
+ * @param args The `eval` arguments (each worker prepares its session from them).
  * @param files The trace files, in order.
  * @param color Whether to colour console output.
  * @param jobs How many workers to start.
  * @returns The rendered slices, each with how many files it covers.
  */
 export async function* scoreInWorkers(
+  session: EvalSession,
   args: string[],
   files: string[],
   color: boolean,
@@ -118,7 +120,7 @@ export async function* scoreInWorkers(
 ): AsyncGenerator<{ slice: RenderedSlice; files: number }> {
   const slices: string[][] = [];
   for (let i = 0; i < files.length; i += SLICE) slices.push(files.slice(i, i + SLICE));
-  const { fallbackScore } = await import("./eval_worker.ts");
+  const { scoreSlice } = await import("./eval_worker.ts");
   // The main thread scores too, so `jobs` threads in all: jobs - 1 workers.
   const workers: Worker[] = [];
   try {
@@ -176,7 +178,7 @@ export async function* scoreInWorkers(
         const free = taken[id] ? nextFree() : id;
         if (free !== undefined) {
           taken[free] = 1;
-          done.set(free, await fallbackScore(args, slices[free]!, color));
+          done.set(free, await scoreSlice(session, slices[free]!, color));
           await turn.next();
         } else {
           await new Promise<void>((resolve) => waiter = resolve);

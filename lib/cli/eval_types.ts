@@ -99,6 +99,8 @@ export interface RenderedSlice {
   records: TraceRecord[];
   /** The text of the slice's only trace, when it holds exactly one (unescaped). */
   single?: string;
+  /** What the readers said about the slice's files: stderr lines, in file order. */
+  notes?: string[];
 }
 
 /** What a worker is asked to do. */

@@ -17,6 +17,7 @@ import type {
   WorkerRequest,
 } from "./eval_types.ts";
 import { iterateTraceFiles } from "./inputs.ts";
+import { readingNotes } from "./reading_notes.ts";
 
 let session: Promise<EvalSession> | undefined;
 let sessionArgs: string | undefined;
@@ -30,15 +31,42 @@ const NO_IO: CliIO = {
 };
 
 /**
- * Score a slice of files on this thread (what a worker does, and the fallback
- * when workers cannot start).
+ * Score a slice of files with a prepared session on this thread: what a worker
+ * does with each slice, and what the main thread does with the slices it
+ * takes. The readers' notes come back as stderr lines, for the command to
+ * print in file order.
+ *
+ * @param ready The session.
+ * @param files The files of the slice.
+ * @param color Whether to colour console output.
+ * @returns The slice's rendered reports, in file order.
+ */
+export async function scoreSlice(
+  ready: EvalSession,
+  files: string[],
+  color: boolean,
+): Promise<RenderedSlice> {
+  const out: RenderedResult[] = [];
+  const notes: string[] = [];
+  const noteIO: CliIO = { ...NO_IO, stderr: (text) => void notes.push(text) };
+  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
+    readingNotes(batch, noteIO);
+    for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
+  }
+  const slice = sliceOf(out, ready.values.json === true, color);
+  return notes.length > 0 ? { ...slice, notes } : slice;
+}
+
+/**
+ * Score a slice of files in a worker: the session is prepared from the
+ * command's arguments on the first slice and kept.
  *
  * @param args The `eval` arguments.
  * @param files The files of the slice.
  * @param color Whether to colour console output.
  * @returns The slice's rendered reports, in file order.
  */
-export async function fallbackScore(
+export async function workerScore(
   args: string[],
   files: string[],
   color: boolean,
@@ -48,12 +76,7 @@ export async function fallbackScore(
     session = prepareEval(args);
     sessionArgs = key;
   }
-  const ready = await session;
-  const out: RenderedResult[] = [];
-  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
-    for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
-  }
-  return sliceOf(out, ready.values.json === true, color);
+  return scoreSlice(await session, files, color);
 }
 
 // Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).
@@ -66,7 +89,7 @@ if (scope.WorkerGlobalScope !== undefined) {
   scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     const { args, files, color, id } = event.data;
     try {
-      const slice = await fallbackScore(args, files, color);
+      const slice = await workerScore(args, files, color);
       // The bytes move to the main thread, not copied.
       scope.postMessage?.({ id, slice }, [slice.bytes.buffer as ArrayBuffer]);
     } catch (error) {
