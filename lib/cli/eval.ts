@@ -36,7 +36,7 @@ import {
   WORKER_THRESHOLD,
   workersAvailable,
 } from "./eval_pool.ts";
-import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
+import { expandTraceArgument, iterateTraceFiles } from "./inputs.ts";
 import { type Progress, progressLine } from "./progress.ts";
 import { reportFlagsHelp } from "./report_flags.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
@@ -117,7 +117,6 @@ const JSON_HEAD = `{"results": [\n`;
 class EvalReport {
   readonly #io: CliIO;
   readonly #json: boolean;
-  readonly #hold: number;
   readonly #rows: SummaryRow[] = [];
   readonly #records: { add(record: TraceRecord): void } | undefined;
   #held: Uint8Array[] = [];
@@ -132,16 +131,10 @@ class EvalReport {
   failed = 0;
   violations = 0;
 
-  constructor(
-    io: CliIO,
-    json: boolean,
-    records: { add(record: TraceRecord): void } | undefined,
-    hold = JSON_HOLD_BYTES,
-  ) {
+  constructor(io: CliIO, json: boolean, records: { add(record: TraceRecord): void } | undefined) {
     this.#io = io;
     this.#json = json;
     this.#records = records;
-    this.#hold = hold;
   }
 
   #write(bytes: Uint8Array): void {
@@ -169,7 +162,7 @@ class EvalReport {
     } else {
       this.#held.push(slice.bytes);
       this.#heldBytes += slice.bytes.length;
-      if (this.#heldBytes > this.#hold) this.#release();
+      if (this.#heldBytes > JSON_HOLD_BYTES) this.#release();
     }
   }
 
