@@ -24,6 +24,15 @@ import type { EvalSession, RenderedSlice, WorkerReply, WorkerRequest } from "./e
  * only on large runs. Measured on 2 cores: 10,000 files took 0.64–0.68 s on
  * two threads and 0.67–0.79 s on one; 30,000 files 1.66–1.87 s against
  * 2.04–2.12 s. An explicit `--jobs N` uses workers from two slices up.
+ *
+ * Measured again after the start-up work of issue 21 (a worker now starts on
+ * about a third less CPU: no ajv, jsonc-parser, `node:crypto` or report
+ * writers, the shipped RE2 patterns compiled on first use), on the same two
+ * cores shared with other jobs (load 6–9): over 2,000 files a worker added
+ * 40–100% CPU and made runs slower, over 10,000 about 15% with wall times
+ * within the noise; and a worker's isolate adds 35–60 MB of RSS, which would
+ * take `--json` over 10,000 traces past its 150 MB bound. So the default
+ * stays.
  */
 export const WORKER_THRESHOLD = 12_000;
 
