@@ -9,11 +9,11 @@
  * on a forbidden call or a credential; with no explicit bar it reports and
  * exits 0.
  *
- * Output (issue 21): traces are scored, rendered and written in slices of a
- * hundred files, on the main thread or on worker threads (`eval_pool.ts`),
- * and dropped, so memory stays flat however many files a run has. The thread
- * that renders a slice also escapes its control characters and encodes it
- * (`eval_slice.ts`); the command only writes bytes, in file order. Console
+ * Output (issue 21): traces are scored and rendered on the main thread or on
+ * worker threads (`eval_pool.ts`, a hundred files per worker slice), and every
+ * ten traces' texts are joined, escaped and encoded to bytes by the thread
+ * that rendered them (`eval_slice.ts`), then dropped, so memory stays flat
+ * however many files a run has; the command only writes bytes, in file order. Console
  * blocks stream at once. `--json` documents are held back up to
  * {@linkcode JSON_HOLD_BYTES} (8 MB, about a thousand traces of twenty calls),
  * so a run that fails on an input within that prints nothing on stdout; past
@@ -40,7 +40,7 @@ import { expandTraceArgument, iterateTraceFiles } from "./inputs.ts";
 import { type Progress, progressLine } from "./progress.ts";
 import { reportFlagsHelp } from "./report_flags.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
-import { sliceOf } from "./eval_slice.ts";
+import { RENDER_BATCH, sliceOf } from "./eval_slice.ts";
 import { readingNotes } from "./reading_notes.ts";
 import type { EvalSession, RenderedResult, RenderedSlice, Scored } from "./eval_types.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
@@ -201,9 +201,6 @@ class EvalReport {
   }
 }
 
-/** Traces per slice written on the main thread. */
-const WRITE_SLICE = 100;
-
 // Scores on this thread. Receipts need every result at once (they are all built before any is
 // written); without them each trace is scored, rendered, written in slices and dropped, so
 // memory stays flat over many files.
@@ -237,7 +234,7 @@ async function scoreHere(
       if (receipts) kept.push(scored);
       else pending.push(renderScored(session, scored, io.color));
     }
-    if (pending.length >= WRITE_SLICE) {
+    if (pending.length >= RENDER_BATCH) {
       report.add(sliceOf(pending, json, io.color));
       pending = [];
     }

@@ -8,7 +8,7 @@
 
 import type { CliIO } from "./command.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
-import { sliceOf } from "./eval_slice.ts";
+import { joinSlices, RENDER_BATCH, sliceOf } from "./eval_slice.ts";
 import type {
   EvalSession,
   RenderedResult,
@@ -46,14 +46,21 @@ export async function scoreSlice(
   files: string[],
   color: boolean,
 ): Promise<RenderedSlice> {
-  const out: RenderedResult[] = [];
+  const json = ready.values.json === true;
+  const parts: RenderedSlice[] = [];
+  let out: RenderedResult[] = [];
   const notes: string[] = [];
   const noteIO: CliIO = { ...NO_IO, stderr: (text) => void notes.push(text) };
   for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
     readingNotes(batch, noteIO);
     for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
+    if (out.length >= RENDER_BATCH) {
+      parts.push(sliceOf(out, json, color));
+      out = [];
+    }
   }
-  const slice = sliceOf(out, ready.values.json === true, color);
+  parts.push(sliceOf(out, json, color));
+  const slice = joinSlices(parts, json);
   return notes.length > 0 ? { ...slice, notes } : slice;
 }
 
