@@ -166,6 +166,28 @@ function unsupported(pattern: string): string | undefined {
   return undefined;
 }
 
+// The RE2 flag bits of `flags`; a flag RE2 cannot honour is an error naming `where`.
+function flagBits(flags: string, where: string | undefined, label: string): number {
+  let bits = 0;
+  for (const flag of flags) {
+    const bit = FLAG_BITS[flag];
+    if (bit === undefined) {
+      const why = flag === "u" || flag === "v"
+        ? "patterns are RE2 syntax, which is Unicode-aware already; drop it"
+        : flag === "g" || flag === "y"
+        ? "it would make a match depend on the one before; drop it"
+        : "use any of i, m, s";
+      const name = label === "$regex" ? "$flags" : "flags";
+      throw new InputError(
+        `invalid ${name} ${JSON.stringify(flags)}: ${JSON.stringify(flag)} is not allowed (${why})`,
+        where,
+      );
+    }
+    bits |= bit;
+  }
+  return bits;
+}
+
 /**
  * Compile a user-supplied pattern onto RE2 (linear-time matching). A pattern
  * or flag it cannot run fails here, naming `where`, not while scoring.
@@ -202,23 +224,7 @@ export function compileUserPattern(
   if (typeof flags !== "string") {
     throw new InputError(`flags must be a string, got ${typeof flags}`, where);
   }
-  let bits = 0;
-  for (const flag of flags) {
-    const bit = FLAG_BITS[flag];
-    if (bit === undefined) {
-      const why = flag === "u" || flag === "v"
-        ? "patterns are RE2 syntax, which is Unicode-aware already; drop it"
-        : flag === "g" || flag === "y"
-        ? "it would make a match depend on the one before; drop it"
-        : "use any of i, m, s";
-      const name = label === "$regex" ? "$flags" : "flags";
-      throw new InputError(
-        `invalid ${name} ${JSON.stringify(flags)}: ${JSON.stringify(flag)} is not allowed (${why})`,
-        where,
-      );
-    }
-    bits |= bit;
-  }
+  const bits = flagBits(flags, where, label);
   const quoted = `${label} ${JSON.stringify(pattern)}`;
   const construct = unsupported(pattern);
   if (construct !== undefined) {
@@ -262,13 +268,11 @@ export function compileUserPattern(
  * ```
  */
 export function deferredUserPattern(pattern: string, flags: string, where?: string): UserPattern {
-  compileUserPattern("", flags, where); // the flags checked as a user pattern's are
+  const bits = flagBits(flags, where, "pattern");
   const construct = unsupported(pattern);
   if (construct !== undefined) {
     throw new InputError(`pattern ${JSON.stringify(pattern)} uses ${construct}`, where);
   }
-  let bits = 0;
-  for (const flag of flags) bits |= FLAG_BITS[flag] ?? 0;
   return new UserPattern(
     pattern,
     flags,
