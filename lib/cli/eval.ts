@@ -106,7 +106,8 @@ function receiptsRequested(values: Record<string, unknown>): boolean {
  * documents as they are scored, so memory stays bounded however many traces
  * there are; should it then fail, stdout holds the start of a document that is
  * never closed — invalid JSON by construction, never a valid-looking partial
- * result — the exit code is 2, and stderr says the output is incomplete.
+ * result — the exit code is 2, and stderr says the output is incomplete. A run
+ * killed part-way (Ctrl-C) likewise leaves nothing or an unclosed document.
  */
 export const JSON_HOLD_BYTES = 8 * 1024 * 1024;
 
