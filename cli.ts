@@ -19,7 +19,10 @@ const encoder = new TextEncoder();
 const CLOSED_PIPE = 141;
 
 function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
-  let bytes = encoder.encode(text);
+  writeAllBytes(stream, encoder.encode(text));
+}
+
+function writeAllBytes(stream: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
   try {
     while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
   } catch (error) {
@@ -50,6 +53,7 @@ export function terminalIO(args: string[]): CliIO {
   const noColor = args.includes("--no-color") || Deno.noColor;
   return {
     stdout: (text) => writeAll(Deno.stdout, text),
+    stdoutBytes: (bytes) => writeAllBytes(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, text),
     color: !noColor && Deno.stdout.isTerminal(),
     progress: Deno.stderr.isTerminal(),

@@ -10,7 +10,12 @@
  * - `toolscore eval DIR` end to end over 10,000 and 2,000 files of each shape,
  *   console and `--json`, beside a separate `deno run` that only reads and
  *   `JSON.parse`s the same files, with the peak memory (max RSS) of each;
- * - pairing 500 × 500 calls of one tool, and `toolscore --version`.
+ * - pairing 500 × 500 calls of one tool, `toolscore eval` of one trace (start-up)
+ *   and `toolscore --version`.
+ *
+ * Beside each wall-time ratio it prints the CPU-time ratio (user + system,
+ * from GNU time): on cores shared with other jobs it moves less than wall
+ * time, and it shows what worker threads cost.
  *
  * The comparison with the Python Toolscore is `scripts/bench_vs_python.ts`.
  *
@@ -93,26 +98,29 @@ console.log(
 interface Timed {
   seconds: number;
   maxRssMb: number;
+  /** User + system CPU seconds: steadier than wall time on shared cores. */
+  cpuSeconds: number;
 }
 
-/** Run a command with stdout to /dev/null; wall time and max RSS (GNU time). */
+/** Run a command with stdout to /dev/null; wall time, max RSS and CPU time (GNU time). */
 async function timed(args: string[]): Promise<Timed> {
   const rssFile = await Deno.makeTempFile();
   const begin = performance.now();
   const { code, stderr } = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "%M", "-o", rssFile, ...args],
+    args: ["-f", "%M %U %S", "-o", rssFile, ...args],
     stdout: "null",
     stderr: "piped",
     cwd: root,
   }).output();
   const seconds = (performance.now() - begin) / 1000;
-  const kilobytes = Number((await Deno.readTextFile(rssFile)).trim().split("\n").at(-1));
+  const [kilobytes, user, system] = (await Deno.readTextFile(rssFile)).trim().split("\n").at(-1)!
+    .split(" ").map(Number) as [number, number, number];
   await Deno.remove(rssFile);
   // eval exits 1 when traces fail the bar, which half-wrong traces do.
   if (code > 1) {
     throw new Error(`${args.join(" ")} exited ${code}: ${new TextDecoder().decode(stderr)}`);
   }
-  return { seconds, maxRssMb: kilobytes / 1024 };
+  return { seconds, maxRssMb: kilobytes / 1024, cpuSeconds: user + system };
 }
 
 const deno = Deno.execPath();
@@ -144,17 +152,45 @@ try {
       }
       const wall = (name: string) => median(results[name]!.map((r) => r.seconds));
       const rss = (name: string) => median(results[name]!.map((r) => r.maxRssMb));
+      const cpu = (name: string) =>
+        (median(results[name]!.map((r) => r.cpuSeconds)) /
+          median(results.floor!.map((r) => r.cpuSeconds))).toFixed(2);
       const floor = wall("floor");
       console.log(
         `${format.padEnd(9)} read+parse ${floor.toFixed(2)} s (${rss("floor").toFixed(0)} MB); ` +
           `console ${wall("console").toFixed(2)} s = ${(wall("console") / floor).toFixed(2)}x ` +
-          `(${rss("console").toFixed(0)} MB, ${fmt(count / wall("console"))} traces/s); ` +
-          `--json ${wall("json").toFixed(2)} s = ${(wall("json") / floor).toFixed(2)}x ` +
-          `(${rss("json").toFixed(0)} MB)`,
+          `(${rss("console").toFixed(0)} MB, ${fmt(count / wall("console"))} traces/s, ` +
+          `CPU ${cpu("console")}x); --json ${wall("json").toFixed(2)} s = ` +
+          `${(wall("json") / floor).toFixed(2)}x (${rss("json").toFixed(0)} MB, CPU ${
+            cpu("json")
+          }x)`,
       );
       await Deno.remove(traces, { recursive: true });
     }
   }
+  // Start-up: what a one-trace CI gate pays, and what weighs on the 2,000-file figures.
+  await Deno.writeTextFile(`${dir}/one.json`, JSON.stringify(benchTrace("openai", 0)));
+  const starts: Timed[] = [];
+  for (let i = 0; i < 10; i++) {
+    starts.push(
+      await timed([
+        deno,
+        "run",
+        "--allow-read",
+        "cli.ts",
+        "eval",
+        `${dir}/gold.json`,
+        `${dir}/one.json`,
+        "--json",
+      ]),
+    );
+  }
+  console.log(
+    `\ntoolscore eval of one trace: median ${
+      (median(starts.map((r) => r.seconds)) * 1000).toFixed(0)
+    } ms ` +
+      `(CPU ${(median(starts.map((r) => r.cpuSeconds)) * 1000).toFixed(0)} ms) over 10 runs`,
+  );
 } finally {
   await Deno.remove(dir, { recursive: true });
 }

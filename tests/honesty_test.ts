@@ -494,3 +494,25 @@ Deno.test("checkHonesty() defaults flag no honest answer in testdata/formats", a
   ok(successful >= 5, `only ${successful} traces with successful calls in testdata/formats`);
   ok(successful + withFailures >= files.length);
 });
+
+Deno.test("DEFAULT_HONESTY: every shipped pattern compiles on RE2, each alone", async () => {
+  const { compileUserPattern, UserPattern } = await import("../lib/base/user_regex.ts");
+  const lists = [
+    DEFAULT_HONESTY.successPatterns,
+    DEFAULT_HONESTY.disclosurePatterns,
+    DEFAULT_HONESTY.warningPatterns,
+    DEFAULT_HONESTY.refusalPatterns,
+    DEFAULT_HONESTY.errorTextPatterns ?? [],
+  ];
+  let count = 0;
+  for (const pattern of lists.flat()) {
+    // Shipped patterns compile on first use (start-up); compiled eagerly they must agree.
+    ok(pattern instanceof UserPattern);
+    const eager = compileUserPattern(pattern.source, pattern.flags, "defaults");
+    for (const text of ["", "done", "Error: permission denied", pattern.source]) {
+      equal(pattern.test(text), eager.test(text), `${pattern.source} on ${text}`);
+    }
+    count++;
+  }
+  ok(count > 20, `${count} patterns`);
+});

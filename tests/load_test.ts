@@ -81,3 +81,60 @@ Deno.test("checkDuplicateKeys() walks tokens in a loop: 100,000 levels deep, no 
       ),
   );
 });
+
+Deno.test("keysAreUnique() agrees with jsonc-parser's duplicate-key check on any JSON", async () => {
+  const { keysAreUnique, checkDuplicateKeys } = await import("../lib/base/json_limits.ts");
+  const { createScanner } = await import("jsonc-parser");
+  // Objects built from key lists that may repeat, with keys that look like JSON (`"a":`, `\"`).
+  // Escaped quotes and backslashes sit in keys of two or more characters: with the one-character
+  // keys `"\""` and `"\\"`, a long run of this property (thousands of documents in one process)
+  // saw JSON.parse itself return an object missing one of them (deno 2.9.6, with and without the
+  // optimizing compilers), which no key count can agree with; a fresh process parses the same text
+  // right.
+  const key = fc.constantFrom("a", "b", "a:", 'a"', "b\\", ' ":', "__proto__", "é");
+  const tree = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small" },
+      fc.oneof(fc.integer(), key, fc.constant(null)),
+      fc.array(tie("node"), { maxLength: 4 }),
+      fc.array(fc.tuple(key, tie("node")), { maxLength: 4 }).map((entries) =>
+        `{${entries.map(([k, v]) => `${JSON.stringify(k)} : ${text(v)}`).join(", ")}}`
+      ),
+    ),
+  })).node;
+  const text = (node: unknown): string =>
+    typeof node === "string" && node.startsWith("{") ? node : JSON.stringify(node);
+  const seen = { unique: 0, repeated: 0 };
+  fc.assert(
+    fc.property(tree, (node) => {
+      const json = text(node);
+      const value = JSON.parse(json);
+      let duplicate = false;
+      try {
+        checkDuplicateKeys(json, "x.json", createScanner);
+      } catch {
+        duplicate = true;
+      }
+      assert.equal(keysAreUnique(json, value), !duplicate, json);
+      seen[duplicate ? "repeated" : "unique"]++;
+    }),
+    { numRuns: 300 },
+  );
+  // Both kinds were generated, so the property was put to the test.
+  assert.ok(seen.unique > 0 && seen.repeated > 0, JSON.stringify(seen));
+});
+
+Deno.test("readDocument() names a key given twice in plain JSON", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/gold.json`, '[{"tool": "a", "args": {"x": 1, "x": 2}}]');
+    await assert.rejects(
+      () => readDocument(`${dir}/gold.json`),
+      /gold\.json:1:\d+: \[0\]\.args: key "x" is given twice in one object; keep one/,
+    );
+    await Deno.writeTextFile(`${dir}/ok.json`, '[{"tool": "a:", "args": {"x": "\\":"}}]');
+    assert.deepEqual(await readDocument(`${dir}/ok.json`), [{ tool: "a:", args: { x: '":' } }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -58,26 +58,33 @@ export async function withHeavy<T>(work: () => T): Promise<T> {
 }
 
 // Outside a bundle, `require` loads a package synchronously from where Deno keeps it, so code
-// that imports a library module directly (tests, scripts) never meets a missing package. A
-// bundle has no packages beside it: there only `_heavy.ts` (bundled in) provides them.
-function required(): HeavyModules | undefined {
+// that imports a library module directly (tests, scripts) never meets a missing package. Only
+// the package asked for is required: the duplicate-key check of a gold file needs jsonc-parser,
+// not ajv (about 40 ms). A bundle has no packages beside it: there only `_heavy.ts` (bundled in)
+// provides them.
+const REQUIRED: Partial<HeavyModules> = {};
+
+function required<K extends keyof HeavyModules>(key: K): HeavyModules[K] | undefined {
+  if (REQUIRED[key] !== undefined) return REQUIRED[key];
   try {
     const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);
-    return {
-      Ajv: (require("ajv") as { Ajv: typeof Ajv }).Ajv,
-      Ajv2020: (require("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020,
-      jsonc: require("jsonc-parser") as HeavyModules["jsonc"],
-      yaml: require("js-yaml") as HeavyModules["yaml"],
-    };
+    const loaded = {
+      Ajv: () => (require("ajv") as { Ajv: typeof Ajv }).Ajv,
+      Ajv2020: () => (require("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+      jsonc: () => require("jsonc-parser") as HeavyModules["jsonc"],
+      yaml: () => require("js-yaml") as HeavyModules["yaml"],
+    }[key]() as HeavyModules[K];
+    REQUIRED[key] = loaded;
+    return loaded;
   } catch {
     return undefined;
   }
 }
 
-function modules(what: string): HeavyModules {
-  heavySlot.modules ??= required();
-  if (heavySlot.modules === undefined) throw new NotLoadedError(what);
-  return heavySlot.modules;
+function modules<K extends keyof HeavyModules>(key: K, what: string): HeavyModules[K] {
+  const found = heavySlot.modules?.[key] ?? required(key);
+  if (found === undefined) throw new NotLoadedError(what);
+  return found;
 }
 
 /**
@@ -86,7 +93,7 @@ function modules(what: string): HeavyModules {
  * @returns The class.
  */
 export function ajv2020Class(): typeof Ajv2020 {
-  return modules("ajv").Ajv2020;
+  return modules("Ajv2020", "ajv");
 }
 
 /**
@@ -95,7 +102,7 @@ export function ajv2020Class(): typeof Ajv2020 {
  * @returns The class.
  */
 export function ajvClass(): typeof Ajv {
-  return modules("ajv").Ajv;
+  return modules("Ajv", "ajv");
 }
 
 /**
@@ -104,7 +111,7 @@ export function ajvClass(): typeof Ajv {
  * @returns The module.
  */
 export function jsoncModule(): HeavyModules["jsonc"] {
-  return modules("jsonc-parser").jsonc;
+  return modules("jsonc", "jsonc-parser");
 }
 
 /**
@@ -113,5 +120,5 @@ export function jsoncModule(): HeavyModules["jsonc"] {
  * @returns The module.
  */
 export function yamlModule(): HeavyModules["yaml"] {
-  return modules("js-yaml").yaml;
+  return modules("yaml", "js-yaml");
 }

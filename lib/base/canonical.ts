@@ -20,7 +20,6 @@
  */
 
 import canonicalize from "canonicalize";
-import { createHash } from "node:crypto";
 
 function wellFormed(text: string): string {
   return text.isWellFormed() ? text : text.toWellFormed();
@@ -129,6 +128,9 @@ export function canonicalJsonBytes(value: unknown): Uint8Array {
  * ```
  */
 export function sha256Hex(data: Uint8Array | string): string {
+  // node:crypto loads on the first hash, not with this module: trace readers use canonical JSON
+  // without hashing, and loading it took about a tenth of a one-trace `eval`'s start-up.
+  const { createHash } = process.getBuiltinModule("node:crypto");
   return createHash("sha256").update(data).digest("hex");
 }
 

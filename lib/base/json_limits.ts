@@ -336,6 +336,63 @@ export function checkDuplicateKeys(
 }
 
 /**
+ * Whether JSON text that `JSON.parse` read into `value` has no key given twice
+ * in one object: the keys written in the text (strings followed by a colon)
+ * are as many as the parsed objects' keys. Needs no parser, so a gold file or
+ * contract in plain JSON is checked without loading jsonc-parser; only when
+ * the counts differ does {@linkcode checkDuplicateKeys} find and name the
+ * duplicate. Run it on text that parsed and passed
+ * {@linkcode checkJsonLimits}; plain JSON only (no comments).
+ *
+ * @param text The JSON text.
+ * @param value What `JSON.parse` made of it.
+ * @returns `true` when no key is repeated.
+ *
+ * @example Usage
+ * ```ts
+ * import { keysAreUnique } from "./json_limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = '{"a": {"b": 1, "c": ["x:", {"d": 2}]}}';
+ * assert.equal(keysAreUnique(text, JSON.parse(text)), true);
+ * assert.equal(keysAreUnique('{"a": 1, "a": 2}', JSON.parse('{"a": 1, "a": 2}')), false);
+ * ```
+ */
+export function keysAreUnique(text: string, value: unknown): boolean {
+  let written = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) !== 0x22) continue;
+    for (i++; i < text.length; i++) { // to the string's closing quote
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++;
+      else if (c === 0x22) break;
+    }
+    let j = i + 1;
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+      j++;
+    }
+    if (text.charCodeAt(j) === 0x3a) written++;
+  }
+  let parsed = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      parsed++;
+      stack.push((node as Record<string, unknown>)[key]);
+    }
+  }
+  return written === parsed;
+}
+
+/**
  * The offset of the first bracket nested deeper than
  * {@linkcode MAX_NESTING_DEPTH} in JSON or JSONC text, or -1. For text that
  * a recursive parser (jsonc-parser) is about to read.

@@ -24,6 +24,7 @@ import {
   checkDuplicateKeys,
   checkJsonLimits,
   checkYamlAliases,
+  keysAreUnique,
   MAX_NESTING_DEPTH,
   tooDeepOffset,
 } from "./json_limits.ts";
@@ -131,7 +132,12 @@ function parseJson(text: string, file: string, uniqueKeys: boolean): unknown {
     throw jsoncError(text, file, false) ??
       new InputError(`invalid JSON (${(error as Error).message})`, file);
   }
-  return checked(value, text, file, uniqueKeys);
+  checkJsonLimits(value, file);
+  // Counting keys decides most files without loading jsonc-parser, which names the duplicate.
+  if (uniqueKeys && !keysAreUnique(text, value)) {
+    checkDuplicateKeys(text, file, jsoncModule().createScanner);
+  }
+  return value;
 }
 
 function checked(value: unknown, text: string, file: string, uniqueKeys: boolean): unknown {

@@ -74,7 +74,7 @@ export class UserPattern implements TextPattern {
   readonly source: string;
   /** The flags as given. */
   readonly flags: string;
-  readonly #re: RE2JS;
+  #compiled: RE2JS | (() => RE2JS);
   // The same search on V8's engine, for a pattern in the plain subset (_native_pattern.ts).
   readonly #native: RegExp | undefined;
 
@@ -83,14 +83,19 @@ export class UserPattern implements TextPattern {
    *
    * @param source The pattern as written.
    * @param flags The flags.
-   * @param re The compiled pattern.
+   * @param re The compiled pattern, or how to compile it when first used.
    */
-  constructor(source: string, flags: string, re: RE2JS) {
+  constructor(source: string, flags: string, re: RE2JS | (() => RE2JS)) {
     this.source = source;
     this.flags = flags;
-    this.#re = re;
+    this.#compiled = re;
     const native = nativeSource(source, flags);
     this.#native = native && new RegExp(native.source, flags.includes("i") ? "i" : "");
+  }
+
+  get #re(): RE2JS {
+    if (typeof this.#compiled === "function") this.#compiled = this.#compiled();
+    return this.#compiled;
   }
 
   /**
@@ -171,6 +176,28 @@ function unsupported(pattern: string): string | undefined {
   return undefined;
 }
 
+// The RE2 flag bits of `flags`; a flag RE2 cannot honour is an error naming `where`.
+function flagBits(flags: string, where: string | undefined, label: string): number {
+  let bits = 0;
+  for (const flag of flags) {
+    const bit = FLAG_BITS[flag];
+    if (bit === undefined) {
+      const why = flag === "u" || flag === "v"
+        ? "patterns are RE2 syntax, which is Unicode-aware already; drop it"
+        : flag === "g" || flag === "y"
+        ? "it would make a match depend on the one before; drop it"
+        : "use any of i, m, s";
+      const name = label === "$regex" ? "$flags" : "flags";
+      throw new InputError(
+        `invalid ${name} ${JSON.stringify(flags)}: ${JSON.stringify(flag)} is not allowed (${why})`,
+        where,
+      );
+    }
+    bits |= bit;
+  }
+  return bits;
+}
+
 /**
  * Compile a user-supplied pattern onto RE2 (linear-time matching). A pattern
  * or flag it cannot run fails here, naming `where`, not while scoring.
@@ -207,23 +234,7 @@ export function compileUserPattern(
   if (typeof flags !== "string") {
     throw new InputError(`flags must be a string, got ${typeof flags}`, where);
   }
-  let bits = 0;
-  for (const flag of flags) {
-    const bit = FLAG_BITS[flag];
-    if (bit === undefined) {
-      const why = flag === "u" || flag === "v"
-        ? "patterns are RE2 syntax, which is Unicode-aware already; drop it"
-        : flag === "g" || flag === "y"
-        ? "it would make a match depend on the one before; drop it"
-        : "use any of i, m, s";
-      const name = label === "$regex" ? "$flags" : "flags";
-      throw new InputError(
-        `invalid ${name} ${JSON.stringify(flags)}: ${JSON.stringify(flag)} is not allowed (${why})`,
-        where,
-      );
-    }
-    bits |= bit;
-  }
+  const bits = flagBits(flags, where, label);
   const quoted = `${label} ${JSON.stringify(pattern)}`;
   const construct = unsupported(pattern);
   if (construct !== undefined) {
@@ -241,6 +252,42 @@ export function compileUserPattern(
       cause: error,
     });
   }
+}
+
+/**
+ * A pattern shipped with toolscore (the honesty defaults): the same checks as
+ * {@linkcode compileUserPattern} but RE2 compiles it when it is first used.
+ * The honesty checks run each list as one alternation built from the
+ * patterns' sources, so a default pattern is rarely compiled on its own, and
+ * compiling them all took about a fifth of `eval`'s start-up. Only for
+ * patterns a test compiles (`tests/honesty_*`): a syntax error would surface
+ * at first use.
+ *
+ * @param pattern The pattern (RE2 syntax).
+ * @param flags Any of `i`, `m`, `s`.
+ * @param where Where the pattern came from, for errors.
+ * @returns The pattern, compiled on first use.
+ * @throws {InputError} On a flag or construct RE2 cannot run.
+ *
+ * @example Usage
+ * ```ts
+ * import { deferredUserPattern } from "./user_regex.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(deferredUserPattern("done$", "i").test("All DONE"), true);
+ * ```
+ */
+export function deferredUserPattern(pattern: string, flags: string, where?: string): UserPattern {
+  const bits = flagBits(flags, where, "pattern");
+  const construct = unsupported(pattern);
+  if (construct !== undefined) {
+    throw new InputError(`pattern ${JSON.stringify(pattern)} uses ${construct}`, where);
+  }
+  return new UserPattern(
+    pattern,
+    flags,
+    () => RE2JS.compile(RE2JS.translateRegExp(pattern), bits),
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { compileUserPattern, type TextPattern } from "../base/user_regex.ts";
+import { compileUserPattern, deferredUserPattern, type TextPattern } from "../base/user_regex.ts";
 import defaults from "../../data/honesty_defaults.json" with { type: "json" };
 import { isJsonObject, joinPath } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
@@ -50,9 +50,11 @@ const CONFIG_KEYS = {
 
 type ConfigField = (typeof CONFIG_KEYS)[keyof typeof CONFIG_KEYS];
 
-function compilePattern(text: string, where: string | undefined): TextPattern {
-  // Every user pattern runs on RE2 (linear time); a leading (?i) is our default anyway.
-  return compileUserPattern(text.replace(/^\(\?i\)/, ""), "i", where);
+function compilePattern(text: string, where: string | undefined, shipped: boolean): TextPattern {
+  // Every user pattern runs on RE2 (linear time); a leading (?i) is our default anyway. The
+  // shipped defaults compile on first use (start-up; tests/honesty_test.ts compiles each).
+  const source = text.replace(/^\(\?i\)/, "");
+  return shipped ? deferredUserPattern(source, "i", where) : compileUserPattern(source, "i", where);
 }
 
 function stringList(value: unknown, path: string, source: string | undefined): string[] {
@@ -123,7 +125,7 @@ function configFrom(
   };
   const patterns = (raw: unknown, path: string): TextPattern[] =>
     stringList(raw, path, source).map((text, i) =>
-      compilePattern(text, located(source, joinPath(path, i)))
+      compilePattern(text, located(source, joinPath(path, i)), base === undefined)
     );
   const need = <T>(own: T | undefined, fallback: T | undefined, name: string): T => {
     if (own !== undefined) return own;

@@ -41,6 +41,14 @@ export interface CliIO {
   progress: boolean;
   /** Standard input's text, for `-` arguments. */
   stdin(): Promise<string>;
+  /**
+   * Write UTF-8 bytes to standard output as they are: text the caller has
+   * already passed through `escapeControl` (as `runCli` does to
+   * {@linkcode CliIO.stdout}) and encoded, so large reports are escaped and
+   * encoded by the thread that rendered them. Optional: without it, the
+   * bytes are decoded and written with {@linkcode CliIO.stdout}.
+   */
+  stdoutBytes?(bytes: Uint8Array): void;
 }
 
 /** One subcommand. */

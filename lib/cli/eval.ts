@@ -9,6 +9,20 @@
  * on a forbidden call or a credential; with no explicit bar it reports and
  * exits 0.
  *
+ * Output (issue 21): traces are scored and rendered on the main thread or on
+ * worker threads (`eval_pool.ts`, a hundred files per worker slice), and every
+ * ten traces' texts are joined, escaped and encoded to bytes by the thread
+ * that rendered them (`eval_slice.ts`), then dropped, so memory stays flat
+ * however many files a run has; the command only writes bytes, in file order. Console
+ * blocks stream at once. `--json` documents are held back up to
+ * {@linkcode JSON_HOLD_BYTES} (8 MB, about a thousand traces of twenty calls),
+ * so a run that fails on an input within that prints nothing on stdout; past
+ * it the document streams, and a run that then fails leaves the document
+ * unclosed — invalid JSON, never a valid-looking partial result — exits 2 and
+ * says on stderr that stdout is incomplete. (The alternative, writing to a
+ * temporary file and renaming it, needs a file target and write permission;
+ * stdout has neither.)
+ *
  * @module
  */
 
@@ -22,12 +36,14 @@ import {
   WORKER_THRESHOLD,
   workersAvailable,
 } from "./eval_pool.ts";
-import { expandTraceArgument, iterateTraceFiles, type NamedTrace } from "./inputs.ts";
-import { progressLine } from "./progress.ts";
-import { RecordCollector, reportFlagsHelp } from "./report_flags.ts";
-import { writeEvalReports } from "./eval_reports.ts";
+import { expandTraceArgument, iterateTraceFiles } from "./inputs.ts";
+import { type Progress, progressLine } from "./progress.ts";
+import { reportFlagsHelp } from "./report_flags.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
-import type { RenderedResult, Scored } from "./eval_types.ts";
+import { RENDER_BATCH, sliceOf } from "./eval_slice.ts";
+import { readingNotes } from "./reading_notes.ts";
+import type { EvalSession, RenderedResult, RenderedSlice, Scored } from "./eval_types.ts";
+import type { TraceRecord } from "../report/trace_record.ts";
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 
@@ -55,7 +71,8 @@ Options:
   --receipt-out PATH       write the receipt here (one trace)
   --receipt-dir DIR        write receipts into DIR (several traces); an existing file is
                            replaced only when it is a toolscore receipt, never an input
-  --json                   print one JSON document on stdout, nothing else
+  --json                   print one JSON document on stdout, nothing else (streamed past
+                           8 MB: a run that then fails leaves it unclosed, and says so)
   -v, --verbose            every metric and every issue
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
@@ -82,73 +99,91 @@ function receiptsRequested(values: Record<string, unknown>): boolean {
     values["receipt-dir"] !== undefined;
 }
 
-// Prints results as they come: console blocks in chunks of 200. With --json the documents are
-// held as text until the end, so a run that fails half-way prints no half JSON document; past
-// JSON_BUFFER_CHARS the report starts streaming instead, to keep memory bounded on huge runs
-// (then an input error part-way leaves the results so far on stdout, and the exit code is 2).
-const JSON_BUFFER_CHARS = 32 * 1024 * 1024;
+/**
+ * How much of a `--json` run is held back before anything is written: a run
+ * whose documents fit (about a thousand traces of twenty calls) and that fails
+ * on an input part-way prints nothing on stdout. A longer run streams its
+ * documents as they are scored, so memory stays bounded however many traces
+ * there are; should it then fail, stdout holds the start of a document that is
+ * never closed — invalid JSON by construction, never a valid-looking partial
+ * result — the exit code is 2, and stderr says the output is incomplete. A run
+ * killed part-way (Ctrl-C) likewise leaves nothing or an unclosed document.
+ */
+export const JSON_HOLD_BYTES = 8 * 1024 * 1024;
 
+const JSON_HEAD = `{"results": [\n`;
+
+// Writes slices as they come. Console blocks stream at once; `--json` documents are held up to
+// JSON_HOLD_BYTES, then stream.
 class EvalReport {
   readonly #io: CliIO;
   readonly #json: boolean;
   readonly #rows: SummaryRow[] = [];
-  /** The file reports' records. */
-  readonly records: RecordCollector = new RecordCollector();
-  #chunks: string[] = [];
-  #buffered = 0;
-  #streaming = false;
+  readonly #records: { add(record: TraceRecord): void } | undefined;
+  #held: Uint8Array[] = [];
+  #heldBytes = 0;
+  #single: string | undefined;
+  /** Whether report text has been written to stdout. */
+  started = false;
+  /** Traces reported so far. */
+  get count(): number {
+    return this.#rows.length;
+  }
   failed = 0;
   violations = 0;
 
-  constructor(io: CliIO, json: boolean) {
+  constructor(io: CliIO, json: boolean, records: { add(record: TraceRecord): void } | undefined) {
     this.#io = io;
     this.#json = json;
+    this.#records = records;
   }
 
-  add(rendered: RenderedResult): void {
-    if (!rendered.row.passed) this.failed++;
-    this.violations += rendered.violations;
-    this.#rows.push(rendered.row);
-    this.records.add(rendered.record);
-    if (this.#json) {
-      if (this.#streaming) {
-        // Past the buffer: written on in batches (one write per trace cost a system call each).
-        this.#chunks.push(rendered.text);
-        if (this.#chunks.length >= 200) this.#io.stdout(`,\n${this.#chunks.splice(0).join(",\n")}`);
-      } else {
-        this.#chunks.push(rendered.text);
-        this.#buffered += rendered.text.length;
-        if (this.#buffered > JSON_BUFFER_CHARS) {
-          this.#writeJoined(`{"results": [\n`);
-          this.#chunks = [];
-          this.#streaming = true;
-        }
-      }
-      return;
-    }
-    this.#chunks.push(rendered.text);
-    if (this.#chunks.length >= 200) this.#io.stdout(`${this.#chunks.splice(0).join("\n\n")}\n\n`);
+  #write(bytes: Uint8Array): void {
+    if (this.#io.stdoutBytes !== undefined) this.#io.stdoutBytes(bytes);
+    else this.#io.stdout(new TextDecoder().decode(bytes));
   }
 
-  // The held documents after `head`, joined by ",\n", written 200 at a time: one string of the
-  // whole buffer (and its escaped and encoded copies) would triple its memory.
-  #writeJoined(head: string): void {
-    const chunks = this.#chunks;
-    if (chunks.length === 0) {
-      this.#io.stdout(head);
-      return;
+  add(slice: RenderedSlice): void {
+    for (const note of slice.notes ?? []) this.#io.stderr(note);
+    if (slice.rows.length === 0) return;
+    this.#single = this.#rows.length === 0 ? slice.single : undefined;
+    for (const row of slice.rows) {
+      if (!row.passed) this.failed++;
+      this.#rows.push(row);
     }
-    for (let i = 0; i < chunks.length; i += 200) {
-      this.#io.stdout(`${i === 0 ? head : ",\n"}${chunks.slice(i, i + 200).join(",\n")}`);
+    this.violations += slice.violations;
+    if (this.#records) { for (const record of slice.records) this.#records.add(record); }
+    if (!this.#json) {
+      if (this.started) this.#io.stdout("\n\n");
+      this.#write(slice.bytes);
+      this.started = true;
+    } else if (this.started) {
+      this.#io.stdout(",\n");
+      this.#write(slice.bytes);
+    } else {
+      this.#held.push(slice.bytes);
+      this.#heldBytes += slice.bytes.length;
+      if (this.#heldBytes > JSON_HOLD_BYTES) this.#release();
     }
+  }
+
+  // The held documents, after the head: from here on the JSON document streams.
+  #release(): void {
+    this.#io.stdout(JSON_HEAD);
+    this.#held.forEach((bytes, i) => {
+      if (i > 0) this.#io.stdout(",\n");
+      this.#write(bytes);
+    });
+    this.#held = [];
+    this.started = true;
   }
 
   finish(single: boolean): void {
     const rows = this.#rows;
     if (this.#json) {
-      if (single && rows.length === 1 && !this.#streaming) {
+      if (single && rows.length === 1 && !this.started && this.#single !== undefined) {
         // One trace: its document alone, indented.
-        const { trace: _trace, ...doc } = JSON.parse(this.#chunks[0]!);
+        const { trace: _trace, ...doc } = JSON.parse(this.#single);
         this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
         return;
       }
@@ -158,14 +193,60 @@ class EvalReport {
         failed: this.failed,
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
       };
-      if (!this.#streaming) this.#writeJoined(`{"results": [\n`);
-      else if (this.#chunks.length > 0) this.#writeJoined(",\n");
+      if (!this.started) this.#release();
       this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}}\n`);
       return;
     }
-    if (this.#chunks.length > 0) this.#io.stdout(`${this.#chunks.join("\n\n")}\n`);
+    if (this.started) this.#io.stdout("\n");
     if (rows.length > 1) this.#io.stdout(`\n${formatSummary(rows, this.#io.color).join("\n")}\n`);
   }
+}
+
+// Scores on this thread. Receipts need every result at once (they are all built before any is
+// written); without them each trace is scored, rendered, written in slices and dropped, so
+// memory stays flat over many files.
+async function scoreHere(
+  session: EvalSession,
+  files: string[],
+  io: CliIO,
+  report: EvalReport,
+  progress: Progress,
+  receipts: boolean,
+  oneTraceOnly: boolean,
+): Promise<void> {
+  const { values } = session;
+  const json = values.json === true;
+  const kept: Scored[] = [];
+  let pending: RenderedResult[] = [];
+  let count = 0;
+  let filesDone = 0;
+  for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
+    progress.update(++filesDone);
+    count += batch.length;
+    if (oneTraceOnly && count > 1) {
+      throw new UsageError("--final-answer applies to one trace; this run has several");
+    }
+    if (values["receipt-out"] !== undefined && count > 1) {
+      throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
+    }
+    readingNotes(batch, io);
+    for (const named of batch) {
+      const scored = session.score(named);
+      if (receipts) kept.push(scored);
+      else pending.push(renderScored(session, scored, io.color));
+    }
+    if (pending.length >= RENDER_BATCH) {
+      report.add(sliceOf(pending, json, io.color));
+      pending = [];
+    }
+  }
+  if (receipts) {
+    // Receipt code (hashing, paths) loads only when receipts are asked for.
+    const { writeReceipts } = await import("./eval_receipts.ts");
+    await writeReceipts(session.run, kept, values, io);
+    pending = kept.map((scored) => renderScored(session, scored, io.color));
+  }
+  report.add(sliceOf(pending, json, io.color));
 }
 
 function jobsOf(value: unknown): number {
@@ -175,35 +256,6 @@ function jobsOf(value: unknown): number {
     throw new UsageError(`--jobs ${value}: expected a whole number from 1 to 64`);
   }
   return jobs;
-}
-
-/**
- * What the reader said about a file's traces, on stderr: each trace's notes
- * (a chat with no tool calls…) and skipped items, and a warning when one
- * gold file or contract scores the runs of several different tasks.
- *
- * @param batch The traces of one file.
- * @param io Where to write.
- */
-export function readingNotes(batch: readonly NamedTrace[], io: CliIO): void {
-  for (const { name, trace } of batch) {
-    for (const note of trace.notes ?? []) io.stderr(`note: ${name}: ${note}\n`);
-    for (const skip of trace.skipped ?? []) {
-      io.stderr(
-        `note: ${name}: skipped ${skip.count} item${
-          skip.count === 1 ? "" : "s"
-        } of type ${skip.type}\n`,
-      );
-    }
-  }
-  const tasks = [...new Set(batch.flatMap(({ trace }) => trace.run ? [trace.run.task] : []))];
-  if (tasks.length > 1) {
-    const shown = tasks.length <= 5 ? tasks.join(", ") : `${tasks.slice(0, 5).join(", ")}, …`;
-    io.stderr(
-      `warning: ${batch[0]?.file} holds runs of ${tasks.length} different tasks (${shown}), ` +
-        "all scored against the one expected file; score each task against its own gold or contract\n",
-    );
-  }
 }
 
 /** `toolscore eval`. */
@@ -222,51 +274,37 @@ export const evalCommand: Command = {
       throw new UsageError("--final-answer applies to one trace; this run has several");
     }
     const receipts = receiptsRequested(values);
-    const report = new EvalReport(io, values.json === true);
+    const json = values.json === true;
+    // The report writers load only when a report flag asks for them.
+    const reports = session.recordOf !== undefined ? await import("./eval_reports.ts") : undefined;
+    const collector = reports && new reports.RecordCollector();
+    const report = new EvalReport(io, json, collector);
     const progress = progressLine(io, "scoring", files.length);
-    let count = 0;
     const jobs = jobsOf(values.jobs);
     const enough = values.jobs === undefined ? WORKER_THRESHOLD : 2 * SLICE;
     const pooled = !receipts && jobs > 1 && files.length > enough &&
       !files.includes("-") && workersAvailable();
-    if (pooled) {
-      let filesDone = 0;
-      for await (const batch of scoreInWorkers(args, files, io.color, jobs)) {
-        count += batch.length;
-        for (const rendered of batch) report.add(rendered);
-        progress.update(filesDone += batch.length);
-      }
-    } else {
-      // Receipts need every result at once (they are all built before any is written); without
-      // them each trace is scored, reported and dropped, so memory stays flat over many files.
-      const kept: Scored[] = [];
-      let filesDone = 0;
-      for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
-        progress.update(++filesDone);
-        count += batch.length;
-        if (oneTraceOnly && count > 1) {
-          throw new UsageError("--final-answer applies to one trace; this run has several");
+    try {
+      if (pooled) {
+        let filesDone = 0;
+        for await (
+          const { slice, files: sliceFiles } of scoreInWorkers(session, args, files, io.color, jobs)
+        ) {
+          report.add(slice);
+          progress.update(filesDone += sliceFiles);
         }
-        if (values["receipt-out"] !== undefined && count > 1) {
-          throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
-        }
-        readingNotes(batch, io);
-        for (const named of batch) {
-          const scored = session.score(named);
-          if (receipts) kept.push(scored);
-          else report.add(renderScored(session, scored, io.color));
-        }
+      } else {
+        await scoreHere(session, files, io, report, progress, receipts, oneTraceOnly);
       }
-      if (receipts) {
-        // Receipt code (hashing, paths) loads only when receipts are asked for.
-        const { writeReceipts } = await import("./eval_receipts.ts");
-        await writeReceipts(session.run, kept, values, io);
-        for (const scored of kept) report.add(renderScored(session, scored, io.color));
+    } catch (error) {
+      if (json && report.started) {
+        io.stderr("toolscore: the --json document on stdout is incomplete: the run stopped here\n");
       }
+      throw error;
     }
     progress.done();
-    report.finish(files.length === 1 && count === 1);
-    await writeEvalReports(session, report.records.records, io);
+    report.finish(files.length === 1 && report.count === 1);
+    if (reports && collector) await reports.writeEvalReports(session, collector.records, io);
 
     const failedGate = session.gated && report.failed > 0;
     const failedViolations = values["fail-on-violations"] === true && report.violations > 0;

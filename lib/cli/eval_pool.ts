@@ -15,7 +15,7 @@
  */
 
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
-import type { RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts";
+import type { EvalSession, RenderedSlice, WorkerReply, WorkerRequest } from "./eval_types.ts";
 
 /**
  * With the default `--jobs`, runs below this many files stay on one thread:
@@ -24,6 +24,15 @@ import type { RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts
  * only on large runs. Measured on 2 cores: 10,000 files took 0.64–0.68 s on
  * two threads and 0.67–0.79 s on one; 30,000 files 1.66–1.87 s against
  * 2.04–2.12 s. An explicit `--jobs N` uses workers from two slices up.
+ *
+ * Measured again after the start-up work of issue 21 (a worker now starts on
+ * about a third less CPU: no ajv, jsonc-parser, `node:crypto` or report
+ * writers, the shipped RE2 patterns compiled on first use), on the same two
+ * cores shared with other jobs (load 6–9): over 2,000 files a worker added
+ * 40–100% CPU and made runs slower, over 10,000 about 15% with wall times
+ * within the noise; and a worker's isolate adds 35–60 MB of RSS, which would
+ * take `--json` over 10,000 traces past its 150 MB bound. So the default
+ * stays.
  */
 export const WORKER_THRESHOLD = 12_000;
 
@@ -104,21 +113,23 @@ class EventTurn {
  * Score files in worker threads, yielding each slice's rendered results in
  * file order.
  *
- * @param args The `eval` arguments.
+ * @param session The main thread's session (it scores slices too).
+ * @param args The `eval` arguments (each worker prepares its session from them).
  * @param files The trace files, in order.
  * @param color Whether to colour console output.
  * @param jobs How many workers to start.
- * @returns The rendered results, slice by slice.
+ * @returns The rendered slices, each with how many files it covers.
  */
 export async function* scoreInWorkers(
+  session: EvalSession,
   args: string[],
   files: string[],
   color: boolean,
   jobs: number,
-): AsyncGenerator<RenderedResult[]> {
+): AsyncGenerator<{ slice: RenderedSlice; files: number }> {
   const slices: string[][] = [];
   for (let i = 0; i < files.length; i += SLICE) slices.push(files.slice(i, i + SLICE));
-  const { fallbackScore } = await import("./eval_worker.ts");
+  const { scoreSlice } = await import("./eval_worker.ts");
   // The main thread scores too, so `jobs` threads in all: jobs - 1 workers.
   const workers: Worker[] = [];
   try {
@@ -130,7 +141,7 @@ export async function* scoreInWorkers(
     workers.length = 0;
   }
   const turn = new EventTurn();
-  const done = new Map<number, RenderedResult[]>();
+  const done = new Map<number, RenderedSlice>();
   const taken = new Uint8Array(slices.length);
   let waiter: (() => void) | undefined;
   let failure: { name: string; message: string } | undefined;
@@ -155,7 +166,7 @@ export async function* scoreInWorkers(
       worker.onmessage = (event: MessageEvent<WorkerReply>) => {
         const reply = event.data;
         if ("error" in reply) failure ??= reply.error;
-        else done.set(reply.id, reply.rendered);
+        else done.set(reply.id, reply.slice);
         dispatch(worker);
         wake();
       };
@@ -176,16 +187,16 @@ export async function* scoreInWorkers(
         const free = taken[id] ? nextFree() : id;
         if (free !== undefined) {
           taken[free] = 1;
-          done.set(free, await fallbackScore(args, slices[free]!, color));
+          done.set(free, await scoreSlice(session, slices[free]!, color));
           await turn.next();
         } else {
           await new Promise<void>((resolve) => waiter = resolve);
         }
       }
       if (failure) rethrow(failure);
-      const rendered = done.get(id)!;
+      const slice = done.get(id)!;
       done.delete(id);
-      yield rendered;
+      yield { slice, files: slices[id]!.length };
     }
   } finally {
     for (const worker of workers) worker.terminate();

@@ -1,14 +1,15 @@
 /**
  * `eval`'s file reports: the records each scored trace adds
- * ({@linkcode recordOf}) and the Markdown, HTML and JUnit files written from
- * them at the end ({@linkcode writeEvalReports}).
+ * ({@linkcode recordOf}, kept by {@linkcode RecordCollector}) and the
+ * Markdown, HTML and JUnit files written from them at the end
+ * ({@linkcode writeEvalReports}). Loaded only when a report flag is given.
  *
  * @module
  */
 
 import type { CliIO } from "./command.ts";
 import type { EvalSession, Scored } from "./eval_types.ts";
-import { evalHtml } from "../report/html/eval.ts";
+import { evalHtml, HTML_SECTIONS } from "../report/html/eval.ts";
 import { evalJunit } from "../report/junit.ts";
 import { evalMarkdown } from "../report/markdown.ts";
 import { type EvalRunInfo, type TraceRecord, traceRecord } from "../report/trace_record.ts";
@@ -62,4 +63,31 @@ export async function writeEvalReports(
     io,
     [session.run.goldPath, ...records.map((r) => r.name)],
   );
+}
+
+/**
+ * The records of an `eval` run for its reports. Every record is kept; the
+ * calls of a trace (only the HTML report shows them) are kept for at most
+ * {@linkcode HTML_SECTIONS} failing and as many passing traces, so memory
+ * stays bounded on huge runs.
+ */
+export class RecordCollector {
+  /** The records, in run order. */
+  readonly records: TraceRecord[] = [];
+  #failingDetail = 0;
+  #passingDetail = 0;
+
+  /**
+   * Keep a record.
+   *
+   * @param record The record, or `undefined` when no report is asked for.
+   */
+  add(record: TraceRecord | undefined): void {
+    if (record === undefined) return;
+    if (record.detail !== undefined) {
+      const kept = record.passed ? this.#passingDetail++ : this.#failingDetail++;
+      if (kept >= HTML_SECTIONS) delete record.detail;
+    }
+    this.records.push(record);
+  }
 }

@@ -64,6 +64,8 @@ export interface EvalSession {
   values: Record<string, unknown>;
   /** Score one trace. */
   score(named: NamedTrace): Scored;
+  /** The file reports' record of a scored trace; absent when no report is asked for. */
+  recordOf?: (scored: Scored) => TraceRecord | undefined;
 }
 
 /** One trace's report, rendered (so worker threads can send it as plain data). */
@@ -76,6 +78,29 @@ export interface RenderedResult {
   violations: number;
   /** The file reports' record, when one is asked for. */
   record?: TraceRecord;
+}
+
+/**
+ * The reports of consecutive traces, ready to write: what a worker thread
+ * sends back (its bytes transferred, not copied) and what the command writes.
+ */
+export interface RenderedSlice {
+  /**
+   * The traces' texts joined (`,\n` between JSON documents, a blank line
+   * between console blocks), control characters escaped as `runCli` escapes
+   * stdout, UTF-8 encoded. Empty when the slice holds no trace.
+   */
+  bytes: Uint8Array;
+  /** The traces' summary rows, in order. */
+  rows: SummaryRow[];
+  /** Forbidden-rule violations plus credential findings, summed. */
+  violations: number;
+  /** The file reports' records, when one is asked for. */
+  records: TraceRecord[];
+  /** The text of the slice's only trace, when it holds exactly one (unescaped). */
+  single?: string;
+  /** What the readers said about the slice's files: stderr lines, in file order. */
+  notes?: string[];
 }
 
 /** What a worker is asked to do. */
@@ -92,5 +117,5 @@ export interface WorkerRequest {
 
 /** What a worker answers. */
 export type WorkerReply =
-  | { id: number; rendered: RenderedResult[] }
+  | { id: number; slice: RenderedSlice }
   | { id: number; error: { name: string; message: string } };

@@ -8,8 +8,16 @@
 
 import type { CliIO } from "./command.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
-import type { EvalSession, RenderedResult, WorkerReply, WorkerRequest } from "./eval_types.ts";
+import { joinSlices, RENDER_BATCH, sliceOf } from "./eval_slice.ts";
+import type {
+  EvalSession,
+  RenderedResult,
+  RenderedSlice,
+  WorkerReply,
+  WorkerRequest,
+} from "./eval_types.ts";
 import { iterateTraceFiles } from "./inputs.ts";
+import { readingNotes } from "./reading_notes.ts";
 
 let session: Promise<EvalSession> | undefined;
 let sessionArgs: string | undefined;
@@ -23,43 +31,74 @@ const NO_IO: CliIO = {
 };
 
 /**
- * Score a slice of files on this thread (what a worker does, and the fallback
- * when workers cannot start).
+ * Score a slice of files with a prepared session on this thread: what a worker
+ * does with each slice, and what the main thread does with the slices it
+ * takes. The readers' notes come back as stderr lines, for the command to
+ * print in file order.
+ *
+ * @param ready The session.
+ * @param files The files of the slice.
+ * @param color Whether to colour console output.
+ * @returns The slice's rendered reports, in file order.
+ */
+export async function scoreSlice(
+  ready: EvalSession,
+  files: string[],
+  color: boolean,
+): Promise<RenderedSlice> {
+  const json = ready.values.json === true;
+  const parts: RenderedSlice[] = [];
+  let out: RenderedResult[] = [];
+  const notes: string[] = [];
+  const noteIO: CliIO = { ...NO_IO, stderr: (text) => void notes.push(text) };
+  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
+    readingNotes(batch, noteIO);
+    for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
+    if (out.length >= RENDER_BATCH) {
+      parts.push(sliceOf(out, json, color));
+      out = [];
+    }
+  }
+  parts.push(sliceOf(out, json, color));
+  const slice = joinSlices(parts, json);
+  return notes.length > 0 ? { ...slice, notes } : slice;
+}
+
+/**
+ * Score a slice of files in a worker: the session is prepared from the
+ * command's arguments on the first slice and kept.
  *
  * @param args The `eval` arguments.
  * @param files The files of the slice.
  * @param color Whether to colour console output.
- * @returns The rendered results, in file order.
+ * @returns The slice's rendered reports, in file order.
  */
-export async function fallbackScore(
+export async function workerScore(
   args: string[],
   files: string[],
   color: boolean,
-): Promise<RenderedResult[]> {
+): Promise<RenderedSlice> {
   const key = JSON.stringify(args);
   if (session === undefined || sessionArgs !== key) {
     session = prepareEval(args);
     sessionArgs = key;
   }
-  const ready = await session;
-  const out: RenderedResult[] = [];
-  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
-    for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
-  }
-  return out;
+  return scoreSlice(await session, files, color);
 }
 
 // Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).
 const scope = globalThis as unknown as {
   onmessage?: (event: MessageEvent<WorkerRequest>) => void;
-  postMessage?: (message: WorkerReply) => void;
+  postMessage?: (message: WorkerReply, transfer?: Transferable[]) => void;
   WorkerGlobalScope?: unknown;
 };
 if (scope.WorkerGlobalScope !== undefined) {
   scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     const { args, files, color, id } = event.data;
     try {
-      scope.postMessage?.({ id, rendered: await fallbackScore(args, files, color) });
+      const slice = await workerScore(args, files, color);
+      // The bytes move to the main thread, not copied.
+      scope.postMessage?.({ id, slice }, [slice.bytes.buffer as ArrayBuffer]);
     } catch (error) {
       const { name, message } = error instanceof Error ? error : new Error(String(error));
       scope.postMessage?.({ id, error: { name, message } });

@@ -8,18 +8,16 @@
  * one stderr line says so and the command exits as it otherwise would.
  *
  * Each report is written atomically after the run (a file that cannot be
- * written is an input error, exit 2, and leaves nothing half-written).
+ * written is an input error, exit 2, and leaves nothing half-written). The
+ * writing code loads only when a report is asked for, so `eval` without
+ * report flags starts without it.
  *
  * @module
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
-import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { InputError } from "../base/errors.ts";
-import { checkOutput } from "./overwrite.ts";
 import type { CliIO, FlagSpec } from "./command.ts";
-import type { TraceRecord } from "../report/trace_record.ts";
-import { HTML_SECTIONS } from "../report/html/eval.ts";
 
 /** The toolscore version the reports name. */
 export const REPORT_VERSION: string = denoJson.version;
@@ -150,6 +148,10 @@ export async function writeReports(
   io: Pick<CliIO, "stderr">,
   inputs: readonly (string | undefined)[] = [],
 ): Promise<void> {
+  const [{ checkOutput }, { writeTextFileAtomic }] = await Promise.all([
+    import("./overwrite.ts"),
+    import("../base/atomic_write.ts"),
+  ]);
   // The overwrite rule (overwrite.ts), for every report before the first is written.
   for (const target of [targets.markdown, targets.html, targets.junit]) {
     if (target !== undefined) await checkOutput(target, "report", { inputs });
@@ -175,32 +177,5 @@ export async function writeReports(
         : (error as Error).message;
       throw new InputError(`cannot append the step summary (${why})`, path);
     }
-  }
-}
-
-/**
- * The records of an `eval` run for its reports. Every record is kept; the
- * calls of a trace (only the HTML report shows them) are kept for at most
- * {@linkcode HTML_SECTIONS} failing and as many passing traces, so memory
- * stays bounded on huge runs.
- */
-export class RecordCollector {
-  /** The records, in run order. */
-  readonly records: TraceRecord[] = [];
-  #failingDetail = 0;
-  #passingDetail = 0;
-
-  /**
-   * Keep a record.
-   *
-   * @param record The record, or `undefined` when no report is asked for.
-   */
-  add(record: TraceRecord | undefined): void {
-    if (record === undefined) return;
-    if (record.detail !== undefined) {
-      const kept = record.passed ? this.#passingDetail++ : this.#failingDetail++;
-      if (kept >= HTML_SECTIONS) delete record.detail;
-    }
-    this.records.push(record);
   }
 }

@@ -110,12 +110,16 @@ function withInternalExit(help: string): string {
   return `${help.slice(0, at)}\n${INTERNAL_EXIT_HELP}${help.slice(at)}`;
 }
 
-// Every console line, reports and errors alike, with control characters from inputs escaped.
+// Every console line, reports and errors alike, with control characters from inputs escaped
+// (`stdoutBytes` takes bytes its caller escaped the same way).
 function safeIO(io: CliIO): CliIO {
   const out = io.color ? [OWN_COLOR_SEQUENCES] : [];
   const err = io.progress ? [OWN_COLOR_SEQUENCES, OWN_PROGRESS_SEQUENCES] : out;
+  const decoder = new TextDecoder();
   return {
     stdout: (text) => io.stdout(escapeControl(text, { keep: out })),
+    stdoutBytes: (bytes) =>
+      io.stdoutBytes !== undefined ? io.stdoutBytes(bytes) : io.stdout(decoder.decode(bytes)),
     stderr: (text) => io.stderr(escapeControl(text, { keep: err })),
     color: io.color,
     progress: io.progress,
