@@ -87,7 +87,7 @@ Deno.test("toolscore eval reads a JSONL file line by line and stdin", async () =
     "--json",
   ]);
   const doc = JSON.parse(jsonl.out);
-  assert.deepEqual(doc.results.map((r: { trace: string }) => r.trace), [
+  assert.deepEqual(doc.results.map((r: { source: string }) => r.source), [
     "testdata/eval/two.jsonl[1]",
     "testdata/eval/two.jsonl[2]",
   ]);
@@ -503,4 +503,38 @@ Deno.test("toolscore eval --final-answer refuses several traces before scoring a
     assert.equal(out, "");
     assert.match(err, /--final-answer applies to one trace; this run has several/);
   }
+});
+
+Deno.test("toolscore eval --json names every result by its source, and keeps what the reader said under trace", async () => {
+  // A run file: every trace has a run envelope ({format, run, metadata}), which used to replace
+  // the result's name, so results of several traces could not be told apart.
+  const { out } = await run([
+    "eval",
+    GOLD,
+    "data/demo/good.json",
+    "testdata/formats/real/tau-bench-gpt-4o-airline.first4.json",
+    "--json",
+  ]);
+  const doc = JSON.parse(out);
+  const sources = doc.results.map((r: { source: string }) => r.source);
+  assert.equal(sources[0], "data/demo/good.json");
+  assert.ok(
+    sources.length > 2 &&
+      sources.slice(1).every((s: string) =>
+        s.startsWith("testdata/formats/real/tau-bench-gpt-4o-airline.first4.json[")
+      ),
+    sources.join(", "),
+  );
+  assert.equal(new Set(sources).size, sources.length);
+  assert.equal(doc.results[0].trace, undefined);
+  for (const result of doc.results.slice(1)) {
+    assert.equal(typeof result.trace?.format, "string");
+    assert.equal(typeof result.trace?.run?.task, "string");
+  }
+  // One trace: its document alone, the envelope kept, no name.
+  const single = JSON.parse(
+    (await run(["eval", GOLD, "testdata/formats/real/openai-text.json", "--json"])).out,
+  );
+  assert.equal(single.source, undefined);
+  assert.match(single.trace.notes[0], /^no tool calls/);
 });

@@ -182,8 +182,8 @@ class EvalReport {
     const rows = this.#rows;
     if (this.#json) {
       if (single && rows.length === 1 && !this.started && this.#single !== undefined) {
-        // One trace: its document alone, indented.
-        const { trace: _trace, ...doc } = JSON.parse(this.#single);
+        // One trace: its document alone, indented (no name: the command line gave it).
+        const { source: _source, ...doc } = JSON.parse(this.#single);
         this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
         return;
       }

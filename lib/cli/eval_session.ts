@@ -51,17 +51,20 @@ function expectedText(expected: unknown): string {
 }
 
 /**
- * One result's `--json` document: `{trace, ...result.toJSON(), passed,
- * min_score, evidence}` (a reader's envelope `trace` taking the name's
- * place), byte for byte what `JSON.stringify` of that object prints, but
- * built key by key — twice as fast as one call on the spread object — with
- * the expected calls' text shared.
+ * One result's `--json` document: `{source, ...result.toJSON(), passed,
+ * min_score, evidence}` — `source` the trace's name (`FILE`, `FILE[n]`, as
+ * `inspect --json` names it), `trace` the reader's envelope when it said
+ * something (`schemas/result.schema.json`). Byte for byte what
+ * `JSON.stringify` of that object prints, but built key by key — twice as
+ * fast as one call on the spread object — with the expected calls' text
+ * shared. (Before: the name was written as `trace`, and a reader's envelope
+ * replaced it, so such a result lost its file name.)
  */
 function resultText(scored: Scored, bar: number): string {
   const doc = scored.result.toJSON();
-  let out = `{"trace":${JSON.stringify(doc.trace !== undefined ? doc.trace : scored.named.name)}`;
+  let out = `{"source":${JSON.stringify(scored.named.name)}`;
   for (const key in doc) {
-    if (key === "trace" || key === "passed" || key === "min_score" || key === "evidence") continue;
+    if (key === "source" || key === "passed" || key === "min_score" || key === "evidence") continue;
     const value = doc[key];
     let text: string | undefined;
     if (key === "calls" && isCallsBlock(value)) {
