@@ -100,6 +100,7 @@ export function checkJsonLimits(value: unknown, where?: string): void {
     if (typeof value === "number" && !Number.isFinite(value)) throw numberError(value, where, "");
     return;
   }
+  if (shallowAndFinite(value, 0)) return; // most values: no stacks, no error paths
   const values: unknown[] = [value];
   const depths: number[] = [0];
   while (values.length > 0) {
@@ -141,6 +142,36 @@ export function checkJsonLimits(value: unknown, where?: string): void {
       }
     }
   }
+}
+
+// The most levels the quick pass descends before it leaves a value to the full walk.
+const QUICK_DEPTH = 8;
+
+// Whether an object or array nests at most QUICK_DEPTH levels and holds only finite numbers:
+// then it is within the limits. `false` only means the full walk must decide (and find where).
+function shallowAndFinite(value: object, depth: number): boolean {
+  if (depth >= QUICK_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === "number") {
+        if (item - item !== 0) return false; // NaN or ±Infinity
+      } else if (typeof item === "object" && item !== null) {
+        if (!shallowAndFinite(item, depth + 1)) return false;
+      }
+    }
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item === "number") {
+      if (item - item !== 0) return false;
+    } else if (typeof item === "object" && item !== null) {
+      if (!shallowAndFinite(item, depth + 1)) return false;
+    }
+  }
+  return true;
 }
 
 function numberAt(root: unknown, item: number, where: string | undefined): InputError {
