@@ -100,7 +100,6 @@ export function checkJsonLimits(value: unknown, where?: string): void {
     if (typeof value === "number" && !Number.isFinite(value)) throw numberError(value, where, "");
     return;
   }
-  if (shallowAndFinite(value, 0)) return; // most values: no stacks, no error paths
   const values: unknown[] = [value];
   const depths: number[] = [0];
   while (values.length > 0) {
@@ -145,10 +144,32 @@ export function checkJsonLimits(value: unknown, where?: string): void {
 }
 
 // The most levels the quick pass descends before it leaves a value to the full walk.
-const QUICK_DEPTH = 8;
+const QUICK_DEPTH = 32;
 
-// Whether an object or array nests at most QUICK_DEPTH levels and holds only finite numbers:
-// then it is within the limits. `false` only means the full walk must decide (and find where).
+/**
+ * A quick pass for small values (one tool call's arguments or result): `true`
+ * when the value nests at most 32 levels and holds only finite numbers, so it
+ * is within the limits of {@linkcode checkJsonLimits}; `false` means that
+ * check must decide (and say where). On a small value it costs less than the
+ * check's explicit stacks; on a large one, run the check.
+ *
+ * @param value A parsed JSON value.
+ * @returns Whether the value is certainly within the limits.
+ *
+ * @example Usage
+ * ```ts
+ * import { quickWithinLimits } from "./json_limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(quickWithinLimits({ a: [1, "x"] }), true);
+ * assert.equal(quickWithinLimits({ a: [1, Infinity] }), false);
+ * ```
+ */
+export function quickWithinLimits(value: unknown): boolean {
+  if (typeof value === "number") return value - value === 0;
+  return typeof value !== "object" || value === null || shallowAndFinite(value, 0);
+}
+
 function shallowAndFinite(value: object, depth: number): boolean {
   if (depth >= QUICK_DEPTH) return false;
   if (Array.isArray(value)) {

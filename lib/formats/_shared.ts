@@ -5,7 +5,7 @@
  * @module
  */
 
-import { checkJsonLimits } from "../base/json_limits.ts";
+import { checkJsonLimits, quickWithinLimits } from "../base/json_limits.ts";
 import {
   describeJson,
   isJsonObject,
@@ -20,6 +20,12 @@ import {
 // NaN): control characters and space, NBSP, and everything from U+1680 on (checked in full).
 function mayBeSpace(code: number): boolean {
   return !(code > 32 && code < 0x1680 && code !== 0xa0);
+}
+
+// Hold parsed JSON text to the input limits: most arguments and results are short, and a short
+// value is decided by the quick pass (the full check names the path when it is not).
+function checkParsed(text: string, value: unknown): void {
+  if (text.length > 300 || !quickWithinLimits(value)) checkJsonLimits(value);
 }
 
 /**
@@ -44,7 +50,7 @@ export function parseArgumentText(
   if (mayBeSpace(raw.charCodeAt(0)) && raw.trim() === "") return { args: {} };
   try {
     const parsed = JSON.parse(raw);
-    checkJsonLimits(parsed); // too deep or 1e400: kept as arguments that did not parse
+    checkParsed(raw, parsed); // too deep or 1e400: kept as arguments that did not parse
     if (isJsonObject(parsed)) return { args: parsed };
     return {
       args: {},
@@ -78,7 +84,7 @@ export function setArgs(call: ToolCall, raw: unknown): void {
     let value: unknown;
     try {
       value = JSON.parse(raw);
-      checkJsonLimits(value);
+      checkParsed(raw, value);
     } catch {
       value = undefined; // parsed again below, for the error message
     }
@@ -107,7 +113,7 @@ export function resultFromText(text: string): unknown {
   }
   try {
     const value = JSON.parse(text);
-    checkJsonLimits(value); // past the limits it stays text
+    checkParsed(text, value); // past the limits it stays text
     return value;
   } catch {
     return text;
