@@ -17,7 +17,13 @@
 import type { ToolCall } from "./calls.ts";
 import { isFrozenGold } from "./_frozen_gold.ts";
 import { InputError } from "../base/errors.ts";
-import { hungarian, MAX_EXACT_COST, pairingSizeError, rowMinimaAssignment } from "./hungarian.ts";
+import {
+  diagonalDominates,
+  hungarian,
+  MAX_EXACT_COST,
+  pairingSizeError,
+  rowMinimaAssignment,
+} from "./hungarian.ts";
 import { valuesMatch, type ValuesMatchOptions } from "./matchers.ts";
 import { mayTrim } from "../base/_text.ts";
 
@@ -473,16 +479,6 @@ function pairGroup(
 
 function inOrder(n: number, link: (i: number, j: number) => void): void {
   for (let k = 0; k < n; k++) link(k, k);
-}
-
-// Whether each cell (k, k) of an n × n matrix is larger than every other cell of row k.
-function diagonalDominates(matched: readonly number[], n: number): boolean {
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
-    const own = matched[row + i]!;
-    for (let j = 0; j < n; j++) if (j !== i && matched[row + j]! >= own) return false;
-  }
-  return true;
 }
 
 // With as many actual calls as expected ones, every actual call is paired, so the "keys sent"
