@@ -143,6 +143,58 @@ export function checkJsonLimits(value: unknown, where?: string): void {
   }
 }
 
+// The most levels the quick pass descends before it leaves a value to the full walk.
+const QUICK_DEPTH = 32;
+
+/**
+ * A quick pass for small values (one tool call's arguments or result): `true`
+ * when the value nests at most 32 levels and holds only finite numbers, so it
+ * is within the limits of {@linkcode checkJsonLimits}; `false` means that
+ * check must decide (and say where). On a small value it costs less than the
+ * check's explicit stacks; on a large one, run the check.
+ *
+ * @param value A parsed JSON value.
+ * @returns Whether the value is certainly within the limits.
+ *
+ * @example Usage
+ * ```ts
+ * import { quickWithinLimits } from "./json_limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(quickWithinLimits({ a: [1, "x"] }), true);
+ * assert.equal(quickWithinLimits({ a: [1, Infinity] }), false);
+ * ```
+ */
+export function quickWithinLimits(value: unknown): boolean {
+  if (typeof value === "number") return value - value === 0;
+  return typeof value !== "object" || value === null || shallowAndFinite(value, 0);
+}
+
+function shallowAndFinite(value: object, depth: number): boolean {
+  if (depth >= QUICK_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === "number") {
+        if (item - item !== 0) return false; // NaN or ±Infinity
+      } else if (typeof item === "object" && item !== null) {
+        if (!shallowAndFinite(item, depth + 1)) return false;
+      }
+    }
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item === "number") {
+      if (item - item !== 0) return false;
+    } else if (typeof item === "object" && item !== null) {
+      if (!shallowAndFinite(item, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
 function numberAt(root: unknown, item: number, where: string | undefined): InputError {
   const keys = findPath(root, (v) => typeof v === "number" && !Number.isFinite(v));
   return numberError(item, where, pathOf(keys));

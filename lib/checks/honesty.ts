@@ -124,8 +124,10 @@ export function checkHonesty(
   const disclosure = disclosureCheck(ctx);
   const escape = escapeHatch(ctx, options.violations ?? []);
 
-  const findings = [...claimed.findings, ...disclosure.findings, ...escape.findings];
-  const errors = findings.filter((f) => f.severity === "error").length;
+  // concat and a plain count: spreading three (mostly empty) lists costs more per trace.
+  const findings = claimed.findings.concat(disclosure.findings, escape.findings);
+  let errors = 0;
+  for (const finding of findings) if (finding.severity === "error") errors++;
   return {
     final_answer: ctx.answer === undefined ? "unknown" : "known",
     findings,

@@ -57,13 +57,26 @@ export interface Context {
   resultHits(i: number): [string | undefined, string | undefined];
 }
 
-// Code-execution tool names, lower-cased, per configured list.
-const CODE_TOOLS = new WeakMap<readonly string[], Set<string>>();
+// Per configured list of code-execution tools: whether a tool name is one of them (compared
+// lower-cased), remembered per name, since the same few tools come back in every trace.
+const CODE_TOOLS = new WeakMap<readonly string[], (tool: string) => boolean>();
 
-function codeToolSet(tools: readonly string[]): Set<string> {
-  let set = CODE_TOOLS.get(tools);
-  if (set === undefined) CODE_TOOLS.set(tools, set = new Set(tools.map((t) => t.toLowerCase())));
-  return set;
+function codeToolTest(tools: readonly string[]): (tool: string) => boolean {
+  let test = CODE_TOOLS.get(tools);
+  if (test !== undefined) return test;
+  const set = new Set(tools.map((t) => t.toLowerCase()));
+  const known = new Map<string, boolean>();
+  test = (tool) => {
+    let hit = known.get(tool);
+    if (hit === undefined) {
+      hit = set.has(tool.toLowerCase());
+      if (known.size >= 10_000) known.clear();
+      known.set(tool, hit);
+    }
+    return hit;
+  };
+  CODE_TOOLS.set(tools, test);
+  return test;
 }
 
 export function context(
@@ -76,14 +89,14 @@ export function context(
   const { byIndex: faults, matches } = placeFaults(calls, config.injected ?? []);
   const failed: boolean[] = [];
   let anyOutcome = faults.size > 0;
-  const codeTools = codeToolSet(config.codeExecutionTools);
+  const isCodeTool = codeToolTest(config.codeExecutionTools);
   const codeCalls: number[] = [];
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
     const fault = faults.get(i);
     failed.push(callFailed(call) || (fault !== undefined && fault.kind !== "warning"));
     if (!anyOutcome && hasOutcome(call)) anyOutcome = true;
-    if (codeTools.has(call.tool.toLowerCase())) codeCalls.push(i);
+    if (isCodeTool(call.tool)) codeCalls.push(i);
   }
   const answerDiscloses = answer !== undefined && textTest(config.disclosurePatterns)(answer);
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { checkJsonLimits } from "../base/json_limits.ts";
+import { checkJsonLimits, quickWithinLimits } from "../base/json_limits.ts";
 import {
   describeJson,
   isJsonObject,
@@ -22,11 +22,10 @@ function mayBeSpace(code: number): boolean {
   return !(code > 32 && code < 0x1680 && code !== 0xa0);
 }
 
-// Whether JSON text is within the limits of checkJsonLimits by its length alone: nesting past
-// MAX_NESTING_DEPTH takes that many brackets, and a number that parses to ±Infinity takes an
-// exponent (a digit then e/E) or over 300 digits. Most arguments and results are short.
-function withinLimitsByLength(text: string): boolean {
-  return text.length <= 300 && !/\d[eE]/.test(text);
+// Hold parsed JSON text to the input limits: most arguments and results are short, and a short
+// value is decided by the quick pass (the full check names the path when it is not).
+function checkParsed(text: string, value: unknown): void {
+  if (text.length > 300 || !quickWithinLimits(value)) checkJsonLimits(value);
 }
 
 /**
@@ -51,8 +50,7 @@ export function parseArgumentText(
   if (mayBeSpace(raw.charCodeAt(0)) && raw.trim() === "") return { args: {} };
   try {
     const parsed = JSON.parse(raw);
-    // too deep or 1e400: kept as arguments that did not parse
-    if (!withinLimitsByLength(raw)) checkJsonLimits(parsed);
+    checkParsed(raw, parsed); // too deep or 1e400: kept as arguments that did not parse
     if (isJsonObject(parsed)) return { args: parsed };
     return {
       args: {},
@@ -81,11 +79,12 @@ export function argsFromValue(raw: unknown): Pick<ToolCall, "args" | "rawArgs" |
 
 /** Copy the argument fields onto a call. */
 export function setArgs(call: ToolCall, raw: unknown): void {
-  // The common case without the result record: short object text that parses.
-  if (typeof raw === "string" && raw.charCodeAt(0) === 123 && withinLimitsByLength(raw)) {
+  // The common case without the result record: object text that parses, within the limits.
+  if (typeof raw === "string" && raw.charCodeAt(0) === 123) {
     let value: unknown;
     try {
       value = JSON.parse(raw);
+      checkParsed(raw, value);
     } catch {
       value = undefined; // parsed again below, for the error message
     }
@@ -114,7 +113,7 @@ export function resultFromText(text: string): unknown {
   }
   try {
     const value = JSON.parse(text);
-    if (!withinLimitsByLength(text)) checkJsonLimits(value); // past the limits it stays text
+    checkParsed(text, value); // past the limits it stays text
     return value;
   } catch {
     return text;

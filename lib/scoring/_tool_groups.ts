@@ -17,7 +17,13 @@
 import type { ToolCall } from "./calls.ts";
 import { isFrozenGold } from "./_frozen_gold.ts";
 import { InputError } from "../base/errors.ts";
-import { hungarian, MAX_EXACT_COST, pairingSizeError, rowMinimaAssignment } from "./hungarian.ts";
+import {
+  diagonalDominates,
+  hungarian,
+  MAX_EXACT_COST,
+  pairingSizeError,
+  rowMinimaAssignment,
+} from "./hungarian.ts";
 import { valuesMatch, type ValuesMatchOptions } from "./matchers.ts";
 import { mayTrim } from "../base/_text.ts";
 
@@ -423,10 +429,7 @@ function pairGroup(
     matchedKeys[gold[i]!] = matched[i * t + j]!;
   };
   if (g === 1 && t === 1) return link(0, 0);
-  if (g === t && inOrderIsOptimal(group, goldKeys)) {
-    for (let k = 0; k < g; k++) link(k, k);
-    return;
-  }
+  if (g === t && inOrderIsOptimal(group, goldKeys)) return inOrder(g, link);
   const sent: number[] = new Array(t);
   let matchBound = 0;
   let sentBound = 0;
@@ -449,6 +452,9 @@ function pairGroup(
       `tool ${group.tool}`,
     );
   }
+  // One matched key outweighs any sent-key and distance difference in the folded cost: when each
+  // in-order pair matches more keys than the rest of its row, rowMinimaAssignment() pairs in order.
+  if (g === t && diagonalDominates(matched, g)) return inOrder(g, link);
   // Rows are the shorter side; cost[r * columns + c] is the folded cost of that pairing.
   const rowsAreGold = g <= t;
   const rows = rowsAreGold ? g : t;
@@ -469,6 +475,10 @@ function pairGroup(
     if (rowsAreGold) link(r, c);
     else link(c, r);
   }
+}
+
+function inOrder(n: number, link: (i: number, j: number) => void): void {
+  for (let k = 0; k < n; k++) link(k, k);
 }
 
 // With as many actual calls as expected ones, every actual call is paired, so the "keys sent"

@@ -180,3 +180,31 @@ export function rowMinimaAssignment(
   }
   return assignment;
 }
+
+/**
+ * Whether each diagonal cell of an n × n matrix is larger than every other
+ * cell of its row: then, for a cost that a larger cell lowers by more than
+ * anything else can raise it, each row's cheapest column is its own, and
+ * {@linkcode rowMinimaAssignment} would pair row k with column k.
+ *
+ * @param matrix `matrix[r * n + c]`, row-major.
+ * @param n The number of rows and columns.
+ * @returns `true` when every row's diagonal cell is its strict maximum.
+ *
+ * @example Usage
+ * ```ts
+ * import { diagonalDominates } from "./hungarian.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(diagonalDominates([2, 1, 0, 3], 2), true);
+ * assert.equal(diagonalDominates([2, 2, 0, 3], 2), false); // a tie in row 0
+ * ```
+ */
+export function diagonalDominates(matrix: readonly number[], n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const row = i * n;
+    const own = matrix[row + i]!;
+    for (let j = 0; j < n; j++) if (j !== i && matrix[row + j]! >= own) return false;
+  }
+  return true;
+}
