@@ -132,17 +132,22 @@ function parseJson(text: string, file: string, uniqueKeys: boolean): unknown {
     throw jsoncError(text, file, false) ??
       new InputError(`invalid JSON (${(error as Error).message})`, file);
   }
-  checkJsonLimits(value, file);
-  // Counting keys decides most files without loading jsonc-parser, which names the duplicate.
-  if (uniqueKeys && !keysAreUnique(text, value)) {
-    checkDuplicateKeys(text, file, jsoncModule().createScanner);
-  }
-  return value;
+  return checked(value, text, file, uniqueKeys, true);
 }
 
-function checked(value: unknown, text: string, file: string, uniqueKeys: boolean): unknown {
+function checked(
+  value: unknown,
+  text: string,
+  file: string,
+  uniqueKeys: boolean,
+  plainJson = false,
+): unknown {
   checkJsonLimits(value, file);
-  if (uniqueKeys) checkDuplicateKeys(text, file, jsoncModule().createScanner);
+  // In plain JSON, counting keys decides most files without loading jsonc-parser, which names
+  // the duplicate.
+  if (uniqueKeys && !(plainJson && keysAreUnique(text, value))) {
+    checkDuplicateKeys(text, file, jsoncModule().createScanner);
+  }
   return value;
 }
 

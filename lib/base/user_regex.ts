@@ -198,6 +198,25 @@ function flagBits(flags: string, where: string | undefined, label: string): numb
   return bits;
 }
 
+// The RE2 flag bits of a pattern RE2 can run; a flag or construct it cannot is an error.
+function preflight(
+  pattern: string,
+  flags: string,
+  where: string | undefined,
+  label: string,
+): number {
+  const bits = flagBits(flags, where, label);
+  const construct = unsupported(pattern);
+  if (construct !== undefined) {
+    throw new InputError(
+      `${label} ${JSON.stringify(pattern)} uses ${construct}, which the linear-time regex engine ` +
+        "(RE2 syntax) cannot run; rewrite the pattern without it",
+      where,
+    );
+  }
+  return bits;
+}
+
 /**
  * Compile a user-supplied pattern onto RE2 (linear-time matching). A pattern
  * or flag it cannot run fails here, naming `where`, not while scoring.
@@ -234,16 +253,8 @@ export function compileUserPattern(
   if (typeof flags !== "string") {
     throw new InputError(`flags must be a string, got ${typeof flags}`, where);
   }
-  const bits = flagBits(flags, where, label);
+  const bits = preflight(pattern, flags, where, label);
   const quoted = `${label} ${JSON.stringify(pattern)}`;
-  const construct = unsupported(pattern);
-  if (construct !== undefined) {
-    throw new InputError(
-      `${quoted} uses ${construct}, which the linear-time regex engine (RE2 syntax) cannot run; ` +
-        "rewrite the pattern without it",
-      where,
-    );
-  }
   try {
     return new UserPattern(pattern, flags, RE2JS.compile(RE2JS.translateRegExp(pattern), bits));
   } catch (error) {
@@ -278,11 +289,7 @@ export function compileUserPattern(
  * ```
  */
 export function deferredUserPattern(pattern: string, flags: string, where?: string): UserPattern {
-  const bits = flagBits(flags, where, "pattern");
-  const construct = unsupported(pattern);
-  if (construct !== undefined) {
-    throw new InputError(`pattern ${JSON.stringify(pattern)} uses ${construct}`, where);
-  }
+  const bits = preflight(pattern, flags, where, "pattern");
   return new UserPattern(
     pattern,
     flags,
