@@ -71,7 +71,7 @@ import type { JsonObject, ToolCall } from "../scoring/calls.ts";
 import { canonicalJson } from "../base/canonical.ts";
 import { attachTextResult, errorInResult, finishTrace, makeTrace } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
-import { byStart, isSpan, rawSpans, type Span, toSpan } from "./otel/spans.ts";
+import { byStart, isSpan, rawSpans, type Span, spanIds, toSpan } from "./otel/spans.ts";
 import {
   executionCall,
   isToolSpan,
@@ -328,18 +328,18 @@ export function otelTraceGroups(value: unknown): unknown[][] | undefined {
   const raw = rawSpans(value);
   if (raw === undefined) return undefined;
   const groups = new Map<string, unknown[]>();
-  const spanIds = new Set<string>();
+  const ownIds = new Set<string>();
   const parentIds: string[] = [];
-  for (const [i, item] of raw.entries()) {
+  for (const item of raw) {
     if (!isSpan(item)) continue;
-    const span = toSpan(item, i);
+    const span = spanIds(item);
     if (span.traceId === undefined) return undefined;
-    if (span.spanId !== undefined) spanIds.add(span.spanId);
+    if (span.spanId !== undefined) ownIds.add(span.spanId);
     if (span.parentId !== undefined) parentIds.push(span.parentId);
     const group = groups.get(span.traceId);
     if (group === undefined) groups.set(span.traceId, [item]);
     else group.push(item);
   }
-  if (groups.size < 2 || !parentIds.some((id) => spanIds.has(id))) return undefined;
+  if (groups.size < 2 || !parentIds.some((id) => ownIds.has(id))) return undefined;
   return [...groups.values()];
 }

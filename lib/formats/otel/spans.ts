@@ -233,8 +233,15 @@ function exceptionMessage(events: unknown): string | undefined {
   return undefined;
 }
 
-/** Decode one raw span; `order` is its place in the document. */
-export function toSpan(raw: unknown, order: number): Span {
+/**
+ * A raw span's own, parent and trace ids, in every spelling the reader
+ * accepts (OTLP, the SDKs' console form, `ReadableSpan`, Phoenix), without
+ * decoding anything else.
+ *
+ * @param raw A raw span.
+ * @returns Its ids, each when present.
+ */
+export function spanIds(raw: unknown): Pick<Span, "spanId" | "traceId" | "parentId"> {
   const span = raw as JsonObject;
   const context = isJsonObject(span.context)
     ? span.context
@@ -242,6 +249,21 @@ export function toSpan(raw: unknown, order: number): Span {
     ? { span_id: span.spanContext.spanId, trace_id: span.spanContext.traceId }
     : {};
   const parentContext = isJsonObject(span.parentSpanContext) ? span.parentSpanContext : {};
+  const out: Pick<Span, "spanId" | "traceId" | "parentId"> = {};
+  const spanId = idOf(span.spanId ?? span.span_id ?? context.span_id);
+  if (spanId !== undefined) out.spanId = spanId;
+  const traceId = idOf(span.traceId ?? span.trace_id ?? context.trace_id);
+  if (traceId !== undefined) out.traceId = traceId;
+  const parentId = idOf(
+    span.parentSpanId ?? span.parent_span_id ?? span.parent_id ?? parentContext.spanId,
+  );
+  if (parentId !== undefined) out.parentId = parentId;
+  return out;
+}
+
+/** Decode one raw span; `order` is its place in the document. */
+export function toSpan(raw: unknown, order: number): Span {
+  const span = raw as JsonObject;
   let attributes = decodeAttributes(span.attributes);
   // Phoenix's span JSON (its REST API, `px` CLI) keeps the OpenInference
   // kind and the status beside the attributes: `span_kind`, `status_code`.
@@ -260,15 +282,8 @@ export function toSpan(raw: unknown, order: number): Span {
     attributes,
     ok: status.ok,
     order,
+    ...spanIds(raw),
   };
-  const spanId = idOf(span.spanId ?? span.span_id ?? context.span_id);
-  if (spanId !== undefined) out.spanId = spanId;
-  const traceId = idOf(span.traceId ?? span.trace_id ?? context.trace_id);
-  if (traceId !== undefined) out.traceId = traceId;
-  const parentId = idOf(
-    span.parentSpanId ?? span.parent_span_id ?? span.parent_id ?? parentContext.spanId,
-  );
-  if (parentId !== undefined) out.parentId = parentId;
   const start = nanos(
     span.startTimeUnixNano ?? span.start_time_unix_nano ?? span.start_time ?? span.startTime,
   );
