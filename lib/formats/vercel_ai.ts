@@ -202,10 +202,11 @@ function openCallFor(calls: ToolCall[], part: JsonObject): ToolCall | undefined 
     return undefined;
   }
   const input = part.input ?? part.args;
+  const wanted = input === undefined ? undefined : canonicalJson(input); // once, not per call
   return calls.find((call) =>
     call.id === undefined && call.tool === part.toolName && call.result === undefined &&
     call.isError === undefined &&
-    (input === undefined || canonicalJson(input) === canonicalJson(call.args ?? {}))
+    (wanted === undefined || wanted === canonicalJson(call.args ?? {}))
   );
 }
 
