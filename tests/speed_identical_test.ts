@@ -6,7 +6,9 @@
 // worker threads must print what one thread prints.
 //
 // The snapshot testdata/speed/eval_json.snapshot.txt was generated from main at 7b9188d, before
-// any change for speed. Regenerate it (only when an output change is intended) with
+// any change for speed; testdata/speed/eval_console.snapshot.txt, the console report of the same
+// runs (default and -v), from main at 6fa9aca. Regenerate them (only when an output change is
+// intended) with
 //
 //     deno test -A tests/speed_identical_test.ts -- --update
 import assert from "node:assert/strict";
@@ -16,6 +18,7 @@ import { runDeno } from "./_cli.ts";
 const root = new URL("..", import.meta.url).pathname;
 const cli = `${root}cli.ts`;
 const snapshotPath = `${root}testdata/speed/eval_json.snapshot.txt`;
+const consoleSnapshotPath = `${root}testdata/speed/eval_console.snapshot.txt`;
 
 function realFixtures(): string[] {
   return [...Deno.readDirSync(`${root}testdata/formats/real`)]
@@ -129,9 +132,23 @@ function evalRun(args: string[], cwd: string) {
   return runDeno(["run", "--no-prompt", "--allow-read", cli, "eval", ...args], { cwd });
 }
 
-async function outputs(generated: string): Promise<string> {
+// The console report of the same runs, default and verbose (`--json` dropped).
+function consoleCases(generated: string): { label: string; args: string[]; cwd: string }[] {
+  return cases(generated).flatMap(({ label, args, cwd }) => {
+    const plain = args.filter((arg) => arg !== "--json");
+    return [
+      { label: `${label} (console)`, args: plain, cwd },
+      { label: `${label} (console, -v)`, args: [...plain, "-v"], cwd },
+    ];
+  });
+}
+
+async function outputs(
+  generated: string,
+  runs = cases(generated),
+): Promise<string> {
   const parts: string[] = [];
-  for (const { label, args, cwd } of cases(generated)) {
+  for (const { label, args, cwd } of runs) {
     const run = await evalRun(args, cwd);
     parts.push(`### ${label}: exit ${run.code}\n${run.out}`);
   }
@@ -152,6 +169,23 @@ Deno.test("toolscore eval --json prints byte for byte what it printed before the
   }
   const expected = await Deno.readTextFile(snapshotPath);
   // Compared per run first, so a failure names the run that changed.
+  const split = (text: string) => text.split(/^(?=### )/m);
+  const heads = (text: string) => split(text).map((part) => part.split("\n")[0]);
+  assert.deepEqual(heads(actual), heads(expected));
+  for (const [i, part] of split(actual).entries()) assert.equal(part, split(expected)[i]);
+  assert.equal(actual, expected);
+});
+
+Deno.test("toolscore eval prints the same console report as before the speed work", async () => {
+  const generated = await generate();
+  let actual: string;
+  try {
+    actual = await outputs(generated, consoleCases(generated));
+  } finally {
+    await Deno.remove(generated, { recursive: true });
+  }
+  if (Deno.args.includes("--update")) await Deno.writeTextFile(consoleSnapshotPath, actual);
+  const expected = await Deno.readTextFile(consoleSnapshotPath);
   const split = (text: string) => text.split(/^(?=### )/m);
   const heads = (text: string) => split(text).map((part) => part.split("\n")[0]);
   assert.deepEqual(heads(actual), heads(expected));
