@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { evaluate } from "../mod.ts";
 import { summarizeIssues, topIssues } from "../lib/evaluate/issues.ts";
+import fc from "fast-check";
 
 const gold = [
   { tool: "search", args: { q: "flights" } },
@@ -43,4 +44,31 @@ Deno.test("summarizeIssues() builds only the issues shown and counts them all", 
   assert.deepEqual(shown, all.slice(0, 2));
   assert.deepEqual(summarizeIssues(result, { limit: 0 }), { shown: [], total: all.length });
   assert.deepEqual(summarizeIssues(evaluate(gold, gold)), { shown: [], total: 0 });
+});
+
+Deno.test("summarizeIssues() with any limit shows a prefix of topIssues() and counts them all", () => {
+  const tools = ["a", "b", "c"];
+  const call = fc.record(
+    {
+      tool: fc.constantFrom(...tools),
+      args: fc.dictionary(fc.constantFrom("x", "y", "z"), fc.constantFrom(1, 2, " 1", "1")),
+    },
+    { requiredKeys: ["tool"] },
+  );
+  fc.assert(
+    fc.property(
+      fc.array(call, { maxLength: 6 }),
+      fc.array(call, { maxLength: 6 }),
+      fc.nat(8),
+      fc.boolean(),
+      (want, got, limit, strict) => {
+        const result = evaluate(want, got, { strict });
+        const all = topIssues(result);
+        const { shown, total } = summarizeIssues(result, { limit });
+        assert.equal(total, all.length);
+        assert.deepEqual(shown, all.slice(0, limit));
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

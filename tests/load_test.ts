@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { InputError } from "../lib/base/errors.ts";
-import { lineColumn, parseDocument, readDocument } from "../lib/base/load.ts";
+import {
+  decodeUtf8,
+  lineColumn,
+  parseDocument,
+  readDocument,
+  readUtf8FileSync,
+} from "../lib/base/load.ts";
 import { checkDuplicateKeys } from "../lib/base/json_limits.ts";
 
 Deno.test("parseDocument() names file:line:col for malformed JSON, JSONC and YAML", () => {
@@ -136,5 +142,37 @@ Deno.test("readDocument() names a key given twice in plain JSON", async () => {
     assert.deepEqual(await readDocument(`${dir}/ok.json`), [{ tool: "a:", args: { x: '":' } }]);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readUtf8FileSync() reads what decodeUtf8() decodes, or fails as it does (property)", () => {
+  const file = Deno.makeTempFileSync();
+  const outcome = (read: () => string) => {
+    try {
+      return { text: read() };
+    } catch (error) {
+      return { error: error instanceof InputError ? error.message : String(error) };
+    }
+  };
+  // Valid text (with byte-order marks and U+FFFD of its own) and arbitrary bytes.
+  const text = fc.string({ unit: fc.constantFrom("a", "\n", "é", "\ufeff", "\ufffd", "😀") });
+  const bytes = fc.oneof(
+    text.map((t) => new TextEncoder().encode(t)),
+    fc.uint8Array({ maxLength: 12 }),
+  );
+  try {
+    fc.assert(
+      fc.property(bytes, (data) => {
+        Deno.writeFileSync(file, data);
+        assert.deepEqual(
+          outcome(() => readUtf8FileSync(file)),
+          outcome(() => decodeUtf8(data, file)),
+        );
+      }),
+      { numRuns: 400 },
+    );
+    assert.throws(() => readUtf8FileSync(`${file}.missing`), /file not found; check the path/);
+  } finally {
+    Deno.removeSync(file);
   }
 });

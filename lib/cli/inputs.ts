@@ -15,7 +15,7 @@ import { InputError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
 import { looksLikeSse } from "../formats/sse.ts";
-import { decodeUtf8, fileError } from "../base/load.ts";
+import { fileError, readUtf8FileSync } from "../base/load.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -162,11 +162,7 @@ export async function* iterateTraceFiles(
     let text: string;
     if (file === "-") text = await io.stdin();
     else {
-      try {
-        text = decodeUtf8(Deno.readFileSync(file), file); // strict: invalid UTF-8 is an error
-      } catch (error) {
-        throw fileError(error, file);
-      }
+      text = readUtf8FileSync(file); // strict: invalid UTF-8 is an error
     }
     const source = file === "-" ? "<stdin>" : file;
     const name = file === "-" ? stdinName(text) : file;

@@ -62,7 +62,6 @@ export function preview(value: unknown, max = 60): string {
 // An issue found, its message not built yet: messages (with their value previews) are built
 // only for the issues shown. Plain records, so finding issues allocates no closures.
 interface Draft {
-  order: number;
   what: "missing" | "wrong_tool" | "unparsed" | "mismatch" | "unexpected" | "extra";
   expected?: number;
   actual?: number;
@@ -135,17 +134,35 @@ function buildIssue(draft: Draft, result: EvaluationResult): Issue {
   }
 }
 
+// Issues in report order, kept as drafts only while fewer than `limit` are kept: the rest are only
+// counted, so a report that shows five issues of a trace with forty builds five records.
+class Drafts {
+  readonly kept: Draft[] = [];
+  total = 0;
+  constructor(readonly limit: number) {}
+
+  get full(): boolean {
+    return this.kept.length >= this.limit;
+  }
+
+  add(draft: Draft): void {
+    this.total++;
+    this.kept.push(draft);
+  }
+}
+
 function argumentDrafts(
   want: ToolCall,
   got: ToolCall,
   expected: number,
   actual: number,
   options: ValuesMatchOptions,
-  out: Draft[],
+  out: Drafts,
 ): void {
   if (!argsChecked(want)) return;
   if (got.argsError !== undefined) {
-    out.push({ order: expected, what: "unparsed", expected, actual });
+    if (out.full) out.total++;
+    else out.add({ what: "unparsed", expected, actual });
     return;
   }
   const wantArgs = want.args ?? {};
@@ -153,8 +170,11 @@ function argumentDrafts(
   for (const key in wantArgs) {
     const value = Object.hasOwn(gotArgs, key) ? gotArgs[key] : undefined;
     if (value !== undefined && valuesMatch(wantArgs[key], value, options)) continue;
-    out.push({
-      order: expected,
+    if (out.full) {
+      out.total++;
+      continue;
+    }
+    out.add({
       what: "mismatch",
       expected,
       actual,
@@ -165,8 +185,11 @@ function argumentDrafts(
   }
   for (const key in gotArgs) {
     if (Object.hasOwn(wantArgs, key)) continue;
-    out.push({
-      order: expected,
+    if (out.full) {
+      out.total++;
+      continue;
+    }
+    out.add({
       what: "unexpected",
       expected,
       actual,
@@ -213,11 +236,8 @@ export function summarizeIssues(
   result: EvaluationResult,
   options: SummarizeIssuesOptions = {},
 ): { shown: Issue[]; total: number } {
-  const drafts = issueDrafts(result);
-  const limit = Math.min(drafts.length, options.limit ?? Infinity);
-  const shown: Issue[] = [];
-  for (let i = 0; i < limit; i++) shown.push(buildIssue(drafts[i]!, result));
-  return { shown, total: drafts.length };
+  const drafts = issueDrafts(result, Math.max(0, options.limit ?? Infinity));
+  return { shown: drafts.kept.map((draft) => buildIssue(draft, result)), total: drafts.total };
 }
 
 /**
@@ -240,32 +260,36 @@ export function topIssues(result: EvaluationResult): Issue[] {
   return summarizeIssues(result).shown;
 }
 
-function issueDrafts(result: EvaluationResult): Draft[] {
+// The issues in expected-call order (an unpaired expected call, or its pair's argument issues in
+// key order), extras last.
+function issueDrafts(result: EvaluationResult, limit: number): Drafts {
   const gold = result.goldCalls;
   const scored = result.scoredCalls;
-  const pairs = result.metrics.pairs;
-  const pairedGold: boolean[] = new Array(gold.length).fill(false);
+  const pairOf: (EvaluationResult["metrics"]["pairs"][number] | undefined)[] = new Array(
+    gold.length,
+  );
   // Unpaired actual calls not yet reported as the other half of a wrong tool.
   const extraLeft: boolean[] = new Array(scored.length).fill(true);
-  for (const pair of pairs) {
-    pairedGold[pair.expected] = true;
+  for (const pair of result.metrics.pairs) {
+    pairOf[pair.expected] = pair;
     extraLeft[pair.actual] = false;
   }
-  const drafts: Draft[] = [];
-  for (let i = 0; i < gold.length; i++) {
-    if (pairedGold[i]) continue;
-    // An unpaired actual call at the same position is the wrong tool, not a miss plus an extra.
-    if (extraLeft[i]) {
-      extraLeft[i] = false;
-      drafts.push({ order: i, what: "wrong_tool", expected: i, actual: i });
-    } else {
-      drafts.push({ order: i, what: "missing", expected: i });
-    }
-  }
+  const out = new Drafts(limit);
   const options: ValuesMatchOptions = { strict: result.strict };
-  for (const pair of pairs) {
+  for (let i = 0; i < gold.length; i++) {
+    const pair = pairOf[i];
+    if (pair === undefined) {
+      // An unpaired actual call at the same position is the wrong tool, not a miss plus an
+      // extra.
+      const wrongTool = extraLeft[i] === true;
+      if (wrongTool) extraLeft[i] = false;
+      if (out.full) out.total++;
+      else if (wrongTool) out.add({ what: "wrong_tool", expected: i, actual: i });
+      else out.add({ what: "missing", expected: i });
+      continue;
+    }
     // A pair that matched every expected key and sent no other key has nothing to report.
-    const want = gold[pair.expected]!;
+    const want = gold[i]!;
     const got = scored[pair.actual]!;
     if (
       got.argsError === undefined && want.args && pair.matched_keys === keyCount(want.args) &&
@@ -273,11 +297,12 @@ function issueDrafts(result: EvaluationResult): Draft[] {
     ) {
       continue;
     }
-    argumentDrafts(want, got, pair.expected, pair.actual, options, drafts);
+    argumentDrafts(want, got, i, pair.actual, options, out);
   }
-  drafts.sort((a, b) => a.order - b.order);
   for (let j = 0; j < scored.length; j++) {
-    if (extraLeft[j]) drafts.push({ order: Infinity, what: "extra", actual: j });
+    if (!extraLeft[j]) continue;
+    if (out.full) out.total++;
+    else out.add({ what: "extra", actual: j });
   }
-  return drafts;
+  return out;
 }
