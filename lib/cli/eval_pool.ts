@@ -33,6 +33,12 @@ import type { EvalSession, RenderedSlice, WorkerReply, WorkerRequest } from "./e
  * within the noise; and a worker's isolate adds 35–60 MB of RSS, which would
  * take `--json` over 10,000 traces past its 150 MB bound. So the default
  * stays.
+ *
+ * And once more on the same two cores, idle this time (load 0.4), three
+ * interleaved runs each over OpenAI transcripts: 2,000 files took 0.56–0.67 s
+ * on one thread and 0.63–0.77 s on two; 10,000 files 1.81–2.20 s against
+ * 1.32–2.18 s (console) and 1.50–2.69 s against 1.71–2.21 s (`--json`, at
+ * 118–120 MB against 187–203 MB of RSS). Still no default below 12,000.
  */
 export const WORKER_THRESHOLD = 12_000;
 
