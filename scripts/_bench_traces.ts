@@ -203,6 +203,42 @@ export function walkCalls(format: BenchFormat, doc: unknown): number {
   return sum;
 }
 
+/**
+ * Parse every string in a document that holds JSON (starts with `{` or `[`):
+ * an OpenAI call's `arguments`, a tool message's content, an OTLP attribute's
+ * `stringValue`. What any reader of these transcripts must parse before it
+ * scores anything: with a bare `JSON.parse` of the file, the floor of reading
+ * them (in-process, and end to end in `_bench_floor.ts --inner`).
+ *
+ * @param value The parsed document.
+ * @returns How many strings parsed.
+ */
+export function parseJsonStrings(value: unknown): number {
+  let parsed = 0;
+  const stack: object[] = [];
+  // Strings are looked at where they are found; only objects and arrays wait on the stack.
+  const visit = (item: unknown) => {
+    if (typeof item === "string") {
+      const first = item.charCodeAt(0);
+      if (first !== 123 && first !== 91) return;
+      try {
+        const inner: unknown = JSON.parse(item);
+        parsed++;
+        if (typeof inner === "object" && inner !== null) stack.push(inner);
+      } catch {
+        // not JSON after all
+      }
+    } else if (typeof item === "object" && item !== null) stack.push(item);
+  };
+  visit(value);
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (Array.isArray(item)) { for (let i = 0; i < item.length; i++) visit(item[i]); }
+    else for (const key in item) visit((item as Record<string, unknown>)[key]);
+  }
+  return parsed;
+}
+
 type OpenAIDoc = {
   messages: { tool_calls?: { function: { name: string; arguments: string } }[] }[];
 };

@@ -6,10 +6,13 @@
  * - `evaluate()` in-process (gold loaded once) on 10,000 parsed documents of
  *   each shape of `_bench_traces.ts` — OpenAI chat transcripts, Anthropic
  *   message lists, OTLP exports, toolscore traces — beside a bare walk over
- *   the same documents' calls;
+ *   the same documents' calls, and beside a loop that only parses the JSON
+ *   strings in them (`parseJsonStrings`: the floor of reading them);
  * - `toolscore eval DIR` end to end over 10,000 and 2,000 files of each shape,
  *   console and `--json`, beside a separate `deno run` that only reads and
- *   `JSON.parse`s the same files, with the peak memory (max RSS) of each;
+ *   `JSON.parse`s the same files (the targets' floor), with the peak memory
+ *   (max RSS) of each, and beside a run that also parses every JSON string
+ *   inside them (`inner`: what any reader of these transcripts must parse);
  * - pairing 500 × 500 calls of one tool, `toolscore eval` of one trace (start-up)
  *   and `toolscore --version`.
  *
@@ -33,6 +36,7 @@ import {
   type BenchFormat,
   benchGold,
   benchTrace,
+  parseJsonStrings,
   walkCalls,
 } from "./_bench_traces.ts";
 
@@ -68,17 +72,22 @@ for (const format of formats) {
   const floor = timeRounds(() => {
     for (const doc of docs) check += walkCalls(format, doc);
   });
+  let strings = 0;
+  const parsing = timeRounds(() => {
+    for (const doc of docs) strings += parseJsonStrings(doc);
+  });
   let score = 0;
   const scoring = timeRounds(() => {
     score = 0;
     for (const doc of docs) score += evaluate(gold, doc).score;
   });
-  const [e, f] = [median(scoring), median(floor)];
+  const [e, f, p] = [median(scoring), median(floor), median(parsing)];
   console.log(
     `${format.padEnd(9)} evaluate(): median ${fmt(TRACES / e)} traces/s (rounds ` +
-      `${scoring.map((s) => fmt(TRACES / s)).join(", ")}); bare walk ${fmt(TRACES / f)}/s; ` +
-      `ratio ${(e / f).toFixed(1)}x (mean score ${(score / TRACES).toFixed(3)}, check ${
-        check % 997
+      `${scoring.map((s) => fmt(TRACES / s)).join(", ")}); bare walk ${fmt(TRACES / f)}/s, ` +
+      `ratio ${(e / f).toFixed(1)}x; parsing the JSON strings only ${fmt(TRACES / p)}/s, ` +
+      `ratio ${(e / p).toFixed(2)}x (mean score ${(score / TRACES).toFixed(3)}, check ${
+        (check + strings) % 997
       })`,
   );
 }
@@ -142,10 +151,11 @@ try {
       }
       const commands: Record<string, string[]> = {
         floor: [deno, "run", "--allow-read", "scripts/_bench_floor.ts", traces],
+        inner: [deno, "run", "--allow-read", "scripts/_bench_floor.ts", traces, "--inner"],
         console: [deno, "run", "--allow-read", "cli.ts", "eval", `${dir}/gold.json`, traces],
         json: [deno, "run", "--allow-read", "cli.ts", "eval", `${dir}/gold.json`, traces, "--json"],
       };
-      const results: Record<string, Timed[]> = { floor: [], console: [], json: [] };
+      const results: Record<string, Timed[]> = { floor: [], inner: [], console: [], json: [] };
       // Interleaved, so a slow minute hits every command alike.
       for (let run = 0; run < RUNS; run++) {
         for (const [name, args] of Object.entries(commands)) results[name]!.push(await timed(args));
@@ -156,14 +166,18 @@ try {
         (median(results[name]!.map((r) => r.cpuSeconds)) /
           median(results.floor!.map((r) => r.cpuSeconds))).toFixed(2);
       const floor = wall("floor");
+      // Beside the target's floor, the floor of reading these transcripts at all: the same
+      // read + parse, and a parse of every JSON string inside (arguments, results).
+      const inner = wall("inner");
+      const of = (name: string) =>
+        `${(wall(name) / floor).toFixed(2)}x, ${(wall(name) / inner).toFixed(2)}x inner`;
       console.log(
         `${format.padEnd(9)} read+parse ${floor.toFixed(2)} s (${rss("floor").toFixed(0)} MB); ` +
-          `console ${wall("console").toFixed(2)} s = ${(wall("console") / floor).toFixed(2)}x ` +
+          `+ inner strings ${inner.toFixed(2)} s = ${(inner / floor).toFixed(2)}x; ` +
+          `console ${wall("console").toFixed(2)} s = ${of("console")} ` +
           `(${rss("console").toFixed(0)} MB, ${fmt(count / wall("console"))} traces/s, ` +
           `CPU ${cpu("console")}x); --json ${wall("json").toFixed(2)} s = ` +
-          `${(wall("json") / floor).toFixed(2)}x (${rss("json").toFixed(0)} MB, CPU ${
-            cpu("json")
-          }x)`,
+          `${of("json")} (${rss("json").toFixed(0)} MB, CPU ${cpu("json")}x)`,
       );
       await Deno.remove(traces, { recursive: true });
     }
