@@ -143,10 +143,7 @@ function consoleCases(generated: string): { label: string; args: string[]; cwd: 
   });
 }
 
-async function outputs(
-  generated: string,
-  runs = cases(generated),
-): Promise<string> {
+async function outputs(runs: { label: string; args: string[]; cwd: string }[]): Promise<string> {
   const parts: string[] = [];
   for (const { label, args, cwd } of runs) {
     const run = await evalRun(args, cwd);
@@ -155,42 +152,37 @@ async function outputs(
   return parts.join("");
 }
 
-Deno.test("toolscore eval --json prints byte for byte what it printed before the speed work", async () => {
+// Run the cases (updating the snapshot with --update) and compare them with the snapshot, per
+// run first, so a failure names the run that changed.
+async function assertSnapshot(
+  snapshot: string,
+  runs: (generated: string) => { label: string; args: string[]; cwd: string }[],
+): Promise<void> {
   const generated = await generate();
   let actual: string;
   try {
-    actual = await outputs(generated);
+    actual = await outputs(runs(generated));
   } finally {
     await Deno.remove(generated, { recursive: true });
   }
   if (Deno.args.includes("--update")) {
     await Deno.mkdir(`${root}testdata/speed`, { recursive: true });
-    await Deno.writeTextFile(snapshotPath, actual);
+    await Deno.writeTextFile(snapshot, actual);
   }
-  const expected = await Deno.readTextFile(snapshotPath);
-  // Compared per run first, so a failure names the run that changed.
+  const expected = await Deno.readTextFile(snapshot);
   const split = (text: string) => text.split(/^(?=### )/m);
   const heads = (text: string) => split(text).map((part) => part.split("\n")[0]);
   assert.deepEqual(heads(actual), heads(expected));
   for (const [i, part] of split(actual).entries()) assert.equal(part, split(expected)[i]);
   assert.equal(actual, expected);
+}
+
+Deno.test("toolscore eval --json prints byte for byte what it printed before the speed work", async () => {
+  await assertSnapshot(snapshotPath, cases);
 });
 
 Deno.test("toolscore eval prints the same console report as before the speed work", async () => {
-  const generated = await generate();
-  let actual: string;
-  try {
-    actual = await outputs(generated, consoleCases(generated));
-  } finally {
-    await Deno.remove(generated, { recursive: true });
-  }
-  if (Deno.args.includes("--update")) await Deno.writeTextFile(consoleSnapshotPath, actual);
-  const expected = await Deno.readTextFile(consoleSnapshotPath);
-  const split = (text: string) => text.split(/^(?=### )/m);
-  const heads = (text: string) => split(text).map((part) => part.split("\n")[0]);
-  assert.deepEqual(heads(actual), heads(expected));
-  for (const [i, part] of split(actual).entries()) assert.equal(part, split(expected)[i]);
-  assert.equal(actual, expected);
+  await assertSnapshot(consoleSnapshotPath, consoleCases);
 });
 
 Deno.test("toolscore eval --json prints the same on worker threads as on one", async () => {
