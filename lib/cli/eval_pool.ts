@@ -39,6 +39,11 @@ import type { EvalSession, RenderedSlice, WorkerReply, WorkerRequest } from "./e
  * on one thread and 0.63–0.77 s on two; 10,000 files 1.81–2.20 s against
  * 1.32–2.18 s (console) and 1.50–2.69 s against 1.71–2.21 s (`--json`, at
  * 118–120 MB against 187–203 MB of RSS). Still no default below 12,000.
+ * A console-only threshold of 6,000 was tried too (two threads gained from
+ * about 5,000 files: 1.07–1.26 s against 1.33–1.40 s; 4,000 files broke
+ * even): over 10,000 console traces it peaked at 145–153 MB of RSS against
+ * 96 MB, past the 150 MB the run is held to, for wall times from 25% slower
+ * to 30% faster. So it was left out.
  */
 export const WORKER_THRESHOLD = 12_000;
 
