@@ -43,6 +43,8 @@ Deno.test("summarizeIssues() builds only the issues shown and counts them all", 
   assert.equal(total, all.length);
   assert.deepEqual(shown, all.slice(0, 2));
   assert.deepEqual(summarizeIssues(result, { limit: 0 }), { shown: [], total: all.length });
+  assert.deepEqual(summarizeIssues(result, { limit: NaN }), { shown: [], total: all.length });
+  assert.deepEqual(summarizeIssues(result, { limit: 2.5 }).shown, all.slice(0, 3));
   assert.deepEqual(summarizeIssues(evaluate(gold, gold)), { shown: [], total: 0 });
 });
 

@@ -236,7 +236,8 @@ export function summarizeIssues(
   result: EvaluationResult,
   options: SummarizeIssuesOptions = {},
 ): { shown: Issue[]; total: number } {
-  const drafts = issueDrafts(result, Math.max(0, options.limit ?? Infinity));
+  const limit = options.limit ?? Infinity;
+  const drafts = issueDrafts(result, limit > 0 ? limit : 0); // NaN or below 0: none shown
   return { shown: drafts.kept.map((draft) => buildIssue(draft, result)), total: drafts.total };
 }
 
