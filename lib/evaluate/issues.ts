@@ -141,13 +141,10 @@ class Drafts {
   total = 0;
   constructor(readonly limit: number) {}
 
-  get full(): boolean {
-    return this.kept.length >= this.limit;
-  }
-
-  add(draft: Draft): void {
+  /** Count one more issue: `true` when it is among the kept ones (then push its draft). */
+  take(): boolean {
     this.total++;
-    this.kept.push(draft);
+    return this.kept.length < this.limit;
   }
 }
 
@@ -161,8 +158,7 @@ function argumentDrafts(
 ): void {
   if (!argsChecked(want)) return;
   if (got.argsError !== undefined) {
-    if (out.full) out.total++;
-    else out.add({ what: "unparsed", expected, actual });
+    if (out.take()) out.kept.push({ what: "unparsed", expected, actual });
     return;
   }
   const wantArgs = want.args ?? {};
@@ -170,11 +166,8 @@ function argumentDrafts(
   for (const key in wantArgs) {
     const value = Object.hasOwn(gotArgs, key) ? gotArgs[key] : undefined;
     if (value !== undefined && valuesMatch(wantArgs[key], value, options)) continue;
-    if (out.full) {
-      out.total++;
-      continue;
-    }
-    out.add({
+    if (!out.take()) continue;
+    out.kept.push({
       what: "mismatch",
       expected,
       actual,
@@ -184,12 +177,8 @@ function argumentDrafts(
     });
   }
   for (const key in gotArgs) {
-    if (Object.hasOwn(wantArgs, key)) continue;
-    if (out.full) {
-      out.total++;
-      continue;
-    }
-    out.add({
+    if (Object.hasOwn(wantArgs, key) || !out.take()) continue;
+    out.kept.push({
       what: "unexpected",
       expected,
       actual,
@@ -284,9 +273,13 @@ function issueDrafts(result: EvaluationResult, limit: number): Drafts {
       // extra.
       const wrongTool = extraLeft[i] === true;
       if (wrongTool) extraLeft[i] = false;
-      if (out.full) out.total++;
-      else if (wrongTool) out.add({ what: "wrong_tool", expected: i, actual: i });
-      else out.add({ what: "missing", expected: i });
+      if (out.take()) {
+        out.kept.push(
+          wrongTool
+            ? { what: "wrong_tool", expected: i, actual: i }
+            : { what: "missing", expected: i },
+        );
+      }
       continue;
     }
     // A pair that matched every expected key and sent no other key has nothing to report.
@@ -301,9 +294,7 @@ function issueDrafts(result: EvaluationResult, limit: number): Drafts {
     argumentDrafts(want, got, i, pair.actual, options, out);
   }
   for (let j = 0; j < scored.length; j++) {
-    if (!extraLeft[j]) continue;
-    if (out.full) out.total++;
-    else out.add({ what: "extra", actual: j });
+    if (extraLeft[j] && out.take()) out.kept.push({ what: "extra", actual: j });
   }
   return out;
 }
