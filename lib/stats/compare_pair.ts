@@ -8,7 +8,15 @@
  */
 
 import { type PairedAnalysis, pairedAnalysis } from "./_paired.ts";
-import { COMPARE_TESTS, type CompareTest, PairComparison, type PairTest } from "./comparison.ts";
+import type { AdjustMethod } from "./adjust.ts";
+import { differenceInterval, pairedDifferenceInterval } from "./difference_interval.ts";
+import {
+  COMPARE_TESTS,
+  type CompareTest,
+  type DifferenceMethod,
+  PairComparison,
+  type PairTest,
+} from "./comparison.ts";
 import { fisherExact } from "./fisher.ts";
 import { formatPassRate, formatPValue } from "./format.ts";
 import { signFlipTest } from "./sign_flip.ts";
@@ -26,6 +34,64 @@ export interface ComparePairOptions {
    * @default {"auto"}
    */
   test?: CompareTest;
+  /**
+   * The family adjustment: with `adjustedPValue`, the verdict compares that
+   * value with alpha instead of the deciding p-value (`compareRuns` passes
+   * both when it reports more than one pair).
+   * @default {"none"}
+   */
+  adjust?: AdjustMethod;
+  /**
+   * The deciding p-value adjusted over the family (see `adjust`).
+   * @default {undefined}
+   */
+  adjustedPValue?: number;
+  /**
+   * Pairs in the family, for the verdict.
+   * @default {1}
+   */
+  family?: number;
+}
+
+const ADJUST_NAME = { holm: "Holm", bh: "BH", none: "" } as const;
+
+/** `, Holm-adjusted p = 0.077 over 3 pairs`, or nothing without adjustment. */
+function adjustedText(options: ComparePairOptions): string {
+  const adjust = options.adjust ?? "none";
+  if (adjust === "none" || options.adjustedPValue === undefined) return "";
+  return `, ${ADJUST_NAME[adjust]}-adjusted p = ${formatPValue(options.adjustedPValue)} over ${
+    plural(options.family ?? 1, "pair")
+  }`;
+}
+
+/** `b beats a` (Holm, none) or `b over a is a discovery at FDR q = 0.05` (BH). */
+function winText(winner: string, loser: string, options: ComparePairOptions): string {
+  return (options.adjust ?? "none") === "bh" && options.adjustedPValue !== undefined
+    ? `${winner} over ${loser} is a discovery at FDR q = ${options.alpha}`
+    : `${winner} beats ${loser}`;
+}
+
+/**
+ * The 95% interval of pass_rate(b) − pass_rate(a) that answers the deciding
+ * question: Newcombe's paired interval over the matched runs when McNemar
+ * decided, else his hybrid score interval over the pooled runs.
+ */
+function intervalOf(
+  a: VariantStats,
+  b: VariantStats,
+  test: PairTest,
+  paired: PairedAnalysis | null,
+): { interval: [number, number] | null; method: DifferenceMethod | null } {
+  if (test === "mcnemar" && paired !== null && paired.pairs! > 0) {
+    const [onlyA, onlyB] = paired.discordant!;
+    const [both, neither] = paired.concordant!;
+    return {
+      interval: pairedDifferenceInterval(both, onlyB, onlyA, neither),
+      method: "newcombe-paired",
+    };
+  }
+  if (a.n === 0 || b.n === 0) return { interval: null, method: null };
+  return { interval: differenceInterval(b.passes, b.n, a.passes, a.n), method: "newcombe" };
 }
 
 function countText(stats: VariantStats): string {
@@ -181,8 +247,13 @@ export function comparePair(
   }
   const usePaired = test !== "fisher";
   const noPairing = requested === "paired" && paired === null;
+  const deciding = usePaired ? paired!.pValue : pValue;
+  const decidingAdjusted = options.adjustedPValue ?? deciding;
   const distinguishable = short.length === 0 && !noPairing &&
-    (usePaired ? paired!.pValue < alpha && paired!.direction !== 0 : pValue < alpha && !overlap);
+    (usePaired
+      ? decidingAdjusted < alpha && paired!.direction !== 0
+      : decidingAdjusted < alpha && !overlap);
+  const adjusted = adjustedText(options);
 
   const p = `p = ${formatPValue(pValue)}`;
   let verdict: string;
@@ -199,26 +270,33 @@ export function comparePair(
     const winnerIsB = paired!.direction > 0;
     const [winner, loser] = winnerIsB ? [b, a] : [a, b];
     verdict = distinguishable
-      ? `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${rateText(loser)}, ${
-        pairedText(paired!, winnerIsB ? "b" : "a", a, b)
-      }; pooled Fisher ${p}`
+      ? `${winText(winner.variant, loser.variant, options)}: ${rateText(winner)} vs ${
+        rateText(loser)
+      }, ${pairedText(paired!, winnerIsB ? "b" : "a", a, b)}${adjusted}; pooled Fisher ${p}`
       : `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
         countText(b)
-      }, ${pairedText(paired!, "b", a, b)}${
-        paired!.pValue < alpha ? "" : ` ≥ alpha = ${alpha}`
+      }, ${pairedText(paired!, "b", a, b)}${adjusted}${
+        decidingAdjusted < alpha ? "" : ` ≥ alpha = ${alpha}`
       }; pooled Fisher ${p}`;
   } else if (distinguishable) {
     const [winner, loser] = (difference ?? 0) > 0 ? [b, a] : [a, b];
-    verdict = `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${
+    verdict = `${winText(winner.variant, loser.variant, options)}: ${rateText(winner)} vs ${
       rateText(loser)
-    }, ${p}`;
+    }, ${p}${adjusted}`;
   } else {
-    const reasons = [pValue < alpha ? `${p} < alpha = ${alpha}` : p];
+    const reasons = [
+      decidingAdjusted < alpha
+        ? `${p}${adjusted} < alpha = ${alpha}`
+        : adjusted === ""
+        ? p
+        : `${p}${adjusted} ≥ alpha = ${alpha}`,
+    ];
     reasons.push(overlap ? "intervals overlap" : "intervals do not overlap");
     verdict = `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
       countText(b)
     }, ${reasons.join(", ")}`;
   }
+  const interval = intervalOf(a, b, test, paired);
   return new PairComparison({
     a: a.variant,
     b: b.variant,
@@ -232,5 +310,9 @@ export function comparePair(
     pairedTasks: usePaired ? paired!.tasks : 0,
     discordant: usePaired ? paired!.discordant : null,
     testReason,
+    differenceInterval: interval.interval,
+    differenceMethod: interval.method,
+    adjustedPValue: options.adjustedPValue ?? deciding,
+    adjust: options.adjustedPValue === undefined ? "none" : options.adjust ?? "none",
   });
 }
