@@ -3,7 +3,7 @@
 
 Not run in CI (it needs SciPy and statsmodels): run it by hand and paste its
 output into the REFERENCE constant of tests/stats_paired_test.ts (mcnemar, sign_flip,
-clustered, planner) and of tests/stats_adjust_test.ts (holm, bh, newcombe, paired_newcombe).
+clustered, planner) and of tests/stats_adjust_test.ts (holm, bh, newcombe, paired_newcombe, task_t).
 
     apt-get install -y python3-scipy python3-statsmodels
     /usr/bin/python3 scripts/stats_reference.py
@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 import scipy
+import scipy.stats
 import statsmodels
 import statsmodels.api as sm
 from scipy.optimize import brentq
@@ -88,6 +89,13 @@ NEWCOMBE = [(38, 40, 30, 40, 0.05), (30, 40, 20, 40, 0.05), (56, 70, 48, 80, 0.0
 PAIRED = [(59, 6, 16, 80, 0.05), (1, 1, 7, 12, 0.05), (14, 5, 0, 22, 0.05),
           (28, 10, 2, 0, 0.05), (20, 18, 0, 2, 0.05), (0, 0, 0, 10, 0.05),
           (10, 0, 0, 0, 0.05), (5, 3, 3, 5, 0.10), (60, 12, 2, 26, 0.01)]
+
+
+# Task-level t intervals: per-task differences, confidence.
+TASK_T = [([0.2, 0.4, 0.0, 0.2], 0.95), ([0.1, -0.3, 0.25, 0.5, -0.05, 0.3], 0.95),
+          ([1.0, 0.0], 0.95), ([0.2] * 12 + [0.0] * 8, 0.95), ([0.5, 0.25, -0.25], 0.9),
+          ([0.3, 0.1, 0.2, 0.6, -0.1, 0.4, 0.0, 0.2, 0.3, 0.1, 0.5], 0.99),
+          ([i / 50 - 0.4 for i in range(51)], 0.95), ([0.0, 0.0, 0.0], 0.95)]
 
 
 def newcombe_paired(a, b, c, d, alpha):
@@ -168,6 +176,17 @@ def main():
         out["newcombe"].append({"x1": x1, "n1": n1, "x2": x2, "n2": n2,
                                 "z": float(norm.isf(alpha / 2)),
                                 "interval": [float(low), float(high)]})
+    task_t = []
+    for d, confidence in TASK_T:
+        d = np.array(d)
+        scale = float(d.std(ddof=1) / math.sqrt(len(d)))
+        if scale == 0:
+            low = high = float(d.mean())
+        else:
+            low, high = scipy.stats.t.interval(confidence, len(d) - 1, loc=d.mean(), scale=scale)
+        task_t.append({"differences": d.tolist(), "confidence": confidence,
+                       "interval": [float(low), float(high)]})
+    out["task_t"] = task_t
     out["paired_newcombe"] = [{"table": [a, b, c, d], "z": float(norm.isf(alpha / 2)),
                                "interval": newcombe_paired(a, b, c, d, alpha)}
                               for a, b, c, d, alpha in PAIRED]

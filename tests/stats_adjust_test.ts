@@ -5,7 +5,8 @@
 // scripts/stats_reference.py`, Debian's python3-statsmodels 0.13.5 and python3-scipy 1.10.1):
 // holm and bh from statsmodels' multipletests(p, method="holm" | "fdr_bh"); newcombe from
 // confint_proportions_2indep(x1, n1, x2, n2, method="newcomb", compare="diff", alpha); z is
-// scipy's norm.isf(alpha / 2). statsmodels has no paired interval: pairedNewcombe is Newcombe's
+// scipy's norm.isf(alpha / 2); taskT from
+// scipy.stats.t.interval(confidence, G - 1, loc=mean, scale=s / sqrt(G)). statsmodels has no paired interval: pairedNewcombe is Newcombe's
 // (1998) paired method 10 written in Python over statsmodels' Wilson intervals
 // (proportion_confint(method="wilson")), an implementation independent of ours; the worked
 // example it must reproduce is the published one below.
@@ -13,7 +14,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { adjustPValues } from "../lib/stats/adjust.ts";
 import { compareRuns } from "../lib/stats/compare.ts";
-import { differenceInterval, pairedDifferenceInterval } from "../lib/stats/difference_interval.ts";
+import {
+  differenceInterval,
+  pairedDifferenceInterval,
+  taskDifferenceInterval,
+} from "../lib/stats/difference_interval.ts";
 import { Run } from "../lib/stats/runs.ts";
 
 function close(actual: number, expected: number, what: string, tolerance = 1e-9) {
@@ -238,6 +243,108 @@ const REFERENCE = {
     "z": 2.575829303548901,
     "interval": [0.003431102996974633, 0.1948762605601454],
   }],
+  "taskT": [{
+    "differences": [0.2, 0.4, 0.0, 0.2],
+    "confidence": 0.95,
+    "interval": [-0.05984565272506748, 0.4598456527250675],
+  }, {
+    "differences": [0.1, -0.3, 0.25, 0.5, -0.05, 0.3],
+    "confidence": 0.95,
+    "interval": [-0.16287285835652213, 0.4295395250231888],
+  }, {
+    "differences": [1.0, 0.0],
+    "confidence": 0.95,
+    "interval": [-5.853102368216048, 6.853102368216048],
+  }, {
+    "differences": [
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.2,
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+    ],
+    "confidence": 0.95,
+    "interval": [0.07295288081620874, 0.1670471191837913],
+  }, {
+    "differences": [0.5, 0.25, -0.25],
+    "confidence": 0.9,
+    "interval": [-0.47712963979294265, 0.8104629731262755],
+  }, {
+    "differences": [0.3, 0.1, 0.2, 0.6, -0.1, 0.4, 0.0, 0.2, 0.3, 0.1, 0.5],
+    "confidence": 0.99,
+    "interval": [0.0346826484524467, 0.43804462427482604],
+  }, {
+    "differences": [
+      -0.4,
+      -0.38,
+      -0.36000000000000004,
+      -0.34,
+      -0.32,
+      -0.30000000000000004,
+      -0.28,
+      -0.26,
+      -0.24000000000000002,
+      -0.22000000000000003,
+      -0.2,
+      -0.18000000000000002,
+      -0.16000000000000003,
+      -0.14,
+      -0.12,
+      -0.10000000000000003,
+      -0.08000000000000002,
+      -0.06,
+      -0.040000000000000036,
+      -0.020000000000000018,
+      0.0,
+      0.019999999999999962,
+      0.03999999999999998,
+      0.06,
+      0.07999999999999996,
+      0.09999999999999998,
+      0.12,
+      0.14,
+      0.16000000000000003,
+      0.17999999999999994,
+      0.19999999999999996,
+      0.21999999999999997,
+      0.24,
+      0.26,
+      0.28,
+      0.29999999999999993,
+      0.31999999999999995,
+      0.33999999999999997,
+      0.36,
+      0.38,
+      0.4,
+      0.41999999999999993,
+      0.43999999999999995,
+      0.45999999999999996,
+      0.48,
+      0.5,
+      0.52,
+      0.5399999999999999,
+      0.5599999999999999,
+      0.58,
+      0.6,
+    ],
+    "confidence": 0.95,
+    "interval": [0.01637701586775779, 0.18362298413224215],
+  }, { "differences": [0.0, 0.0, 0.0], "confidence": 0.95, "interval": [0.0, 0.0] }],
 };
 
 Deno.test("adjustPValues() matches statsmodels' multipletests holm on every reference vector", () => {
@@ -345,6 +452,20 @@ Deno.test("difference intervals contain the estimate, stay in [-1, 1] and reject
   assert.throws(() => differenceInterval(1, 2, 1, 2, { z: 0 }), /expected a positive z/);
 });
 
+Deno.test("taskDifferenceInterval() matches SciPy's t.interval over per-task differences", () => {
+  assert.ok(REFERENCE.taskT.length >= 8);
+  for (const { differences, confidence, interval } of REFERENCE.taskT) {
+    const [low, high] = taskDifferenceInterval(differences, { confidence })!;
+    close(low, interval[0]!, `${differences.length} tasks low`);
+    close(high, interval[1]!, `${differences.length} tasks high`);
+  }
+  assert.equal(taskDifferenceInterval([0.2]), null);
+  assert.throws(
+    () => taskDifferenceInterval([0.2, NaN]),
+    /differences\[1\]: expected a finite number/,
+  );
+});
+
 /** Mulberry32: a small seeded generator, the same on every platform. */
 function generator(seed: number): () => number {
   let state = seed >>> 0;
@@ -358,7 +479,7 @@ function generator(seed: number): () => number {
 }
 
 Deno.test("compareRuns() under no difference: Holm keeps the chance of any false 'beats' at alpha over 10 pairs", () => {
-  // 2,000 seeded matrices of 5 variants on 20 tasks x 3 repeats; every variant passes a task
+  // 2,000 seeded matrices of 5 variants on 12 tasks x 5 repeats; every variant passes a task
   // with that task's rate (drawn once per matrix), so every "beats" is a false one.
   const simulations = 2000;
   const alpha = 0.05;
@@ -367,11 +488,11 @@ Deno.test("compareRuns() under no difference: Holm keeps the chance of any false
   let raw = 0;
   for (let seed = 0; seed < simulations; seed++) {
     const random = generator(seed + 1);
-    const rates = Array.from({ length: 20 }, () => random());
+    const rates = Array.from({ length: 12 }, () => random());
     const runs: Run[] = [];
     for (const variant of ["v1", "v2", "v3", "v4", "v5"]) {
       rates.forEach((rate, task) => {
-        for (let repeat = 0; repeat < 3; repeat++) {
+        for (let repeat = 0; repeat < 5; repeat++) {
           runs.push(new Run(variant, `t${task}`, random() < rate ? "pass" : "fail", { repeat }));
         }
       });

@@ -166,6 +166,7 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "test",
     "adjust",
     "errors",
+    "generalize",
     "baseline",
     "variants",
     "pairs",
@@ -207,6 +208,7 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "difference_method",
     "adjusted_p_value",
     "adjust",
+    "task_p_value",
   ]);
   assert.equal(json.variants[1].cost, null);
 });

@@ -72,7 +72,7 @@ Options:
   --policy P               lexicographic, weighted or pareto
   --objective O            an objective (repeatable; default pass_rate then cost)
   --weight METRIC=W        a weight for the weighted policy (repeatable)
-  -k K, --baseline V, --min-n N, --alpha A   as for toolscore compare
+  -k K, --baseline V, --min-n N, --alpha A, --adjust M, --errors E   as for toolscore compare
   --json                   print the selection and the comparison as one JSON document
 
 Exit codes: 0 ok, 2 usage or input error.

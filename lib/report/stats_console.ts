@@ -8,7 +8,7 @@
 
 import type { Comparison } from "../stats/comparison.ts";
 import type { VariantStats } from "../stats/variant_stats.ts";
-import { formatPassRate } from "../stats/format.ts";
+import { formatPairDifference, formatPassRate } from "../stats/format.ts";
 import type { ProtocolResult, RuleStatus } from "../stats/protocol_result.ts";
 import { formatMetricValue } from "../stats/format.ts";
 import type { Selection } from "../stats/select.ts";
@@ -136,6 +136,7 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
     );
     for (const pair of comparison.pairs) {
       lines.push(`  ${pair.distinguishable ? paint(pair.verdict, "green", color) : pair.verdict}`);
+      lines.push(`    ${formatPairDifference(pair)}`);
       if (pair.testReason !== "") lines.push(paint(`    ${pair.testReason}`, "dim", color));
     }
     lines.push("");

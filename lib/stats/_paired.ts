@@ -57,9 +57,14 @@ function matchedRepeats(x: TaskRuns, y: TaskRuns): number[] | null {
  *
  * @param a The first variant (the baseline, when there is one).
  * @param b The second variant.
+ * @param generalize `tasks`: the sign-flip test over tasks even when the runs match.
  * @returns The analysis, or `null`.
  */
-export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis | null {
+export function pairedAnalysis(
+  a: VariantStats,
+  b: VariantStats,
+  generalize: "runs" | "tasks" = "runs",
+): PairedAnalysis | null {
   const shared: [TaskRuns, TaskRuns][] = [];
   const leftOut: string[] = [];
   for (const [task, runs] of a.byTask) {
@@ -72,7 +77,7 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
   if (shared.length === 0) return null;
   const differences = shared.map(([x, y]) => y.passes / y.n - x.passes / x.n);
   const matches = shared.map(([x, y]) => matchedRepeats(x, y));
-  if (matches.every((repeats) => repeats !== null)) {
+  if (generalize === "runs" && matches.every((repeats) => repeats !== null)) {
     let onlyA = 0;
     let onlyB = 0;
     let both = 0;

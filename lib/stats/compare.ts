@@ -32,6 +32,8 @@ import {
   Comparison,
   ERRORS_MODES,
   type ErrorsMode,
+  type Generalize,
+  GENERALIZE_TO,
   type PairComparison,
 } from "./comparison.ts";
 import { passHatK } from "./pass_hat_k.ts";
@@ -80,6 +82,13 @@ export interface CompareRunsOptions {
    * @default {"fail"}
    */
   errors?: ErrorsMode;
+  /**
+   * What the verdicts speak for: `runs` (these tasks: McNemar when the runs
+   * match by task and repeat) or `tasks` (tasks like these: the sign-flip
+   * test over tasks and the t interval over per-task differences).
+   * @default {"runs"}
+   */
+  generalize?: Generalize;
 }
 
 interface Tally {
@@ -177,6 +186,13 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
       "adjust",
     );
   }
+  const generalize = options.generalize ?? "runs";
+  if (!GENERALIZE_TO.includes(generalize)) {
+    throw new InputError(
+      `unknown generalize ${JSON.stringify(generalize)}; use ${GENERALIZE_TO.join(", ")}`,
+      "generalize",
+    );
+  }
   if (!ERRORS_MODES.includes(errors)) {
     throw new InputError(
       `unknown errors mode ${JSON.stringify(errors)}; use ${ERRORS_MODES.join(", ")}`,
@@ -201,7 +217,7 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
   if (!(alpha > 0 && alpha < 1)) {
     throw new InputError(`expected a number between 0 and 1 (exclusive), got ${alpha}`, "alpha");
   }
-  return { k, minN, alpha, test, adjust, errors };
+  return { k, minN, alpha, test, adjust, errors, generalize };
 }
 
 /**
@@ -243,7 +259,7 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
  * ```
  */
 export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {}): Comparison {
-  const { k, minN, alpha, test, adjust, errors } = checkOptions(options);
+  const { k, minN, alpha, test, adjust, errors, generalize } = checkOptions(options);
   const tallies = new Map<string, Tally>();
   for (const run of runs) {
     let tally = tallies.get(run.variant);
@@ -306,7 +322,7 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
       for (let j = i + 1; j < variants.length; j++) matches.push([variants[i]!, variants[j]!]);
     }
   }
-  let pairs = matches.map(([a, b]) => comparePair(a, b, { minN, alpha, test }));
+  let pairs = matches.map(([a, b]) => comparePair(a, b, { minN, alpha, test, generalize }));
   if (pairs.length > 1 && adjust !== "none") {
     // The family is every pair reported: k − 1 against a baseline, else k(k − 1)/2.
     const adjusted = adjustPValues(pairs.map((pair) => pair.decidingPValue), { method: adjust });
@@ -315,6 +331,7 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
         minN,
         alpha,
         test,
+        generalize,
         adjust,
         adjustedPValue: adjusted[index]!,
         family: matches.length,
@@ -332,6 +349,7 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     test,
     adjust: pairs.length > 1 ? adjust : "none",
     errors,
+    generalize,
   });
 }
 

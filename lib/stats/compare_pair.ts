@@ -9,11 +9,16 @@
 
 import { type PairedAnalysis, pairedAnalysis } from "./_paired.ts";
 import type { AdjustMethod } from "./adjust.ts";
-import { differenceInterval, pairedDifferenceInterval } from "./difference_interval.ts";
+import {
+  differenceInterval,
+  pairedDifferenceInterval,
+  taskDifferenceInterval,
+} from "./difference_interval.ts";
 import {
   COMPARE_TESTS,
   type CompareTest,
   type DifferenceMethod,
+  type Generalize,
   PairComparison,
   type PairTest,
 } from "./comparison.ts";
@@ -51,6 +56,13 @@ export interface ComparePairOptions {
    * @default {1}
    */
   family?: number;
+  /**
+   * What the verdict speaks for: `runs` (McNemar when the runs match by
+   * task and repeat) or `tasks` (the sign-flip test over tasks, and the t
+   * interval over per-task differences).
+   * @default {"runs"}
+   */
+  generalize?: Generalize;
 }
 
 const ADJUST_NAME = { holm: "Holm", bh: "BH", none: "" } as const;
@@ -81,7 +93,12 @@ function intervalOf(
   b: VariantStats,
   test: PairTest,
   paired: PairedAnalysis | null,
+  generalize: Generalize,
 ): { interval: [number, number] | null; method: DifferenceMethod | null } {
+  if (generalize === "tasks" && test === "sign-flip" && paired !== null) {
+    const interval = taskDifferenceInterval(paired.differences);
+    if (interval !== null) return { interval, method: "task-t" };
+  }
   if (test === "mcnemar" && paired !== null && paired.pairs! > 0) {
     const [onlyA, onlyB] = paired.discordant!;
     const [both, neither] = paired.concordant!;
@@ -136,28 +153,66 @@ function pairedText(
   return `sign-flip p = ${p} over ${plural(paired.tasks, "task")}`;
 }
 
-function pairedReason(paired: PairedAnalysis, alpha: number): string {
+/**
+ * The task-level reading of a McNemar verdict: the sign-flip test over tasks ("on tasks like
+ * these"), whether it can reach alpha at all (smallest p = 2 / 2^(tasks that differ)), and
+ * that it speaks for tasks like these only if the tasks are a random sample of them.
+ */
+function taskLevelText(paired: PairedAnalysis, alpha: number, flipP: number): string {
+  const differing = paired.differences.filter((d) => Math.abs(d) > 1e-12).length;
+  const smallest = Math.min(1, 2 / 2 ** differing);
+  if (smallest >= alpha) {
+    const needed = Math.floor(Math.log2(2 / alpha)) + 1;
+    return `; on tasks like these, the sign-flip test over tasks cannot reach p < ${alpha}: ${
+      plural(differing, "task")
+    } differ (smallest possible p = 2 / 2^${differing} = ${
+      Number(smallest.toPrecision(3))
+    }; at least ${needed} are needed), so the verdict speaks for these tasks only`;
+  }
+  if (flipP >= alpha && paired.pValue < alpha) {
+    return `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
+      formatPValue(flipP)
+    } — McNemar counts matched runs as independent, and runs of one task may be alike`;
+  }
+  return `; on tasks like these, the sign-flip test over the ${paired.tasks} tasks gives p = ${
+    formatPValue(flipP)
+  } (if the tasks are a random sample of them)`;
+}
+
+function pairedReason(
+  paired: PairedAnalysis,
+  alpha: number,
+  flipP: number | null,
+  generalize: Generalize,
+): string {
   const leftOut = paired.leftOut.length === 0
     ? ""
     : `; ${plural(paired.leftOut.length, "task")} run by only one variant left out`;
   if (paired.test === "mcnemar") {
-    // McNemar counts matched runs as independent; when runs of a task are alike, only the
-    // tasks are independent, and the sign-flip test over them is the honest check — when
-    // there are enough tasks for it to reach alpha at all (2 · 2^−tasks < alpha).
-    const canCheck = 2 * 2 ** -paired.tasks < alpha && paired.pValue < alpha;
-    const flipP = canCheck ? signFlipTest(paired.differences).pValue : 0;
-    const caution = flipP >= alpha
-      ? `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
-        formatPValue(flipP)
-      } — McNemar counts matched runs as independent, and runs of one task may be alike`
-      : "";
-    return `McNemar's exact test decided: the runs match one to one by (task, repeat), ${
+    // McNemar counts matched runs as independent: it answers "on these tasks". When runs of
+    // a task are alike, only the tasks are independent, and the sign-flip test over them
+    // answers "on tasks like these".
+    return `McNemar's exact test decided, on these tasks (generalize: runs): the runs match one to one by (task, repeat), ${
       plural(paired.pairs!, "pair")
-    } on ${plural(paired.tasks, "task")}${leftOut}${caution}`;
+    } on ${plural(paired.tasks, "task")}${leftOut}${taskLevelText(paired, alpha, flipP!)}`;
   }
   const how = paired.method === "exact"
     ? "exact"
     : "Monte Carlo over 100000 seeded sign assignments";
+  if (generalize === "tasks") {
+    const differing = paired.differences.filter((d) => Math.abs(d) > 1e-12).length;
+    const smallest = Math.min(1, 2 / 2 ** differing);
+    const tooFew = smallest >= alpha
+      ? `; it cannot reach p < ${alpha}: ${
+        plural(differing, "task")
+      } differ (smallest possible p = 2 / 2^${differing} = ${
+        Number(smallest.toPrecision(3))
+      }; at least ${Math.floor(Math.log2(2 / alpha)) + 1} are needed)`
+      : "";
+    return `the sign-flip test over tasks decided (${how}), on tasks like these (generalize: tasks): ${
+      plural(paired.tasks, "task")
+    } run by both, a verdict about tasks like these only if they are a random sample of them${tooFew}${leftOut}`;
+  }
   return `the sign-flip test over tasks decided (${how}): ${
     plural(paired.tasks, "task")
   } run by both, whose runs do not match one to one by (task, repeat)${leftOut}`;
@@ -224,16 +279,18 @@ export function comparePair(
   const overlap = a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
   const short = [a, b].filter((stats) => stats.n < options.minN);
   const difference = a.passRate === null || b.passRate === null ? null : b.passRate - a.passRate;
-  const paired = requested === "fisher" ? null : pairedAnalysis(a, b);
+  const generalize = options.generalize ?? "runs";
+  const paired = requested === "fisher" ? null : pairedAnalysis(a, b, generalize);
 
   let test: PairTest = "fisher";
+  let taskPValue: number | null = null;
   let testReason = `${FISHER_DECIDED} (test = fisher)`;
   if (requested !== "fisher") {
     if (paired === null) {
       testReason = requested === "paired"
         ? "no paired test: no task was run by both variants"
         : `${FISHER_DECIDED}: no task was run by both variants, so no paired test`;
-    } else if (requested === "auto" && paired.smallestP >= alpha) {
+    } else if (requested === "auto" && paired.smallestP >= alpha && generalize === "runs") {
       const design = paired.test === "mcnemar"
         ? `McNemar's test over ${plural(paired.pairs!, "matched run")}`
         : `a sign-flip test over ${plural(paired.tasks, "task")}`;
@@ -242,7 +299,10 @@ export function comparePair(
       })`;
     } else {
       test = paired.test;
-      testReason = pairedReason(paired, alpha);
+      taskPValue = paired.test === "mcnemar"
+        ? signFlipTest(paired.differences).pValue
+        : paired.pValue;
+      testReason = pairedReason(paired, alpha, taskPValue, generalize);
     }
   }
   const usePaired = test !== "fisher";
@@ -296,7 +356,7 @@ export function comparePair(
       countText(b)
     }, ${reasons.join(", ")}`;
   }
-  const interval = intervalOf(a, b, test, paired);
+  const interval = intervalOf(a, b, test, paired, generalize);
   return new PairComparison({
     a: a.variant,
     b: b.variant,
@@ -313,6 +373,7 @@ export function comparePair(
     differenceInterval: interval.interval,
     differenceMethod: interval.method,
     adjustedPValue: options.adjustedPValue ?? deciding,
+    taskPValue,
     adjust: options.adjustedPValue === undefined ? "none" : options.adjust ?? "none",
   });
 }

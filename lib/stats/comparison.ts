@@ -32,9 +32,29 @@ export const ERRORS_MODES: readonly ErrorsMode[] = ["fail", "exclude"];
 /**
  * How a pair's difference interval was made: `newcombe-paired` (Newcombe's
  * paired interval over matched runs), `newcombe` (his hybrid score interval
- * over the pooled runs).
+ * over the pooled runs), `task-t` (the t interval over per-task differences).
  */
-export type DifferenceMethod = "newcombe-paired" | "newcombe";
+export type DifferenceMethod = "newcombe-paired" | "newcombe" | "task-t";
+
+/**
+ * What a verdict speaks for: `runs` (these tasks: McNemar over matched runs
+ * when they match) or `tasks` (tasks like these: the sign-flip test over
+ * tasks, and the t interval over per-task differences).
+ */
+export type Generalize = "runs" | "tasks";
+
+/**
+ * The values of {@linkcode Generalize}.
+ *
+ * @example Usage
+ * ```ts
+ * import { GENERALIZE_TO } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...GENERALIZE_TO], ["runs", "tasks"]);
+ * ```
+ */
+export const GENERALIZE_TO: readonly Generalize[] = ["runs", "tasks"];
 
 /**
  * How `compareRuns` picks the test for each pair: `auto` (paired
@@ -99,6 +119,8 @@ export interface PairComparisonFields {
   adjustedPValue?: number | null;
   /** The adjustment the verdict used. */
   adjust?: AdjustMethod;
+  /** The task-level sign-flip p-value over the tasks both ran ("on tasks like these"), or `null` when Fisher decided. */
+  taskPValue?: number | null;
 }
 
 /**
@@ -151,6 +173,8 @@ export class PairComparison implements PairComparisonFields {
   readonly adjustedPValue: number | null;
   /** The adjustment the verdict used. */
   readonly adjust: AdjustMethod;
+  /** The task-level sign-flip p-value over the tasks both ran ("on tasks like these"), or `null` when Fisher decided. */
+  readonly taskPValue: number | null;
 
   /**
    * Create a pair comparison (usually `compareRuns` does).
@@ -174,6 +198,7 @@ export class PairComparison implements PairComparisonFields {
     this.differenceMethod = fields.differenceMethod ?? null;
     this.adjustedPValue = fields.adjustedPValue ?? null;
     this.adjust = fields.adjust ?? "none";
+    this.taskPValue = fields.taskPValue ?? null;
   }
 
   /** The p-value that decided: the paired one when a paired test decided, else Fisher's. */
@@ -186,7 +211,7 @@ export class PairComparison implements PairComparisonFields {
    *
    * @returns `{a, b, difference, p_value, overlap, distinguishable, verdict, test,
    *   paired_p_value, paired_tasks, discordant, test_reason, difference_interval,
-   *   difference_method, adjusted_p_value, adjust}`.
+   *   difference_method, adjusted_p_value, adjust, task_p_value}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -206,6 +231,7 @@ export class PairComparison implements PairComparisonFields {
       difference_method: this.differenceMethod,
       adjusted_p_value: this.adjustedPValue,
       adjust: this.adjust,
+      task_p_value: this.taskPValue,
     };
   }
 }
@@ -232,6 +258,8 @@ export interface ComparisonFields {
   adjust?: AdjustMethod;
   /** What an error run is. */
   errors?: ErrorsMode;
+  /** What the verdicts speak for. */
+  generalize?: Generalize;
 }
 
 /**
@@ -272,6 +300,8 @@ export class Comparison {
   readonly adjust: AdjustMethod;
   /** What an error run is (`fail` or `exclude`). */
   readonly errors: ErrorsMode;
+  /** What the verdicts speak for (`runs` or `tasks`). */
+  readonly generalize: Generalize;
 
   /**
    * Create a comparison (usually `compareRuns` does).
@@ -289,6 +319,7 @@ export class Comparison {
     this.test = fields.test ?? "auto";
     this.adjust = fields.adjust ?? "none";
     this.errors = fields.errors ?? "fail";
+    this.generalize = fields.generalize ?? "runs";
   }
 
   /**
@@ -317,7 +348,7 @@ export class Comparison {
   /**
    * A JSON-safe report (snake_case).
    *
-   * @returns `{k, min_n, alpha, test, adjust, errors, baseline, variants, pairs, notes}`.
+   * @returns `{k, min_n, alpha, test, adjust, errors, generalize, baseline, variants, pairs, notes}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -327,6 +358,7 @@ export class Comparison {
       test: this.test,
       adjust: this.adjust,
       errors: this.errors,
+      generalize: this.generalize,
       baseline: this.baseline,
       variants: this.variants.map((stats) => stats.toJSON()),
       pairs: this.pairs.map((pair) => pair.toJSON()),

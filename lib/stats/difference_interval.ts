@@ -1,7 +1,8 @@
 /**
  * Confidence intervals for a difference of two pass rates: Newcombe's hybrid
  * score interval for independent runs and his paired interval for runs
- * matched one to one, both built from Wilson intervals.
+ * matched one to one, both built from Wilson intervals; and the task-level t
+ * interval over per-task differences.
  *
  * Decision (the issue names the paired interval `pairedDifferenceInterval(b,
  * c, n)`): Newcombe's paired method 10 depends on the concordant cells too —
@@ -13,6 +14,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import { studentTQuantile } from "./_student_t.ts";
 import { checkRunCount, wilsonInterval, Z_95 } from "./wilson.ts";
 
 /** Options for {@linkcode differenceInterval} and {@linkcode pairedDifferenceInterval}. */
@@ -151,4 +153,61 @@ export function pairedDifferenceInterval(
     Math.max(-1, diff - Math.sqrt(Math.max(0, lowSpread))),
     Math.min(1, diff + Math.sqrt(Math.max(0, highSpread))),
   ];
+}
+
+/** Options for {@linkcode taskDifferenceInterval}. */
+export interface TaskDifferenceIntervalOptions {
+  /**
+   * Confidence level of the interval.
+   * @default {0.95}
+   */
+  confidence?: number;
+}
+
+/**
+ * The task-level interval of a mean difference: the t interval over
+ * per-task differences (pass rate of the second variant minus the first's on
+ * each task both ran), `mean ± t(G − 1) · s / √G`; `null` with fewer than two
+ * tasks. It answers "on tasks like these" when the tasks are a random sample
+ * of them.
+ *
+ * Source: Student (1908), "The probable error of a mean", Biometrika 6(1):
+ * 1–25 (the paired t interval); the t quantile from the closed-form series of
+ * Abramowitz & Stegun (1964) 26.7.3–4, the same values as SciPy's
+ * `scipy.stats.t.interval(confidence, G − 1, loc=mean, scale=s/√G)`.
+ *
+ * @param differences One difference per task.
+ * @param options The confidence level.
+ * @returns `[low, high]`, or `null` with fewer than two differences.
+ * @throws {InputError} On a non-finite difference or a confidence outside (0, 1).
+ *
+ * @example Usage
+ * ```ts
+ * import { taskDifferenceInterval } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const [low, high] = taskDifferenceInterval([0.2, 0.4, 0.0, 0.2])!;
+ * assert.ok(low < 0.2 && high > 0.2);
+ * assert.equal(taskDifferenceInterval([0.5]), null);
+ * ```
+ */
+export function taskDifferenceInterval(
+  differences: readonly number[],
+  options: TaskDifferenceIntervalOptions = {},
+): [number, number] | null {
+  const confidence = options.confidence ?? 0.95;
+  if (!(confidence > 0 && confidence < 1)) {
+    throw new InputError(`expected a number between 0 and 1, got ${confidence}`, "confidence");
+  }
+  differences.forEach((value, index) => {
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new InputError(`expected a finite number, got ${value}`, `differences[${index}]`);
+    }
+  });
+  const g = differences.length;
+  if (g < 2) return null;
+  const mean = differences.reduce((sum, d) => sum + d, 0) / g;
+  const variance = differences.reduce((sum, d) => sum + (d - mean) ** 2, 0) / (g - 1);
+  const half = studentTQuantile(confidence, g - 1) * Math.sqrt(variance / g);
+  return [mean - half, mean + half];
 }
