@@ -170,7 +170,7 @@ Deno.test("toolscore compare --html says which test decided each pair", async ()
     assert.equal(code, 0, err);
     assert.match(
       await Deno.readTextFile(html),
-      /<td>mcnemar p = 0\.0018<\/td><td><span class="badge pass">called<\/span> B beats A: .*<br><small>McNemar&#39;s exact test decided: the runs match one to one by \(task, repeat\), 100 pairs on 20 tasks<\/small><\/td>/,
+      /<td>mcnemar p = 0\.0018<\/td><td><span class="badge pass">called<\/span> B beats A: .*<br><small>McNemar&#39;s exact test decided, on these tasks \(generalize: runs\): the runs match one to one by \(task, repeat\), 100 pairs on 20 tasks; on tasks like these, the sign-flip test over the 20 tasks gives p = 0\.0018 \(if the tasks are a random sample of them\)<\/small><\/td>/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
