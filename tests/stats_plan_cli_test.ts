@@ -40,8 +40,8 @@ Deno.test("toolscore plan with runs gives design effects, more runs and their co
   );
   assert.equal(code, 0, err);
   assert.match(out, /from 0\.60: 270\n/);
-  assert.match(out, /^A +100 +20 +0\.48 +1\.80 +487 +387 +\$0\.002 +\$0\.77$/m);
-  assert.match(out, /^B +100 +20 +0\.60 +2\.63 +710 +610 +\$0\.0035 +\$2\.1$/m);
+  assert.match(out, /^A +100 +20 +0\.48 +1\.80 +487 +98 +387 +\$0\.002 +\$0\.77$/m);
+  assert.match(out, /^B +100 +20 +0\.60 +2\.63 +710 +142 +610 +\$0\.0035 +\$2\.1$/m);
   assert.match(out, /^Estimated cost of the more runs: \$2\.9$/m);
 
   const json = JSON.parse(
@@ -110,7 +110,7 @@ Deno.test("toolscore plan says why a design effect is unknown", async () => {
       `${dir}/runs.jsonl`,
     );
     assert.equal(code, 0);
-    assert.match(out, /^one +10 +1 +0\.60 +unknown +unknown +unknown +unknown +unknown$/m);
+    assert.match(out, /^one +10 +1 +0\.60 +unknown +unknown +unknown +unknown +unknown +unknown$/m);
     assert.match(
       out,
       /- one: design effect unknown \(1 task; needs two or more\), so its runs needed are unknown/,
