@@ -290,3 +290,26 @@ Deno.test("plan --json reports runs needed for generalize runs and tasks, and ta
     38,
   );
 });
+
+Deno.test("export gives each record the task_class of its (variant, task) over the export's inputs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/export.jsonl`;
+    const { code, err } = await cli("export", RUNS, "-o", out);
+    assert.equal(code, 0, err);
+    const records = (await Deno.readTextFile(out)).trim().split("\n").map((line) =>
+      JSON.parse(line)
+    );
+    const expected = await tally("fail");
+    assert.equal(records.length, 120);
+    for (const record of records) {
+      const rows = expected.get(`${record.variant}/${record.task}`)!;
+      assert.equal(record.task_class, classOf(rows.passes, rows.n), record.run_id);
+    }
+    // The classes match compare's over the same runs, and the records still validate.
+    const check = await cli("validate-export", out);
+    assert.equal(check.code, 0, check.err);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
