@@ -32,11 +32,11 @@ Deno.test("a budget of $0.01 starts no run whose estimate would pass it and list
       summary.not_started.map((r: Record<string, unknown>) =>
         `${r.arm_id}/${r.task_id}/${r.repeat}`
       ),
-      ["mini/book/0", "mini/book/1", "mini/weather/0", "mini/weather/1"],
+      ["mini/book/0", "mini/weather/0", "mini/book/1", "mini/weather/1"],
     );
     assert.match(
       summary.not_started[0].reason,
-      /budget: \$0 spent \+ \$0 in flight \+ \$0\.0112 estimated for the next run would pass budget\.max_usd \$0\.01/,
+      /budget: \$0 spent \+ \$0 held \+ \$0\.0112 estimated for the next cell would pass the cap \$0\.01/,
     );
     assert.equal(model.requests.length, 0);
     assert.equal((await Deno.readTextFile(out).catch(() => "")).trim(), "");
@@ -55,13 +55,20 @@ for (const concurrency of [1, 2]) {
     const dir = await tempDir(`agent_budget_${concurrency}`);
     const model = openaiServer({ delayMs: 30 });
     try {
-      // One run uses 2 replies × (100 in, 20 out) = 200 in, 40 out: $0.00036 at $1/$4 per Mtok.
+      // One run uses 2 replies × (100 in, 20 out) = 200 in, 40 out: $0.00036 at $0/$9 per Mtok;
+      // each call reserves its max_tokens, 20 output tokens: $0.00018, what it costs.
       const spec = await writeSpec(dir, {
         server: fixtureServer(`agent-budget-${concurrency}`),
-        arms: [{ id: "a", provider: "openai", model: "gpt-good", base_url: model.url }],
+        arms: [{
+          id: "a",
+          provider: "openai",
+          model: "gpt-good",
+          base_url: model.url,
+          max_tokens: 20,
+        }],
         tasks: [WEATHER],
         repeats: 6,
-        prices: { "gpt-good": { input_per_mtok: 1, output_per_mtok: 4 } },
+        prices: { "gpt-good": { input_per_mtok: 0, output_per_mtok: 9 } },
         budget: { max_usd: 0.00126, estimate_per_run: { input_tokens: 200, output_tokens: 40 } },
       });
       const out = `${dir}/runs.jsonl`;
