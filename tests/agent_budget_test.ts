@@ -7,7 +7,7 @@ import { runCollect } from "./_cli.ts";
 import { tempDir } from "./_mcp.ts";
 import { openaiServer } from "./_model_wire.ts";
 import { CONTRACTS, fixtureServer, readRows, writeSpec } from "./_agent.ts";
-import { BudgetGate, BudgetStop, type CallSpend } from "../lib/agent/budget.ts";
+import { BudgetGate, type BudgetStop, type CallSpend } from "../lib/agent/budget.ts";
 import { ProviderError } from "../lib/agent/http.ts";
 import { ledgerSpend, openSpendLedger, readSpendLedger } from "../lib/agent/ledger.ts";
 import { agentSpecFromJson } from "../lib/spec/agent_spec.ts";
