@@ -10,6 +10,8 @@ import { CONTRACTS, fixtureServer, readRows, writeSpec } from "./_agent.ts";
 import { BudgetGate, type BudgetStop, type CallSpend } from "../lib/agent/budget.ts";
 import { ProviderError } from "../lib/agent/http.ts";
 import { ledgerSpend, openSpendLedger, readSpendLedger } from "../lib/agent/ledger.ts";
+import { dropEarlierRows, readExistingRows } from "../lib/agent/output.ts";
+import { runKey } from "../lib/agent/plan.ts";
 import { agentSpecFromJson } from "../lib/spec/agent_spec.ts";
 
 const WEATHER = {
@@ -260,6 +262,23 @@ Deno.test("openSpendLedger() starts the ledger of an older output from its rows,
     const compare = await runCollect(["compare", ledger.path]);
     assert.equal(compare.code, 2);
     assert.match(compare.err, /runs\.spend\.jsonl:1: is agent run's spend ledger/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("dropEarlierRows() keeps a rerun's row and removes the stopped row it replaced", async () => {
+  const dir = await tempDir("agent_drop_earlier");
+  try {
+    const out = `${dir}/runs.jsonl`;
+    const row = (repeat: number, status: string) =>
+      JSON.stringify({ arm_id: "a", task_id: "t", repeat, status });
+    await Deno.writeTextFile(out, [row(0, "stopped"), row(1, "ok"), row(0, "ok"), ""].join("\n"));
+    const existing = await readExistingRows(out);
+    assert.deepEqual([...existing.duplicates], [runKey("a", "t", 0)]);
+    assert.equal(existing.rows.get(runKey("a", "t", 0))!.status, "ok");
+    assert.equal(await dropEarlierRows(out, existing.duplicates, `${dir}/runs`), 1);
+    assert.equal(await Deno.readTextFile(out), `${row(1, "ok")}\n${row(0, "ok")}\n`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -18,6 +18,8 @@ export interface ExistingRows {
   rows: Map<string, Record<string, unknown>>;
   /** The cut trailing line that was removed, if any. */
   cut: { bytes: number; preview: string } | null;
+  /** Keys with more than one row (a rerun's row appended, the old one not yet removed). */
+  duplicates: Set<string>;
 }
 
 function rowKey(value: unknown, where: string): string {
@@ -54,7 +56,9 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
   try {
     bytes = await Deno.readFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { rows: new Map(), cut: null };
+    if (error instanceof Deno.errors.NotFound) {
+      return { rows: new Map(), cut: null, duplicates: new Set() };
+    }
     throw new InputError(`cannot read (${(error as Error).message})`, path);
   }
   let cut: ExistingRows["cut"] = null;
@@ -66,6 +70,7 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
     bytes = bytes.subarray(0, end);
   }
   const rows = new Map<string, Record<string, unknown>>();
+  const duplicates = new Set<string>();
   const lines = new TextDecoder().decode(bytes).split("\n");
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
@@ -79,9 +84,11 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
         where,
       );
     }
-    rows.set(rowKey(value, where), value as Record<string, unknown>);
+    const key = rowKey(value, where);
+    if (rows.has(key)) duplicates.add(key);
+    rows.set(key, value as Record<string, unknown>);
   });
-  return { rows, cut };
+  return { rows, cut, duplicates };
 }
 
 /**

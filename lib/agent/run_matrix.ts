@@ -199,6 +199,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       }: ${JSON.stringify(keys.redactor.text(existing.cut.preview))}; that run runs again`,
     });
   }
+  // A row whose replacement was written just before a kill: the old one goes now.
+  await dropEarlierRows(options.output, existing.duplicates, outDir);
   const retry = new Set<string>();
   // What the rows a run replaces cost (a stopped row, an error row retried).
   const prior = new Map<string, number>();
