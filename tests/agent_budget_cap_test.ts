@@ -220,6 +220,9 @@ Deno.test({
       );
       const variants = JSON.parse(compare.out).variants as { variant: string; n: number }[];
       assert.deepEqual(variants.map((v) => [v.variant, v.n]), [[rows[0]!.arm_id, 1]]);
+      // select reads runs the same way: the stopped row is left out, with the same note.
+      const select = await runCollect(["select", out, "--json"]);
+      assert.match(select.err, /1 run\(s\) stopped by the budget/);
 
       const billed = model.billed();
       await writeSpec(dir, { ...fields, budget: { max_usd: 1 } });
