@@ -277,6 +277,25 @@ Deno.test({
         assert.equal(model.billed() - before, 2);
         assert.equal(row!.turns, 2);
       }
+      // A limit below one call's reservation: the run stops before its first call, spending 0.
+      const spec = await writeSpec(dir, {
+        server: memoryServer(MEMORY!),
+        arms: [loopArm("loop", model)],
+        tasks: tasks(1),
+        prices: LOOP_PRICES,
+        budget: { max_tokens_per_run: 100 },
+      });
+      const before = model.received();
+      await agentRun(spec, `${dir}/tiny.jsonl`);
+      const [row] = await readRows(`${dir}/tiny.jsonl`);
+      assert.deepEqual([row!.status, row!.stop, row!.turns, row!.cost_usd], [
+        "stopped",
+        "run_budget",
+        0,
+        0,
+      ]);
+      assert.match((row!.notes as string[]).join(), /max_tokens_per_run: 0 tokens used/);
+      assert.equal(model.received(), before);
     } finally {
       await model.close();
       await Deno.remove(dir, { recursive: true });

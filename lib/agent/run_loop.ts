@@ -267,7 +267,10 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   ): RunOutput => ({
     calls,
     ...extra,
-    usage: turns === 0 ? { inputTokens: null, outputTokens: null } : usage,
+    // A budget stop before the first call sent nothing: its usage is 0, not unknown.
+    usage: turns === 0 && extra.budgetNote === undefined
+      ? { inputTokens: null, outputTokens: null }
+      : usage,
     model: model ?? arm.model,
     turns,
     stop,
