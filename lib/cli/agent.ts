@@ -74,6 +74,7 @@ Options:
 
 Runs go cell by cell (for each repeat, for each task, every arm; the arm order
 rotated by the spec's order_seed); --shard takes whole cells.
+
 budget.max_usd is a hard cap: before each model call its worst case (request
 bytes / 3 input tokens + the arm's max_tokens, else 4096, output tokens) is
 reserved, and a call that would pass the cap is not made; a cell starts only if
@@ -83,6 +84,7 @@ too. Every call's cost goes to RUNS.spend.jsonl, so reruns, resumes and
 else max_usd / n. budget.max_usd_per_run and budget.max_tokens_per_run limit one
 run. A run the budget stopped is written with status "stopped" (left out of n by
 compare; a rerun runs it again); runs not started are listed with the reason.
+
 Injected faults (the spec's faults file: {tool, occurrence, kind: error | timeout |
 warning | replace, message?, result?, probability?, seed?}) change real tool results
 before the model sees them; each run's are written to RUN.injected.json.
