@@ -7,10 +7,10 @@
  * And what one model call may cost at worst, reserved before it is sent:
  * `ceil(UTF-8 bytes of the request body / 3)` input tokens plus the arm's
  * `max_tokens` (else 4096) output tokens, at the arm's price. There is no
- * tokenizer offline: three bytes a token is above what the usual BPE
- * tokenizers give for English and JSON (about four), so the input part is
- * rarely below the truth; the output part is a true bound, as the provider
- * stops at `max_tokens`.
+ * tokenizer offline: a token per three bytes is more tokens than the usual
+ * BPE tokenizers count for English and JSON (about four bytes a token), so
+ * the input part is rarely below the truth (text in other scripts can be);
+ * the output part is a true bound, as the provider stops at `max_tokens`.
  *
  * @module
  */
