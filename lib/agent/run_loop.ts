@@ -25,6 +25,7 @@ import { providerToolNames } from "../mcp/tool_names.ts";
 import type { Redactor } from "./keys.ts";
 import type { ModelCall, Provider, ReplyUsage, ToolDefinition, ToolReply } from "./provider.ts";
 import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
+import { BudgetStop, type RunMeter } from "./budget.ts";
 
 /** What a fault did to one tool result (see `faults.ts`). */
 export interface AppliedFault {
@@ -59,6 +60,11 @@ export interface RunInput {
   redactor: Redactor;
   /** Injected faults, if any. */
   faults?: FaultHook;
+  /**
+   * The run's budget meter: it reserved each call before it was sent (the
+   * provider's `beforeSend`) and is told how each ended.
+   */
+  meter?: Pick<RunMeter, "settle" | "fail">;
 }
 
 /** What one run produced. */
@@ -73,10 +79,12 @@ export interface RunOutput {
   model: string;
   /** Model replies read. */
   turns: number;
-  /** `final_answer`, `max_turns`, or `error`. */
-  stop: "final_answer" | "max_turns" | "error";
+  /** `final_answer`, `max_turns`, `error`, or a budget stop (`budget`, `run_budget`). */
+  stop: "final_answer" | "max_turns" | "error" | "budget" | "run_budget";
   /** The infrastructure failure, when `stop` is `error`. */
   error?: string;
+  /** Why the budget stopped the run, when `stop` is `budget` or `run_budget`. */
+  budgetNote?: string;
   /** MCP name → provider name, for the tools that were renamed. */
   renamed: Record<string, string>;
   /** Whether the server was started for this run alone (`false` for a `url` server). */
@@ -255,11 +263,14 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   let session: McpSession | undefined;
   const finish = (
     stop: RunOutput["stop"],
-    extra: { finalAnswer?: string; error?: string } = {},
+    extra: { finalAnswer?: string; error?: string; budgetNote?: string } = {},
   ): RunOutput => ({
     calls,
     ...extra,
-    usage: turns === 0 ? { inputTokens: null, outputTokens: null } : usage,
+    // A budget stop before the first call sent nothing: its usage is 0, not unknown.
+    usage: turns === 0 && extra.budgetNote === undefined
+      ? { inputTokens: null, outputTokens: null }
+      : usage,
     model: model ?? arm.model,
     turns,
     stop,
@@ -282,7 +293,11 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
     const occurrences = new Map<string, number>();
     let results: ToolReply[] = [];
     while (turns < spec.maxTurns) {
-      const reply = await guard(conversation.next(results));
+      const reply = await guard(conversation.next(results)).catch((error) => {
+        input.meter?.fail(error);
+        throw error;
+      });
+      input.meter?.settle(reply.usage);
       turns++;
       usage = addUsage(usage, reply.usage);
       model = reply.model ?? model;
@@ -303,6 +318,7 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
     return finish("max_turns");
   } catch (error) {
     if (input.signal.aborted) throw new RunStopped("stopped");
+    if (error instanceof BudgetStop) return finish(error.stop, { budgetNote: error.message });
     const message = error instanceof RunStopped && error.why === "timeout"
       ? `the run passed timeout_s (${spec.timeoutS} s)`
       : error instanceof Error

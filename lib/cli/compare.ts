@@ -141,7 +141,17 @@ export async function readRuns(
       `give RUNS.jsonl files or --traces VARIANT=DIR; see toolscore ${command} --help`,
     );
   }
-  const runs = await loadRuns(paths, { variantKey: stringFlag(flags, "variant-key") });
+  let stopped = 0;
+  const runs = await loadRuns(paths, {
+    variantKey: stringFlag(flags, "variant-key"),
+    onStopped: () => stopped++,
+  });
+  if (stopped > 0) {
+    io.stderr(
+      `toolscore: note: ${stopped} run(s) stopped by the budget (status "stopped") left out ` +
+        `of n; run agent run again with a larger budget to run them\n`,
+    );
+  }
   if (traces.length > 0) {
     const gold = stringFlag(flags, "gold");
     if (gold === undefined) {
