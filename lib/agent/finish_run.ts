@@ -202,6 +202,7 @@ export async function finishRun(
     repeat: run.repeat,
     status: output.stop === "error" ? "error" : "ok",
     passed: null,
+    failed_checks: null,
     outcome: "error",
     score: null,
     grade: null,
@@ -232,8 +233,10 @@ export async function finishRun(
     : context.honesty;
   const result = evaluateExpected(expected, trace, { format: "toolscore", honesty });
   const bar = expectedMinScore(expected) ?? 0.9;
-  const passed = result.passed(bar);
-  const evidence = evaluationEvidence(result).counts;
+  const fullEvidence = evaluationEvidence(result);
+  // The contract's passing rule (issue 28), the same verdict the receipt records.
+  const { passed, failedChecks } = result.verdict(bar, fullEvidence);
+  const evidence = fullEvidence.counts;
   const honestyMetrics = result.metrics.honesty_metrics as { error_count?: number } | undefined;
   const inputs: Record<string, string | undefined> = {
     gold: await inputCopy(run.task.contract, folder),
@@ -250,6 +253,7 @@ export async function finishRun(
   await writeReceipt(files.receipt, receipt);
   Object.assign(row, {
     passed,
+    failed_checks: failedChecks,
     outcome: passed ? "pass" : "fail",
     score: result.score,
     grade: result.grade,
