@@ -21,7 +21,7 @@ import { buildReceipt } from "../receipts/build.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
-import type { ReplacedResult } from "./faults.ts";
+import type { ReplacedResult, ScheduledFault } from "./faults.ts";
 import type { Redactor } from "./keys.ts";
 import type { PlannedRun } from "./plan.ts";
 import { costUsd, lookupPrice } from "../spec/prices.ts";
@@ -148,7 +148,8 @@ export interface FinishedRun {
  * @param run The run.
  * @param output What it produced.
  * @param startedAt When it started.
- * @param injected The faults applied to its tool results, when the spec injects faults.
+ * @param injected The cell's fault schedule and the faults applied to its tool results, when
+ *   the spec injects faults.
  * @returns The row and cost.
  *
  * @example Usage
@@ -163,7 +164,12 @@ export async function finishRun(
   run: PlannedRun,
   output: RunOutput,
   startedAt: Date,
-  injected?: { faults: InjectedFault[]; replaced: ReplacedResult[] },
+  injected?: {
+    schedule?: ScheduledFault[];
+    applied?: ScheduledFault[];
+    faults: InjectedFault[];
+    replaced: ReplacedResult[];
+  },
 ): Promise<FinishedRun> {
   const applied = injected?.faults;
   const { spec, redactor } = context;
@@ -175,7 +181,18 @@ export async function finishRun(
   if (applied !== undefined) {
     await writeTextFileAtomic(
       files.injected,
-      `${JSON.stringify(redactor.value({ run_id: run.runId, ...injected }), null, 2)}\n`,
+      `${
+        JSON.stringify(
+          redactor.value({
+            run_id: run.runId,
+            task_id: run.task.id,
+            repeat: run.repeat,
+            ...injected,
+          }),
+          null,
+          2,
+        )
+      }\n`,
     );
   }
   const notes: string[] = [];
@@ -217,6 +234,10 @@ export async function finishRun(
     trace: forRow(context, files.trace),
     receipt: null,
     injected: applied !== undefined ? forRow(context, files.injected) : null,
+    // The cell's fault schedule (the same for every arm) and what landed on this run's calls.
+    faults: injected?.schedule !== undefined
+      ? { schedule: injected.schedule, applied: injected.applied ?? [] }
+      : null,
     trace_sha256: (await fileDigest(files.trace)).sha256,
     receipt_sha256: null,
     error: output.error ?? null,

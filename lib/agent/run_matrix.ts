@@ -18,7 +18,7 @@ import { dropRows, readExistingRows, RowWriter } from "./output.ts";
 import { type PlannedRun, planRuns, runKey, type Shard } from "./plan.ts";
 import { createProvider } from "./providers.ts";
 import { BudgetGate } from "./budget.ts";
-import { type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
+import { faultCellOf, type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
@@ -244,7 +244,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       redactor: keys.redactor,
     });
     emit({ type: "started", run });
-    const runFaults = faults !== undefined ? new RunFaults(faults, run.runId) : undefined;
+    // Drawn per (task, repeat) cell, never per arm: every arm of a cell faces the same faults.
+    const runFaults = faults !== undefined ? new RunFaults(faults, faultCellOf(run)) : undefined;
     const output = await executeRun({
       spec,
       arm: run.arm,
@@ -256,7 +257,12 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       faults: runFaults?.hook,
     }).finally(() => requests.abort());
     if (stop.aborted) return null;
-    const injected = runFaults && { faults: runFaults.applied, replaced: runFaults.replaced };
+    const injected = runFaults && {
+      schedule: [...runFaults.schedule],
+      applied: runFaults.landed,
+      faults: runFaults.applied,
+      replaced: runFaults.replaced,
+    };
     const finished = await finishRun(context, run, output, startedAt, injected);
     if (stop.aborted) return null;
     await writer.append(finished.row);
