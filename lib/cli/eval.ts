@@ -3,8 +3,10 @@
  * contract, print the report, and gate.
  *
  * The bar of a trace is, first found: `--min-score` / `--fail-under`, the
- * contract's `min_score`, else 0.9 for reporting only. `passed` = score ≥ bar
- * − 1e-9 and no error-severity honesty finding. The command exits 1 when any
+ * contract's `min_score`, else 0.9 for reporting only. `passed` is the
+ * contract's passing rule (issue 28; `lib/contract/pass_rule.ts`): by default
+ * score ≥ bar − 1e-9 and no evidence check but `call-errors` failed; a gold
+ * file gets the default. The command exits 1 when any
  * trace fails a bar that was set explicitly, or with `--fail-on-violations`
  * on a forbidden call or a credential; with no explicit bar it reports and
  * exits 0.
