@@ -198,7 +198,7 @@ export interface FaultCell {
  * import { faultCellOf } from "./faults.ts";
  * import assert from "node:assert/strict";
  *
- * const cell = faultCellOf({ arm: { id: "a" }, task: { id: "book" }, repeat: 2 });
+ * const cell = faultCellOf({ task: { id: "book" }, repeat: 2 });
  * assert.deepEqual(cell, { taskId: "book", repeat: 2 });
  * ```
  */
