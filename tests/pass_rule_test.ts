@@ -147,6 +147,20 @@ Deno.test("pass: exact passes only every required call with every argument and n
   assert.equal(loose.passed(1), true);
 });
 
+Deno.test("pass: exact holds for any calls against themselves and breaks on one more parameter", () => {
+  const name = fc.constantFrom("a", "b", "c");
+  const value = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.boolean());
+  const call = fc.record({ tool: name, args: fc.dictionary(fc.constantFrom("x", "y"), value) });
+  fc.assert(fc.property(fc.array(call, { minLength: 1, maxLength: 5 }), fc.nat(), (calls, pick) => {
+    const contract = { required: calls, pass: "exact" };
+    assert.equal(evaluateContract(contract, calls).passed(1), true);
+    const i = pick % calls.length;
+    const extra = calls.map((c, j) => j === i ? { ...c, args: { ...c.args, zz: 1 } } : c);
+    assert.equal(evaluateContract(contract, extra).passed(0), false);
+    assert.equal(evaluateContract(contract, [...calls, calls[i]!]).passed(0), false);
+  }));
+});
+
 async function writeContracts(dir: string): Promise<void> {
   const base = { contract_version: 2, required: BOOK_REQUIRED, min_score: 0.5 };
   await Deno.writeTextFile(`${dir}/default.json`, JSON.stringify(base));
