@@ -61,7 +61,8 @@ Options:
   --strict                 compare argument values exactly (same type, no trimming)
   --weight NAME=VALUE      score weight (repeatable): selection_accuracy, argument_f1,
                            sequence_accuracy, redundant_rate, required_call_recall
-  --min-score S            fail a trace under S (0..1)
+  --min-score S            fail a trace under S (0..1); a trace also fails when a check of the
+                           contract's pass rule fails (by default every check but call-errors)
   --fail-under A-F|0.x     the same, as a grade or a number
   --forbidden FILE         forbidden-call rules (a list of {tool, args?, reason?})
   --fail-on-violations     exit 1 on a forbidden call or a credential in arguments
