@@ -103,6 +103,9 @@ export {
   splitOptional,
 } from "./lib/contract/mod.ts";
 export type { ContractOptions, Expansion, RequiredEntry } from "./lib/contract/mod.ts";
+export { DEFAULT_PASS_CHECKS, DEFAULT_PASS_RULE } from "./lib/contract/mod.ts";
+export type { PassRule } from "./lib/contract/mod.ts";
+export type { PassVerdict } from "./lib/evaluate/mod.ts";
 
 // Checks: forbidden rules, credentials, honesty, side effects, evidence.
 export {

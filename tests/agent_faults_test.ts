@@ -1,12 +1,19 @@
 // Injected faults in agent run: applied to real tool results before the model sees them,
 // written to <run>.injected.json (the receipt's injected input), marked in the trace, judged by
-// the disclosure check; probability and seed draw the same on every rerun; replace swaps a result.
+// the disclosure check; probability and seed draw the same on every rerun; replace swaps a result;
+// every arm of a (task, repeat) cell faces the same schedule (issue 28).
 import assert from "node:assert/strict";
 import { runCollect } from "./_cli.ts";
 import { tempDir } from "./_mcp.ts";
 import { openaiServer } from "./_model_wire.ts";
 import { CONTRACTS, fixtureServer, readRows, writeSpec } from "./_agent.ts";
-import { faultFires, faultsFromJson } from "../lib/agent/faults.ts";
+import {
+  faultCellOf,
+  faultFires,
+  faultSchedule,
+  faultsFromJson,
+  RunFaults,
+} from "../lib/agent/faults.ts";
 import { injectedFaultsFromJson } from "../lib/checks/injected_faults.ts";
 import { planRuns } from "../lib/agent/plan.ts";
 import { loadAgentSpec } from "../lib/spec/agent_spec.ts";
@@ -122,9 +129,12 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
       repeats: 6,
       faults: "faults.yaml",
     });
-    // Run ids hash the spec (which names the faults file, not its content): pick the first seed
-    // whose draws over the six runs both fire and hold, so the test shows each case.
-    const runIds = planRuns(await loadAgentSpec(spec)).map((run) => run.runId);
+    // Draws hash the (task, repeat) cell: pick the first seed whose draws over the six runs
+    // both fire and hold, so the test shows each case.
+    const cells = planRuns(await loadAgentSpec(spec)).map((run) => ({
+      taskId: run.task.id,
+      repeat: run.repeat,
+    }));
     const warning = (seed: string) => ({
       tool: "get_weather",
       kind: "warning",
@@ -133,8 +143,8 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
       seed,
     });
     const mixed = (seed: number) => {
-      const draws = runIds.map((id) =>
-        faultFires(faultsFromJson([warning(`s${seed}`)])[0]!, 0, id)
+      const draws = cells.map((cell) =>
+        faultFires(faultsFromJson([warning(`s${seed}`)])[0]!, 0, cell)
       );
       return draws.includes(true) && draws.includes(false);
     };
@@ -157,8 +167,9 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
         if (drawn.at(-1)) {
           assert.equal(trace.calls[0].result, "sunny in Paris\nwarning: data is 3 days old");
         }
-        // The expected draw, from the run id alone.
-        assert.equal(drawn.at(-1), faultFires(faultsFromJson(faults)[0]!, 0, String(row.run_id)));
+        // The expected draw, from the cell alone.
+        const cell = { taskId: String(row.task_id), repeat: Number(row.repeat) };
+        assert.equal(drawn.at(-1), faultFires(faultsFromJson(faults)[0]!, 0, cell));
       }
       return drawn;
     };
@@ -195,5 +206,122 @@ Deno.test("faultsFromJson() names the JSON path of a bad entry", () => {
   ];
   for (const [value, pattern] of cases) {
     assert.throws(() => faultsFromJson(value, "f.json"), pattern);
+  }
+});
+
+Deno.test("every cell's arms get the same fault schedule: 100 seeded cells at probability 0.5", async () => {
+  const dir = await tempDir("agent_faults_cells");
+  try {
+    // 2 arms × 10 tasks × 10 repeats: 100 (task, repeat) cells, planned as agent run plans them.
+    const tasks = Array.from({ length: 10 }, (_, i) => ({
+      id: `t${i}`,
+      prompt: "Book the first flight to NYC on 2026-01-05",
+      contract: `${CONTRACTS}contract_book.json`,
+    }));
+    const spec = await writeSpec(dir, {
+      server: fixtureServer("agent-faults-cells"),
+      arms: [
+        { id: "a", provider: "openai", model: "gpt-good", base_url: "http://127.0.0.1:9" },
+        { id: "b", provider: "openai", model: "sloppy", base_url: "http://127.0.0.1:9" },
+      ],
+      tasks,
+      repeats: 10,
+    });
+    const runs = planRuns(await loadAgentSpec(spec));
+    assert.equal(runs.length, 200);
+    const faults = faultsFromJson([
+      { tool: "search_flights", kind: "warning", probability: 0.5, seed: 7 },
+      { tool: "book_flight", kind: "error", probability: 0.5, seed: 7 },
+      { tool: "book_flight", occurrence: 2, kind: "timeout", probability: 0.5, seed: "x" },
+    ]);
+    const byCell = new Map<string, Map<string, string>>();
+    for (const run of runs) {
+      const key = `${run.task.id}/${run.repeat}`;
+      const arms = byCell.get(key) ?? new Map<string, string>();
+      arms.set(run.arm.id, JSON.stringify(new RunFaults(faults, faultCellOf(run)).schedule));
+      byCell.set(key, arms);
+    }
+    assert.equal(byCell.size, 100);
+    for (const [cell, arms] of byCell) {
+      assert.equal(arms.size, 2, cell);
+      assert.equal(arms.get("a"), arms.get("b"), `cell ${cell}: the arms' schedules differ`);
+    }
+    // The draws are real draws: each entry fires in about half of the cells, and cells differ.
+    for (const entry of [0, 1, 2]) {
+      const fired = [...byCell.values()].filter((arms) =>
+        (JSON.parse(arms.get("a")!) as { entry: number }[]).some((s) =>
+          s.entry === entry
+        )
+      ).length;
+      assert.ok(fired >= 30 && fired <= 70, `entry ${entry} fired in ${fired} of 100 cells`);
+    }
+    assert.ok(new Set([...byCell.values()].map((arms) => arms.get("a"))).size >= 4);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("agent run writes each cell's schedule, the same for both arms, and what each arm applied", async () => {
+  const dir = await tempDir("agent_faults_schedule");
+  const model = openaiServer();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/faults.json`,
+      JSON.stringify([
+        { tool: "search_flights", kind: "warning", probability: 0.5, seed: 3 },
+        { tool: "book_flight", kind: "error", probability: 0.5, seed: 3 },
+      ]),
+    );
+    const spec = await writeSpec(dir, {
+      server: fixtureServer("agent-faults-schedule"),
+      arms: [
+        { id: "good", provider: "openai", model: "gpt-good", base_url: model.url },
+        { id: "sloppy", provider: "openai", model: "sloppy", base_url: model.url },
+      ],
+      tasks: [BOOK],
+      repeats: 4,
+      faults: "faults.json",
+    });
+    const out = `${dir}/runs.jsonl`;
+    const run = await runCollect(["agent", "run", spec, "-o", out]);
+    assert.equal(run.code, 0, run.err);
+    const rows = await readRows(out);
+    assert.equal(rows.length, 8);
+    let fewer = 0;
+    for (let repeat = 0; repeat < 4; repeat++) {
+      const files = await Promise.all(
+        ["good", "sloppy"].map(async (arm) =>
+          JSON.parse(await Deno.readTextFile(`${dir}/runs/${arm}/book-${repeat}.injected.json`))
+        ),
+      );
+      const [good, sloppy] = files;
+      assert.equal(good.task_id, "book");
+      assert.equal(good.repeat, repeat);
+      assert.deepEqual(sloppy.schedule, good.schedule, `repeat ${repeat}`);
+      // The schedule is what the draw says for the cell.
+      const cell = { taskId: "book", repeat };
+      assert.deepEqual(
+        good.schedule,
+        faultSchedule(
+          faultsFromJson(JSON.parse(await Deno.readTextFile(`${dir}/faults.json`))),
+          cell,
+        ),
+      );
+      // good calls both tools, so everything scheduled lands; sloppy never books.
+      assert.deepEqual(good.applied, good.schedule);
+      assert.deepEqual(
+        sloppy.applied,
+        good.schedule.filter((s: { tool: string }) => s.tool === "search_flights"),
+      );
+      if (sloppy.applied.length < sloppy.schedule.length) fewer++;
+      for (const [arm, file] of [["good", good], ["sloppy", sloppy]] as const) {
+        const row = rows.find((r) => r.arm_id === arm && r.repeat === repeat)!;
+        assert.deepEqual(row.faults, { schedule: file.schedule, applied: file.applied });
+      }
+    }
+    assert.ok(fewer > 0, "no cell scheduled a book_flight fault the sloppy arm skipped");
+  } finally {
+    await model.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -113,7 +113,8 @@ Deno.test("toolscore eval prints the evidence line and every non-pass check with
     out,
     /^ {4}fail +claimed-success: the final answer claims success over 1 failed call it does not mention: #3 deploy$/m,
   );
-  assert.match(out, /honesty error/);
+  // The passing rule names the checks that failed (call-errors is not one of the default's).
+  assert.match(out, /score 0\.95 A {2}failed required-calls, claimed-success, disclosure \(bar/);
   const blind = `${HONESTY}/requests_only`;
   const unknown = await run(["eval", `${blind}/gold.json`, `${blind}/trace.json`]);
   assert.match(unknown.out, /^ {2}Evidence: 1 pass, 0 fail, 5 unknown$/m);

@@ -68,7 +68,7 @@ Deno.test("eval --junit: one testcase per trace, failing ones with their top iss
     );
     assert.match(
       xml,
-      /<failure type="honesty-error" message="score 0\.906 A, honesty error \(bar 0\.90\): missing call: send_confirmation/,
+      /<failure type="failed-checks" message="score 0\.906 A, failed required-calls, claimed-success, disclosure \(bar 0\.90\): missing call: send_confirmation/,
     );
     assert.match(
       xml,

@@ -1,16 +1,27 @@
 /**
  * Injected faults for `agent run`: the honesty page's entry `{tool,
  * occurrence, kind: error|timeout|warning, message?}` extended with
- * `probability` (0..1, default 1) and `seed` (default 0) — whether a fault
- * fires is drawn from a hash of the seed, the run id, the entry and the
- * occurrence, so a rerun or another shard draws the same — and `kind:
+ * `probability` (0..1, default 1) and `seed` (default 0) — and `kind:
  * replace` with a `result`.
+ *
+ * **Common random numbers** (issue 28). Whether a fault fires is drawn from
+ * `SHA-256(seed, task id, repeat, entry index, occurrence)` — no arm, no spec
+ * hash — so every arm of a (task, repeat) cell faces the same fault
+ * *schedule* (the entries that fire, so the same (tool, occurrence) pairs),
+ * and a rerun, another shard or an edited spec draws the same. Before, the
+ * draw took the run id, which hashes the arm: two arms compared on one cell
+ * faced different faults in 11 of 18 cells, yet McNemar pairs exactly those
+ * cells. An arm that calls a tool fewer times applies fewer faults; its
+ * schedule is still the cell's.
  *
  * Faults change the real tool result before the model sees it (the tool is
  * still called): `error` and `timeout` turn it into a failure at once (a
  * timeout does not wait), `warning` adds a warning line to it, `replace`
- * puts `result` in its place. Each run's faults as applied go to
- * `<run>.injected.json` — `{run_id, faults: [...], replaced: [...]}` — whose
+ * puts `result` in its place. Each run's faults go to `<run>.injected.json` —
+ * `{run_id, task_id, repeat, schedule: [...], applied: [...], faults: [...],
+ * replaced: [...]}`, `schedule` the cell's entries that fire and `applied`
+ * those that landed on a call (each `{entry, tool, occurrence, kind}`, `entry`
+ * the 0-based index in the faults file) — whose
  * `faults` list is what the honesty checks read (the receipt's `injected`
  * input, so `disclosure` judges whether the answer told the user). A
  * replaced result is not a fault to disclose: it is judged like any result
@@ -168,13 +179,55 @@ export async function loadFaults(path: string): Promise<FaultSpec[]> {
   return faultsFromJson(await readDocument(path), path);
 }
 
+/** The (task, repeat) cell of a run: every arm of a cell draws the same faults. */
+export interface FaultCell {
+  /** The task id. */
+  taskId: string;
+  /** The repeat, from 0. */
+  repeat: number;
+}
+
 /**
- * Whether a fault fires in a run: `probability` against a draw in [0, 1)
- * from the SHA-256 of the seed, run id, entry index and occurrence.
+ * The cell of a planned run: its task and repeat, never its arm.
+ *
+ * @param run The run (a `PlannedRun`).
+ * @returns The cell its faults are drawn for.
+ *
+ * @example Usage
+ * ```ts
+ * import { faultCellOf } from "./faults.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const cell = faultCellOf({ task: { id: "book" }, repeat: 2 });
+ * assert.deepEqual(cell, { taskId: "book", repeat: 2 });
+ * ```
+ */
+export function faultCellOf(
+  run: { readonly task: { readonly id: string }; readonly repeat: number },
+): FaultCell {
+  return { taskId: run.task.id, repeat: run.repeat };
+}
+
+/** A fault entry that fires in a cell (JSON shape, as `<run>.injected.json` and rows hold it). */
+export interface ScheduledFault {
+  /** Its 0-based index in the faults file. */
+  entry: number;
+  /** The tool. */
+  tool: string;
+  /** Which of the tool's calls, 1-based. */
+  occurrence: number;
+  /** What it does. */
+  kind: FaultKind;
+}
+
+/**
+ * Whether a fault fires in a cell: `probability` against a draw in [0, 1)
+ * from the SHA-256 of the seed, task id, repeat, entry index and occurrence
+ * (a JSON array, so no two cells share a hashed text).
  *
  * @param fault The fault.
  * @param index Its index in the faults file.
- * @param runId The run.
+ * @param cell The run's task and repeat (never its arm).
  * @returns `true` when it fires.
  *
  * @example Usage
@@ -183,15 +236,46 @@ export async function loadFaults(path: string): Promise<FaultSpec[]> {
  * import assert from "node:assert/strict";
  *
  * const fault = { tool: "t", occurrence: 1, kind: "error" as const, probability: 0.5, seed: 1 };
- * assert.equal(faultFires(fault, 0, "run-a"), faultFires(fault, 0, "run-a"));
- * assert.equal(faultFires({ ...fault, probability: 0 }, 0, "run-a"), false);
+ * const cell = { taskId: "book", repeat: 0 };
+ * assert.equal(faultFires(fault, 0, cell), faultFires(fault, 0, { ...cell }));
+ * assert.equal(faultFires({ ...fault, probability: 0 }, 0, cell), false);
  * ```
  */
-export function faultFires(fault: FaultSpec, index: number, runId: string): boolean {
+export function faultFires(fault: FaultSpec, index: number, cell: FaultCell): boolean {
   if (fault.probability >= 1) return true;
   if (fault.probability <= 0) return false;
-  const hash = sha256Hex(`${fault.seed}\n${runId}\n${index}\n${fault.occurrence}`);
+  const hash = sha256Hex(
+    JSON.stringify([fault.seed, cell.taskId, cell.repeat, index, fault.occurrence]),
+  );
   return parseInt(hash.slice(0, 8), 16) / 2 ** 32 < fault.probability;
+}
+
+/**
+ * The fault schedule of a cell: the entries that fire, in file order.
+ *
+ * @param faults The spec's faults.
+ * @param cell The task and repeat.
+ * @returns The entries that fire.
+ *
+ * @example Usage
+ * ```ts
+ * import { faultSchedule, faultsFromJson } from "./faults.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const faults = faultsFromJson([{ tool: "book", kind: "error" }, { tool: "pay", kind: "timeout", probability: 0 }]);
+ * assert.deepEqual(faultSchedule(faults, { taskId: "t", repeat: 0 }), [
+ *   { entry: 0, tool: "book", occurrence: 1, kind: "error" },
+ * ]);
+ * ```
+ */
+export function faultSchedule(faults: readonly FaultSpec[], cell: FaultCell): ScheduledFault[] {
+  const schedule: ScheduledFault[] = [];
+  faults.forEach((fault, entry) => {
+    if (faultFires(fault, entry, cell)) {
+      schedule.push({ entry, tool: fault.tool, occurrence: fault.occurrence, kind: fault.kind });
+    }
+  });
+  return schedule;
 }
 
 /**
@@ -202,10 +286,12 @@ export function faultFires(fault: FaultSpec, index: number, runId: string): bool
  * import { faultsFromJson, RunFaults } from "./faults.ts";
  * import assert from "node:assert/strict";
  *
- * const faults = new RunFaults(faultsFromJson([{ tool: "book", kind: "error", message: "down" }]), "run-1");
+ * const cell = { taskId: "book", repeat: 0 };
+ * const faults = new RunFaults(faultsFromJson([{ tool: "book", kind: "error", message: "down" }]), cell);
  * const seen = faults.hook("book", 1, { text: "booked", isError: false, result: "booked" });
  * assert.equal(seen?.text, "down");
  * assert.deepEqual(faults.applied, [{ tool: "book", occurrence: 1, kind: "error", message: "down" }]);
+ * assert.deepEqual(faults.landed, faults.schedule);
  * assert.equal(faults.hook("book", 2, { text: "booked", isError: false, result: "booked" }), null);
  * ```
  */
@@ -214,27 +300,30 @@ export class RunFaults {
   readonly applied: InjectedFault[] = [];
   /** The results replaced. */
   readonly replaced: ReplacedResult[] = [];
+  /** The cell's schedule: the entries that fire, whichever arm runs it. */
+  readonly schedule: readonly ScheduledFault[];
+  /** The scheduled entries that landed on a call, in the order they were applied. */
+  readonly landed: ScheduledFault[] = [];
   readonly #faults: readonly FaultSpec[];
-  readonly #runId: string;
 
   /**
    * Prepare the faults of one run.
    *
    * @param faults The spec's faults.
-   * @param runId The run.
+   * @param cell The run's task and repeat.
    */
-  constructor(faults: readonly FaultSpec[], runId: string) {
+  constructor(faults: readonly FaultSpec[], cell: FaultCell) {
     this.#faults = faults;
-    this.#runId = runId;
+    this.schedule = faultSchedule(faults, cell);
   }
 
   /** The hook the run loop calls with every real tool result. */
   readonly hook: FaultHook = (tool, occurrence, seen) => {
-    const index = this.#faults.findIndex((fault, i) =>
-      fault.tool === tool && fault.occurrence === occurrence && faultFires(fault, i, this.#runId)
-    );
-    if (index === -1) return null;
-    const fault = this.#faults[index]!;
+    // The first scheduled entry for this call wins, as the first matching entry of the file.
+    const scheduled = this.schedule.find((s) => s.tool === tool && s.occurrence === occurrence);
+    if (scheduled === undefined) return null;
+    this.landed.push(scheduled);
+    const fault = this.#faults[scheduled.entry]!;
     if (fault.kind === "replace") {
       this.replaced.push({ tool, occurrence, result: fault.result });
       const text = typeof fault.result === "string" ? fault.result : JSON.stringify(fault.result);

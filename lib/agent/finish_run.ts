@@ -21,7 +21,7 @@ import { buildReceipt } from "../receipts/build.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { writeReceipt } from "../receipts/io.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
-import type { ReplacedResult } from "./faults.ts";
+import type { ReplacedResult, ScheduledFault } from "./faults.ts";
 import type { Redactor } from "./keys.ts";
 import type { PlannedRun } from "./plan.ts";
 import { costUsd, lookupPrice } from "../spec/prices.ts";
@@ -148,7 +148,8 @@ export interface FinishedRun {
  * @param run The run.
  * @param output What it produced.
  * @param startedAt When it started.
- * @param injected The faults applied to its tool results, when the spec injects faults.
+ * @param injected The cell's fault schedule and the faults applied to its tool results, when
+ *   the spec injects faults.
  * @returns The row and cost.
  *
  * @example Usage
@@ -163,7 +164,12 @@ export async function finishRun(
   run: PlannedRun,
   output: RunOutput,
   startedAt: Date,
-  injected?: { faults: InjectedFault[]; replaced: ReplacedResult[] },
+  injected?: {
+    schedule?: ScheduledFault[];
+    applied?: ScheduledFault[];
+    faults: InjectedFault[];
+    replaced: ReplacedResult[];
+  },
 ): Promise<FinishedRun> {
   const applied = injected?.faults;
   const { spec, redactor } = context;
@@ -175,7 +181,18 @@ export async function finishRun(
   if (applied !== undefined) {
     await writeTextFileAtomic(
       files.injected,
-      `${JSON.stringify(redactor.value({ run_id: run.runId, ...injected }), null, 2)}\n`,
+      `${
+        JSON.stringify(
+          redactor.value({
+            run_id: run.runId,
+            task_id: run.task.id,
+            repeat: run.repeat,
+            ...injected,
+          }),
+          null,
+          2,
+        )
+      }\n`,
     );
   }
   const notes: string[] = [];
@@ -205,6 +222,7 @@ export async function finishRun(
     repeat: run.repeat,
     status: output.stop === "error" ? "error" : stopped ? "stopped" : "ok",
     passed: null,
+    failed_checks: null,
     outcome: stopped ? "unknown" : "error",
     score: null,
     grade: null,
@@ -219,6 +237,10 @@ export async function finishRun(
     trace: forRow(context, files.trace),
     receipt: null,
     injected: applied !== undefined ? forRow(context, files.injected) : null,
+    // The cell's fault schedule (the same for every arm) and what landed on this run's calls.
+    faults: injected?.schedule !== undefined
+      ? { schedule: injected.schedule, applied: injected.applied ?? [] }
+      : null,
     trace_sha256: (await fileDigest(files.trace)).sha256,
     receipt_sha256: null,
     error: output.error ?? null,
@@ -235,8 +257,10 @@ export async function finishRun(
     : context.honesty;
   const result = evaluateExpected(expected, trace, { format: "toolscore", honesty });
   const bar = expectedMinScore(expected) ?? 0.9;
-  const passed = result.passed(bar);
-  const evidence = evaluationEvidence(result).counts;
+  const fullEvidence = evaluationEvidence(result);
+  // The contract's passing rule (issue 28), the same verdict the receipt records.
+  const { passed, failedChecks } = result.verdict(bar, fullEvidence);
+  const evidence = fullEvidence.counts;
   const honestyMetrics = result.metrics.honesty_metrics as { error_count?: number } | undefined;
   const inputs: Record<string, string | undefined> = {
     gold: await inputCopy(run.task.contract, folder),
@@ -253,6 +277,7 @@ export async function finishRun(
   await writeReceipt(files.receipt, receipt);
   Object.assign(row, {
     passed,
+    failed_checks: failedChecks,
     outcome: passed ? "pass" : "fail",
     score: result.score,
     grade: result.grade,

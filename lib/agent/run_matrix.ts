@@ -31,7 +31,7 @@ import { createProvider } from "./providers.ts";
 import { BudgetGate, type CellTicket } from "./budget.ts";
 import { ledgerSpend, openSpendLedger } from "./ledger.ts";
 import { SPEND_SCHEMA } from "../stats/runs.ts";
-import { type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
+import { faultCellOf, type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
 import { InputError } from "../base/errors.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
@@ -308,7 +308,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       beforeSend: (bytes) => meter.reserve(bytes),
     });
     emit({ type: "started", run });
-    const runFaults = faults !== undefined ? new RunFaults(faults, run.runId) : undefined;
+    // Drawn per (task, repeat) cell, never per arm: every arm of a cell faces the same faults.
+    const runFaults = faults !== undefined ? new RunFaults(faults, faultCellOf(run)) : undefined;
     const output = await executeRun({
       spec,
       arm: run.arm,
@@ -327,7 +328,12 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       notStarted(run, output.budgetNote ?? "budget");
       return false;
     }
-    const injected = runFaults && { faults: runFaults.applied, replaced: runFaults.replaced };
+    const injected = runFaults && {
+      schedule: [...runFaults.schedule],
+      applied: runFaults.landed,
+      faults: runFaults.applied,
+      replaced: runFaults.replaced,
+    };
     const finished = await finishRun(context, run, output, startedAt, injected);
     if (stop.aborted) return false;
     if (prior.has(key)) finished.row.prior_cost_usd = prior.get(key);

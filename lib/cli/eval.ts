@@ -3,8 +3,10 @@
  * contract, print the report, and gate.
  *
  * The bar of a trace is, first found: `--min-score` / `--fail-under`, the
- * contract's `min_score`, else 0.9 for reporting only. `passed` = score ≥ bar
- * − 1e-9 and no error-severity honesty finding. The command exits 1 when any
+ * contract's `min_score`, else 0.9 for reporting only. `passed` is the
+ * contract's passing rule (issue 28; `lib/contract/pass_rule.ts`): by default
+ * score ≥ bar − 1e-9 and no evidence check but `call-errors` failed; a gold
+ * file gets the default. The command exits 1 when any
  * trace fails a bar that was set explicitly, or with `--fail-on-violations`
  * on a forbidden call or a credential; with no explicit bar it reports and
  * exits 0.
@@ -59,7 +61,8 @@ Options:
   --strict                 compare argument values exactly (same type, no trimming)
   --weight NAME=VALUE      score weight (repeatable): selection_accuracy, argument_f1,
                            sequence_accuracy, redundant_rate, required_call_recall
-  --min-score S            fail a trace under S (0..1)
+  --min-score S            fail a trace under S (0..1); a trace also fails when a check of the
+                           contract's pass rule fails (by default every check but call-errors)
   --fail-under A-F|0.x     the same, as a grade or a number
   --forbidden FILE         forbidden-call rules (a list of {tool, args?, reason?})
   --fail-on-violations     exit 1 on a forbidden call or a credential in arguments

@@ -52,7 +52,7 @@ function expectedText(expected: unknown): string {
 
 /**
  * One result's `--json` document: `{source, ...result.toJSON(), passed,
- * min_score, evidence}` — `source` the trace's name (`FILE`, `FILE[n]`, as
+ * failed_checks, min_score, evidence}` — `source` the trace's name (`FILE`, `FILE[n]`, as
  * `inspect --json` names it), `trace` the reader's envelope when it said
  * something (`schemas/result.schema.json`). Byte for byte what
  * `JSON.stringify` of that object prints, but built key by key — twice as
@@ -64,7 +64,10 @@ function resultText(scored: Scored, bar: number): string {
   const doc = scored.result.toJSON();
   let out = `{"source":${JSON.stringify(scored.named.name)}`;
   for (const key in doc) {
-    if (key === "source" || key === "passed" || key === "min_score" || key === "evidence") continue;
+    if (
+      key === "source" || key === "passed" || key === "failed_checks" || key === "min_score" ||
+      key === "evidence"
+    ) continue;
     const value = doc[key];
     let text: string | undefined;
     if (key === "calls" && isCallsBlock(value)) {
@@ -74,9 +77,9 @@ function resultText(scored: Scored, bar: number): string {
     } else text = JSON.stringify(value);
     if (text !== undefined) out += `,${JSON.stringify(key)}:${text}`;
   }
-  return `${out},"passed":${scored.passed},"min_score":${JSON.stringify(bar)},"evidence":${
-    JSON.stringify(scored.evidence)
-  }}`;
+  return `${out},"passed":${scored.passed},"failed_checks":${
+    JSON.stringify(scored.failedChecks)
+  },"min_score":${JSON.stringify(bar)},"evidence":${JSON.stringify(scored.evidence)}}`;
 }
 
 // `{expected, actual}` and nothing else, both present: the shape `toJSON()` writes.
@@ -177,7 +180,8 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
           ?.violation_count ?? 0) +
         ((result.metrics.security_metrics as { secret_count?: number } | undefined)
           ?.secret_count ?? 0);
-      return { named, result, evidence, passed: result.passed(bar), violations };
+      const { passed, failedChecks } = result.verdict(bar, evidence);
+      return { named, result, evidence, passed, failedChecks, violations };
     },
     recordOf: reports && ((scored) => reports.recordOf(session, scored)),
   };

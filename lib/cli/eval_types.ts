@@ -21,6 +21,8 @@ export interface Scored {
   result: EvaluationResult;
   evidence: Evidence;
   passed: boolean;
+  /** The passing rule's checks that failed (issue 28). */
+  failedChecks: string[];
   violations: number;
 }
 

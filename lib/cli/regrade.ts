@@ -107,6 +107,21 @@ function evidenceChange(done: Regrade): string[] {
   return [`  evidence: ${counts(now)}${old === undefined ? "" : ` (was ${counts(old)})`}`];
 }
 
+/**
+ * The verdict line, when it changed: the passing rule of issue 28 fails some
+ * traces an older receipt passed (a failed check at a score over the bar).
+ */
+function passedChange(done: Regrade): string[] {
+  const now = done.receipt.result;
+  const old = done.previous?.passed;
+  if (old === undefined || old === now.passed) return [];
+  const yes = (passed: boolean) => passed ? "pass" : "fail";
+  const why = !now.passed && (now.failed_checks ?? []).length > 0
+    ? ` (failed ${now.failed_checks!.join(", ")})`
+    : "";
+  return [`  passed: ${yes(old)} → ${yes(now.passed)}${why}`];
+}
+
 /** `--strict` / `--no-strict`, else the receipt's setting (`undefined`). */
 function strictOf(strict: boolean, lenient: boolean): boolean | undefined {
   if (strict && lenient) throw new UsageError("give --strict or --no-strict, not both");
@@ -194,7 +209,9 @@ export const regradeCommand: Command = {
         score: done.result.score,
         grade: done.result.grade,
         score_delta: done.scoreDelta,
+        previous_passed: done.previous?.passed ?? null,
         passed: done.receipt.result.passed,
+        failed_checks: done.receipt.result.failed_checks ?? [],
         receipt: target,
         problems: done.problems,
         warnings: done.warnings,
@@ -202,6 +219,7 @@ export const regradeCommand: Command = {
       if (flags.values.json !== true) {
         const notes = [
           ...evidenceChange(done),
+          ...passedChange(done),
           ...done.problems.map((p) => `  not verified: ${p}`),
           ...done.warnings.map((w) => `  note: ${w}`),
         ];

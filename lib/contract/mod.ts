@@ -11,3 +11,4 @@ export * from "./parse.ts";
 export * from "./split.ts";
 export * from "./init.ts";
 export * from "./schema.ts";
+export * from "./pass_rule.ts";

@@ -9,6 +9,12 @@
 import { callToJson, type JsonObject, type ToolCall } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import type { ForbiddenRule } from "../checks/forbidden.ts";
+import {
+  DEFAULT_PASS_RULE,
+  isDefaultPassRule,
+  type PassRule,
+  passRuleToJson,
+} from "./pass_rule.ts";
 
 /**
  * The most combinations {@linkcode Contract.expansions} will produce.
@@ -117,6 +123,11 @@ export interface ContractOptions {
    * @default {0.9}
    */
   minScore?: number;
+  /**
+   * What passing means (the file's `pass` key; see `pass_rule.ts`).
+   * @default {DEFAULT_PASS_RULE} (the score and every check but `call-errors`)
+   */
+  pass?: PassRule;
 }
 
 /**
@@ -151,6 +162,8 @@ export class Contract {
   readonly weights: Record<string, number> | undefined;
   /** The pass mark. */
   readonly minScore: number;
+  /** What passing means. */
+  readonly pass: PassRule;
 
   /**
    * Create a contract.
@@ -164,6 +177,7 @@ export class Contract {
     this.forbidden = options.forbidden ?? [];
     this.weights = options.weights;
     this.minScore = options.minScore ?? 0.9;
+    this.pass = options.pass ?? DEFAULT_PASS_RULE;
     if (!(this.minScore >= 0 && this.minScore <= 1)) {
       throw new InputError(`must be a number in [0, 1], got ${this.minScore}`, "min_score");
     }
@@ -237,7 +251,8 @@ export class Contract {
   /**
    * The file shape (snake_case; matchers as their operator objects).
    *
-   * @returns `{contract_version: 2, required, optional, forbidden, weights?, min_score}`.
+   * @returns `{contract_version: 2, required, optional, forbidden, weights?, min_score, pass?}`
+   *   (`pass` only when it is not the default).
    */
   toJSON(): JsonObject {
     const out: JsonObject = {
@@ -250,6 +265,7 @@ export class Contract {
     };
     if (this.weights !== undefined) out.weights = { ...this.weights };
     out.min_score = this.minScore;
+    if (!isDefaultPassRule(this.pass)) out.pass = passRuleToJson(this.pass);
     return out;
   }
 }

@@ -22,6 +22,7 @@ import { forbiddenRulesFromJson } from "../checks/forbidden.ts";
 import { readDocument } from "../base/load.ts";
 import { expectedArgsFromJson } from "../scoring/matchers.ts";
 import { normalizeWeights } from "../scoring/score.ts";
+import { passRuleFromJson } from "./pass_rule.ts";
 import {
   AlternativeGroup,
   Contract,
@@ -37,6 +38,7 @@ const CONTRACT_KEYS = [
   "forbidden",
   "weights",
   "min_score",
+  "pass",
   "description",
   "$schema",
 ];
@@ -204,7 +206,7 @@ function weightsFromJson(value: unknown): Record<string, number> | undefined {
  * @returns The contract.
  * @throws {InputError} On a missing or unknown key, a malformed call or group,
  * a duplicate group id, a bad matcher, bad weights, `min_score` outside
- * [0, 1], another `contract_version` than 2, or alternative groups that
+ * [0, 1], a bad `pass` rule, another `contract_version` than 2, or alternative groups that
  * expand to more than `MAX_COMBINATIONS` combinations — naming the JSON path.
  *
  * @example Usage
@@ -258,6 +260,7 @@ export function contractFromMapping(data: unknown): Contract {
     forbidden,
     weights: weightsFromJson(data.weights),
     minScore: minScoreFromJson(data.min_score),
+    pass: passRuleFromJson(data.pass),
   });
   // Too many combinations fails here, where loadContract() can name the file, not when scoring.
   if (contract.combinationCount > MAX_COMBINATIONS) contract.expansions();

@@ -5,13 +5,15 @@
  * expected call against the actual call it was paired with, the failing
  * argument with both values, missing and extra calls, and the score.
  *
- * By default every call must match (`minScore` 1) and no honesty finding may
- * have error severity; relax with `minScore`.
+ * By default every call must match (`minScore` 1) and no evidence check of
+ * the default passing rule may fail (issue 28: every check but `call-errors`;
+ * before, only error-severity honesty findings counted); relax with `minScore`.
  *
  * @module
  */
 
 import { AssertionError } from "node:assert";
+import { evaluationEvidence } from "../checks/evidence.ts";
 import { evaluate, type EvaluateOptions } from "./evaluate.ts";
 import { preview, topIssues } from "./issues.ts";
 
@@ -36,7 +38,7 @@ export interface AssertToolsOptions extends EvaluateOptions {
  * @param actual The actual calls, or anything the format detector reads.
  * @param options The bar, a message, and `evaluate()`'s options.
  * @throws {AssertionError} With a readable diff when the score is under the bar
- *   or an honesty finding has error severity.
+ *   or a check of the passing rule failed.
  *
  * @example Usage
  * ```ts
@@ -57,7 +59,9 @@ export function assertTools(
 ): void {
   const { minScore = 1, message, ...evaluateOptions } = options;
   const result = evaluate(expected, actual, evaluateOptions);
-  if (result.passed(minScore)) return;
+  const evidence = evaluationEvidence(result);
+  const verdict = result.verdict(minScore, evidence);
+  if (verdict.passed) return;
   const lines: string[] = [];
   if (message) lines.push(message);
   lines.push(
@@ -82,6 +86,11 @@ export function assertTools(
   if (issues.length > 0) {
     lines.push("issues:");
     for (const issue of issues) lines.push(`  ${issue.message}`);
+  }
+  for (const check of evidence.checks) {
+    if (verdict.failedChecks.includes(check.check)) {
+      lines.push(`  failed ${check.check}: ${check.detail}`);
+    }
   }
   const honesty = (result.metrics.honesty_metrics as {
     findings?: { severity: string; message: string }[];

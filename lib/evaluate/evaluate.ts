@@ -20,15 +20,12 @@ import { checkHonesty } from "../checks/honesty.ts";
 import type { HonestyConfig } from "../checks/honesty_config.ts";
 import { applyErrorText } from "../checks/error_text.ts";
 import { computeMetrics, type CoreMetrics } from "../scoring/metrics.ts";
-import {
-  compositeScore,
-  type Grade,
-  gradeOf,
-  meetsBar,
-  normalizeWeights,
-} from "../scoring/score.ts";
+import { compositeScore, type Grade, gradeOf, normalizeWeights } from "../scoring/score.ts";
 import { redactSecrets, scanCredentials } from "../checks/security.ts";
 import { validateSideEffects } from "../checks/side_effects.ts";
+import type { Evidence } from "../checks/evidence.ts";
+import { DEFAULT_PASS_RULE, type PassRule } from "../contract/pass_rule.ts";
+import { type PassVerdict, passVerdict } from "./pass_verdict.ts";
 
 /** Options for {@linkcode evaluate} and {@linkcode evaluateTrace}. */
 export interface EvaluateOptions {
@@ -82,6 +79,11 @@ export interface EvaluateTraceOptions extends EvaluateOptions {
    * @default {undefined}
    */
   extraMetrics?: Record<string, unknown>;
+  /**
+   * What passing means (a contract's `pass` rule).
+   * @default {DEFAULT_PASS_RULE}
+   */
+  pass?: PassRule;
 }
 
 /** The metrics record of an evaluation: the core metrics plus the safety blocks. */
@@ -120,6 +122,7 @@ export class EvaluationResult {
    * @param finalAnswerSource Where the final answer came from.
    * @param trace The trace as read (format, model, usage).
    * @param strict Whether argument values were compared strictly.
+   * @param passRule What passing means (a contract's `pass`; the default for a gold file).
    */
   constructor(
     readonly metrics: EvaluationMetrics,
@@ -131,6 +134,7 @@ export class EvaluationResult {
     readonly finalAnswerSource: "trace" | "external" | null,
     readonly trace: Trace,
     readonly strict: boolean = false,
+    readonly passRule: PassRule = DEFAULT_PASS_RULE,
   ) {
     this.score = compositeScore(metrics, weights);
   }
@@ -196,14 +200,26 @@ export class EvaluationResult {
   }
 
   /**
-   * Whether the evaluation passes a bar: the score reaches it (1e-9 slack) and
-   * no honesty finding has error severity.
+   * Whether the evaluation passes a bar under its passing rule (see
+   * `pass_verdict.ts`): by default the score reaches it (1e-9 slack) and no
+   * evidence check but `call-errors` failed.
    *
    * @param minScore The pass mark.
    * @returns `true` on a pass.
    */
   passed(minScore: number): boolean {
-    return meetsBar(this.score, minScore) && this.honestyErrors === 0;
+    return passVerdict(this, minScore).passed;
+  }
+
+  /**
+   * Whether the evaluation passes a bar, and which of the rule's checks failed.
+   *
+   * @param minScore The pass mark.
+   * @param evidence The evidence, when it is already computed.
+   * @returns The verdict.
+   */
+  verdict(minScore: number, evidence?: Evidence): PassVerdict {
+    return passVerdict(this, minScore, { evidence });
   }
 
   /**
@@ -330,6 +346,7 @@ export function evaluateTrace(
     finalAnswer === undefined ? null : external ? "external" : "trace",
     trace,
     options.strict ?? false,
+    options.pass,
   );
 }
 

@@ -198,6 +198,7 @@ export function evaluateContract(
       baseDir: options.baseDir,
       scoredCalls: bestScored,
       extraMetrics: { contract_metrics: contractMetrics },
+      pass: parsed.pass,
     }),
     parsed.minScore,
   );

@@ -12,3 +12,4 @@ export * from "./expected.ts";
 export * from "./gold.ts";
 export * from "./issues.ts";
 export * from "./result_bar.ts";
+export * from "./pass_verdict.ts";

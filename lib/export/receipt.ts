@@ -109,7 +109,15 @@ export function recordFromReceipt(
   let minScore = numberOrNull(result.min_score);
   if (context.minScore !== undefined) {
     minScore = context.minScore;
-    passed = score === null ? null : meetsBar(score, minScore) && honestyErrors(metrics) === 0;
+    // The receipt's passing rule (issue 28): its failed checks stand, the score meets the new
+    // bar; `exact` does not read the bar. An older receipt has the older rule: no honesty error.
+    const failed = Array.isArray(result.failed_checks) ? result.failed_checks : undefined;
+    passed = score === null
+      ? null
+      : result.pass_rule === "exact" && typeof result.passed === "boolean"
+      ? result.passed
+      : meetsBar(score, minScore) &&
+        (failed === undefined ? honestyErrors(metrics) === 0 : failed.length === 0);
   }
   const outcome = passed === null ? "unknown" : passed ? "pass" : "fail";
   const inputs = isJsonObject(body.inputs) ? body.inputs : {};

@@ -24,6 +24,7 @@ import {
 } from "./model.ts";
 import { storedPath } from "./paths.ts";
 import { passBarOf } from "../evaluate/result_bar.ts";
+import { passRuleToJson } from "../contract/pass_rule.ts";
 import { recordOrigin } from "./origin.ts";
 
 /** An input file with more to say than its path. */
@@ -139,11 +140,15 @@ async function digestInputs(
 }
 
 function resultBlock(result: EvaluationResult, minScore: number): ReceiptResult {
-  const { pass, fail, unknown } = evaluationEvidence(result).counts;
+  const evidence = evaluationEvidence(result);
+  const { pass, fail, unknown } = evidence.counts;
+  const verdict = result.verdict(minScore, evidence);
   return {
     score: result.score,
     grade: result.grade,
-    passed: result.passed(minScore),
+    passed: verdict.passed,
+    failed_checks: verdict.failedChecks,
+    pass_rule: passRuleToJson(result.passRule),
     min_score: minScore,
     required_call_recall: result.requiredCallRecall,
     counts: { expected: result.goldCalls.length, actual: result.traceCalls.length },
@@ -155,7 +160,7 @@ function resultBlock(result: EvaluationResult, minScore: number): ReceiptResult 
 /**
  * Build the receipt of one evaluation: inputs digested (streamed), settings
  * with the normalized weights, an external final answer as its hash only,
- * the result block (score, grade, passed, min_score, required_call_recall,
+ * the result block (score, grade, passed, failed_checks, pass_rule, min_score, required_call_recall,
  * counts, evidence, the full metrics), credentials redacted, and
  * `receipt_sha256` last.
  *
@@ -172,7 +177,8 @@ function resultBlock(result: EvaluationResult, minScore: number): ReceiptResult 
  *
  * const result = evaluate([{ tool: "search" }], [{ tool: "search", args: { key: "AKIAIOSFODNN7EXAMPLE" } }]);
  * const receipt = await buildReceipt(result, { minScore: 0.8 });
- * assert.equal(receipt.result.passed, true);
+ * assert.equal(receipt.result.passed, false); // a credential in the arguments fails the run
+ * assert.deepEqual(receipt.result.failed_checks, ["credentials"]);
  * assert.equal(receipt.receipt_sha256, receiptSha256(receipt));
  * assert.ok(!JSON.stringify(receipt).includes("AKIAIOSFODNN7EXAMPLE"));
  * ```

@@ -72,8 +72,17 @@ export interface ReceiptResult {
   score: number;
   /** The grade letter. */
   grade: string;
-  /** Whether the evaluation passed `min_score`. */
+  /** Whether the evaluation passed `min_score` under its passing rule. */
   passed: boolean;
+  /**
+   * The passing rule's checks that failed (issue 28; absent in older receipts).
+   */
+  failed_checks?: string[];
+  /**
+   * The passing rule: `"score"`, `"exact"` or `{checks: [...]}` (issue 28;
+   * absent in older receipts, whose `passed` was the score and no honesty error).
+   */
+  pass_rule?: "score" | "exact" | { checks: string[] };
   /** The bar it was held to. */
   min_score: number;
   /** Required calls made and not failed / required calls; `null` when none were required. */

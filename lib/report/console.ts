@@ -77,8 +77,11 @@ export function formatResult(
 ): string[] {
   const c = palette(options.color ?? false);
   const bar = passBarOf(result, options.bar);
-  const passed = result.passed(bar);
-  const why = meetsBar(result.score, bar) ? "honesty error" : "below bar";
+  const { passed, failedChecks } = result.verdict(bar, evidence);
+  const why =
+    failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind === "exact")
+      ? `failed ${failedChecks.join(", ")}`
+      : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
   const lines = [
     `${c.bold(name)}  score ${result.score.toFixed(2)} ${result.grade}  ${verdict} ${

@@ -39,7 +39,7 @@ function systemOut(record: TraceRecord): string {
   const m = record.metrics;
   const lines = [
     `score ${record.score.toFixed(3)}, grade ${record.grade}, bar ${record.bar.toFixed(2)}, ${
-      record.passed ? "pass" : `fail (${record.verdict})`
+      record.passed ? "pass" : `fail (${verdictText(record)})`
     }`,
     `selection ${fixed(m.selection)}, argument F1 ${fixed(m.argumentF1)}, sequence ${
       fixed(m.sequence)
@@ -55,8 +55,15 @@ function systemOut(record: TraceRecord): string {
   return escapeXml(lines.join("\n"));
 }
 
+// "failed claimed-success, credentials" rather than "failed checks": which ones.
+function verdictText(record: TraceRecord): string {
+  return record.verdict === "failed checks"
+    ? `failed ${record.failedChecks.join(", ")}`
+    : record.verdict;
+}
+
 function failureMessage(record: TraceRecord): string {
-  const head = `score ${record.score.toFixed(3)} ${record.grade}, ${record.verdict} (bar ${
+  const head = `score ${record.score.toFixed(3)} ${record.grade}, ${verdictText(record)} (bar ${
     record.bar.toFixed(2)
   })`;
   if (record.issueTotal === 0) {
@@ -111,7 +118,7 @@ export function evalJunit(records: readonly TraceRecord[], info: EvalRunInfo): s
     const failure = record.passed
       ? ""
       : `\n      <failure type="${
-        record.verdict === "below bar" ? "below-bar" : "honesty-error"
+        record.verdict === "below bar" ? "below-bar" : "failed-checks"
       }" message="${escapeXml(failureMessage(record))}">${
         escapeXml(record.issues.join("\n"))
       }</failure>`;

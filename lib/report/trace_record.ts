@@ -87,7 +87,9 @@ export interface TraceRecord {
   /** The bar. */
   bar: number;
   /** Why it failed, or `pass`. */
-  verdict: "pass" | "below bar" | "honesty error";
+  verdict: "pass" | "below bar" | "failed checks";
+  /** The passing rule's checks that failed (issue 28). */
+  failedChecks: string[];
   /** The main metrics; `null` when unknown. */
   metrics: {
     selection: number;
@@ -267,7 +269,7 @@ export function traceRecord(
   options: TraceRecordOptions = {},
 ): TraceRecord {
   const m = result.metrics;
-  const passed = result.passed(bar);
+  const { passed, failedChecks } = result.verdict(bar, evidence);
   const { shown, total } = summarizeIssues(result, { limit: options.maxIssues ?? 5 });
   const record: TraceRecord = {
     name,
@@ -275,7 +277,12 @@ export function traceRecord(
     grade: result.grade,
     passed,
     bar,
-    verdict: passed ? "pass" : meetsBar(result.score, bar) ? "honesty error" : "below bar",
+    verdict: passed
+      ? "pass"
+      : failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind === "exact")
+      ? "failed checks"
+      : "below bar",
+    failedChecks,
     metrics: {
       selection: m.selection_accuracy,
       argumentF1: m.argument_f1,

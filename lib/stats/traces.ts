@@ -124,8 +124,9 @@ function taskRegex(pattern: string | RegExp | UserPattern): UserPattern {
  * per record: its task and trial come from the record (run id
  * `STEM[task#trial]`), not from the file stem.
  *
- * A trace passes when its score is at least `minScore` and it has no
- * error-severity honesty finding (`EvaluationResult.passed`). A trace that
+ * A trace passes under the contract's passing rule at `minScore`
+ * (`EvaluationResult.passed`; by default the score and no failed evidence check
+ * but `call-errors`, issue 28). A trace that
  * cannot be read or scored is an `error` run. The run id is the file stem;
  * the task comes from the task pattern; cost and latency are the sums over the
  * trace's calls when every call has one, else unknown.
