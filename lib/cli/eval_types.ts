@@ -14,6 +14,7 @@ import type { Expected } from "../evaluate/expected.ts";
 import type { SummaryRow } from "../report/console.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
 import type { NamedTrace } from "./inputs.ts";
+import type { UnknownTrace } from "./eval_console.ts";
 
 /** One scored trace. */
 export interface Scored {
@@ -101,6 +102,10 @@ export interface RenderedSlice {
   single?: string;
   /** What the readers said about the slice's files: stderr lines, in file order. */
   notes?: string[];
+  /** Files of a folder that are clearly not traces, skipped (issue 32). */
+  strays?: string[];
+  /** Files of a folder that hold tool calls and could not be read: outcome unknown. */
+  unknown?: UnknownTrace[];
 }
 
 /** What a worker is asked to do. */
@@ -109,6 +114,8 @@ export interface WorkerRequest {
   args: string[];
   /** The slice's files. */
   files: string[];
+  /** Those of them that came from a folder walk (see `readTraceFiles`). */
+  walked: string[];
   /** Whether to colour console output. */
   color: boolean;
   /** The slice's position. */
