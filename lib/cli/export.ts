@@ -11,6 +11,8 @@ import { iterateRecords } from "../export/iterate.ts";
 import type { RunRecord } from "../export/schema.ts";
 import { writeExport } from "../export/write.ts";
 import { checkOutput } from "./overwrite.ts";
+import { readyOutputFile } from "./output_ready.ts";
+import { strayNote } from "./inputs.ts";
 import {
   type CliIO,
   type Command,
@@ -58,6 +60,8 @@ Inputs:
   trace files              any supported format; run id = file name, task and
                            repeat from the task pattern (refund-3 → refund, 3)
   receipts                 from toolscore eval --receipt (they carry their own verdict)
+  folders                  their trace files, as eval reads a folder (receipts and the
+                           --gold file left out; files that are not traces skipped)
 
 Options:
   -o, --output OUT.jsonl   the file to write (required)
@@ -111,14 +115,20 @@ Examples:
         yield record;
       }
     };
+    const strays: string[] = [];
     const records = iterateRecords(inputs, {
       gold: stringFlag(flags, "gold"),
       variant,
       minScore,
       taskPattern: stringFlag(flags, "task-pattern"),
+      onStray: (path) => strays.push(path),
     });
+    // The output's folder and write access, before any input is read (issue 32).
+    await readyOutputFile(output, "-o");
     await checkOutput(output, "export", { inputs, force: flags.values.force === true });
     const [jsonl, manifest] = await writeExport(output, counted(records), inputs);
+    const strayLine = strayNote(strays);
+    if (strayLine !== undefined) io.stderr(strayLine);
     if (withoutVariant > 0) {
       io.stderr(
         `toolscore: note: ${plural(withoutVariant, "record")} from traces or receipts ` +
