@@ -136,7 +136,9 @@ export function gateVerdict(
   gate: GateInfo,
 ): { exit: number; line: string } {
   const parts: string[] = [];
-  const by = gate.barSource === "flag" ? "the --min-score/--fail-under bar" : "the contract's min_score";
+  const by = gate.barSource === "flag"
+    ? "the --min-score/--fail-under bar"
+    : "the contract's min_score";
   const gateFails = gate.gated && failed > 0;
   const violations = gate.violations?.asked === true ? gate.violations.count : 0;
   if (unknown > 0) {

@@ -13,6 +13,7 @@ import { writeExport } from "../export/write.ts";
 import { checkOutput } from "./overwrite.ts";
 import { readyOutputFile } from "./output_ready.ts";
 import { strayNote } from "./inputs.ts";
+import { walkTracePaths } from "../formats/trace_folder.ts";
 import {
   type CliIO,
   type Command,
@@ -126,7 +127,10 @@ Examples:
     // The output's folder and write access, before any input is read (issue 32).
     await readyOutputFile(output, "-o");
     await checkOutput(output, "export", { inputs, force: flags.values.force === true });
-    const [jsonl, manifest] = await writeExport(output, counted(records), inputs);
+    // The manifest hashes the files read: a folder is its walked files (a stray one among them).
+    const gold = stringFlag(flags, "gold");
+    const sources = walkTracePaths(inputs, { exclude: [gold] }).files;
+    const [jsonl, manifest] = await writeExport(output, counted(records), sources);
     const strayLine = strayNote(strays);
     if (strayLine !== undefined) io.stderr(strayLine);
     if (withoutVariant > 0) {
