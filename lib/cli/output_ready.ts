@@ -53,7 +53,7 @@ export async function readyOutputFolder(folder: string, flag: string): Promise<v
     await Deno.mkdir(folder, { recursive: true });
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) {
-      throw new InputError(`${flag}: is a file, expected a folder`, folder);
+      throw new InputError(`${flag}: is a file, not a folder; choose another path`, folder);
     }
     throw new InputError(`${flag}: ${why(error, "create this folder")}`, folder);
   }
