@@ -23,6 +23,20 @@
  * temporary file and renaming it, needs a file target and write permission;
  * stdout has neither.)
  *
+ * Issue 32: trace folders go through the one folder walk
+ * (`lib/formats/trace_folder.ts`), which leaves out the run's gold file,
+ * contract and other named files (`--forbidden`, `--honesty`, `--injected`,
+ * `--final-answer-file`) with a note; a file named on its own is always read.
+ * A folder's file that no reader recognizes and that holds no tool-call
+ * content is skipped with one note; one that holds tool calls is `unknown`:
+ * the run goes on, the summary counts it, and the exit code is 2 (a file
+ * named on its own still stops the run at once). Every output is made ready
+ * (folders created, write access and the overwrite rule checked,
+ * `--github-summary`'s permissions) before any scoring. The console holds the
+ * first 50 traces' blocks; past that it prints the summary first and one line
+ * per failing or unknown trace (`eval_console.ts`). With `--json` the console
+ * rules do not apply; the summary gains `unknown` when a file was unknown.
+ *
  * @module
  */
 
@@ -60,8 +74,11 @@ const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file 
 
 GOLD is a gold file (a list of expected calls) or a contract (JSON, JSONC or YAML).
 TRACE is a trace file in any supported format, a directory (its *.json, *.jsonl and
-*.sse files and .txt/.log streams, sorted), or - for standard input. A JSONL file of
-several traces is scored line by line; a run file (tau-bench, tau2-bench) run by run.
+*.sse files and .txt/.log streams and MCP logs, sorted; the gold file and the other
+files this run names are left out, files that are not traces skipped with a note, a
+file that holds tool calls but cannot be read counted unknown), or - for standard
+input. A JSONL file of several traces is scored line by line; a run file (tau-bench,
+tau2-bench) run by run.
 
 Options:
   --format F               trace format: auto (default), toolscore, openai, openai-responses,
@@ -84,7 +101,11 @@ Options:
                            replaced only when it is a toolscore receipt, never an input
   --json                   print one JSON document on stdout, nothing else (streamed past
                            8 MB: a run that then fails leaves it unclosed, and says so)
-  -v, --verbose            every metric and every issue
+  -v, --verbose            every metric and every issue (past 50 traces: a line per
+                           passing trace too)
+  -q, --quiet              one line per failing or unknown trace (name, score, verdict,
+                           first reason) and the summary; past 50 traces the default
+                           prints the summary first, then the failing traces
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
 ${
@@ -94,8 +115,12 @@ ${
   )
 }
 
+Every output (reports, receipts, the step summary) is made ready before scoring: its
+folders are created and write access checked.
+
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
-found a violation, 2 usage or input error.
+found a violation, 2 usage or input error (also when a folder's file could not be read;
+the summary then gives both counts).
 
 Examples:
   toolscore eval gold.json trace.json
