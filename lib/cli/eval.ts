@@ -379,6 +379,16 @@ function configFiles(session: EvalSession): (string | undefined)[] {
 async function prepareEvalOutputs(session: EvalSession, files: string[]): Promise<void> {
   const { values } = session;
   const inputs = [...configFiles(session), ...files];
+  // The receipt flags' own refusals come first, so a refused run creates no folder.
+  const chosen = [values.receipt === true, values["receipt-out"], values["receipt-dir"]]
+    .filter((v) => v !== undefined && v !== false).length;
+  if (chosen > 1) throw new UsageError("give one of --receipt, --receipt-out and --receipt-dir");
+  if (chosen === 1 && files.includes("-")) {
+    throw new UsageError(
+      "a trace read from standard input cannot have a receipt (there is no file to hash); " +
+        "save it to a file and pass its path",
+    );
+  }
   await readyReports(values, inputs);
   const receiptOut = values["receipt-out"];
   if (typeof receiptOut === "string") await readyOutputFile(receiptOut, "--receipt-out");
