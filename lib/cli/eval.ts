@@ -435,6 +435,8 @@ export const evalCommand: Command = {
     if (quiet && verbose) throw new UsageError("give --quiet or --verbose, not both");
     // Every output is made ready (folders created, write access checked) before any scoring.
     await prepareEvalOutputs(session, files);
+    // More files than get blocks are more traces than that: one line each, blocks not rendered.
+    session.consoleLines = !json && (quiet || files.length > CONSOLE_BLOCKS);
     const report = new EvalReport(io, { json, quiet, verbose }, collector);
     const progress = progressLine(io, "scoring", files.length);
     const jobs = jobsOf(values.jobs);

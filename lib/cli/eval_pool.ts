@@ -168,7 +168,14 @@ export async function* scoreInWorkers(
     if (id === undefined) return;
     taken[id] = 1;
     const files = slices[id]!;
-    const request = { args, files, walked: files.filter((f) => walked.has(f)), color, id };
+    const request = {
+      args,
+      files,
+      walked: files.filter((f) => walked.has(f)),
+      consoleLines: session.consoleLines === true,
+      color,
+      id,
+    };
     worker.postMessage(request satisfies WorkerRequest);
   };
   const wake = () => {

@@ -209,6 +209,8 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
   const { bar } = session.run;
   const text = session.values.json === true
     ? resultText(scored, bar)
+    : session.consoleLines === true
+    ? "" // one line per trace: the block would be dropped
     : formatResult(scored.named.name, scored.result, scored.evidence, {
       bar,
       gated: session.gated,

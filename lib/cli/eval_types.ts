@@ -67,6 +67,11 @@ export interface EvalSession {
   score(named: NamedTrace): Scored;
   /** The file reports' record of a scored trace; absent when no report is asked for. */
   recordOf?: (scored: Scored) => TraceRecord | undefined;
+  /**
+   * The console prints one line per trace (`--quiet`, or more files than
+   * get blocks): the blocks are not rendered.
+   */
+  consoleLines?: boolean;
 }
 
 /** One trace's report, rendered (so worker threads can send it as plain data). */
@@ -116,6 +121,8 @@ export interface WorkerRequest {
   files: string[];
   /** Those of them that came from a folder walk (see `readTraceFiles`). */
   walked: string[];
+  /** The console prints one line per trace: blocks are not rendered. */
+  consoleLines: boolean;
   /** Whether to colour console output. */
   color: boolean;
   /** The slice's position. */

@@ -89,6 +89,7 @@ export async function scoreSlice(
  * @param files The files of the slice.
  * @param color Whether to colour console output.
  * @param walked The files that came from a folder walk (strays skipped, unreadable ones reported).
+ * @param consoleLines Whether the console prints one line per trace (blocks not rendered).
  * @returns The slice's rendered reports, in file order.
  */
 export async function workerScore(
@@ -96,13 +97,16 @@ export async function workerScore(
   files: string[],
   color: boolean,
   walked: readonly string[] = [],
+  consoleLines = false,
 ): Promise<RenderedSlice> {
   const key = JSON.stringify(args);
   if (session === undefined || sessionArgs !== key) {
     session = prepareEval(args);
     sessionArgs = key;
   }
-  return scoreSlice(await session, files, color, new Set(walked));
+  const ready = await session;
+  ready.consoleLines = consoleLines;
+  return scoreSlice(ready, files, color, new Set(walked));
 }
 
 // Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).
@@ -113,9 +117,9 @@ const scope = globalThis as unknown as {
 };
 if (scope.WorkerGlobalScope !== undefined) {
   scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
-    const { args, files, walked, color, id } = event.data;
+    const { args, files, walked, consoleLines, color, id } = event.data;
     try {
-      const slice = await workerScore(args, files, color, walked);
+      const slice = await workerScore(args, files, color, walked, consoleLines);
       // The bytes move to the main thread, not copied.
       scope.postMessage?.({ id, slice }, [slice.bytes.buffer as ArrayBuffer]);
     } catch (error) {
