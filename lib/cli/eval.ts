@@ -288,7 +288,7 @@ class EvalReport {
       this.#write(bytes);
     });
     if (this.#blocks.length > 0) this.#io.stdout("\n");
-    if (rows.length + unknown.length > 1) {
+    if (rows.length + unknown.length > 1 || unknown.length > 0) {
       const table = formatSummary(rows, this.#io.color);
       if (unknown.length > 0) {
         table.splice(-1, 1, ...unknown.map(traceLine), summary[0]!);
@@ -470,6 +470,7 @@ export const evalCommand: Command = {
     }
     progress.done();
     if (report.count === 0 && report.unknown.length === 0) {
+      io.stderr(strayNote(report.strays) ?? "");
       throw new InputError(
         "no traces: every file found is not a trace (see the note above)",
         session.tracePaths.join(" "),
