@@ -268,6 +268,29 @@ Deno.test("eval counts a folder's unreadable trace as unknown and exits 2, with 
     assert.match(out, /^exit 2: 1 file could not be read and 2 traces failed /m);
     assert.match(out, /broken\.json +- +unknown/);
     assert.match(err, /broken\.json: .*invalid JSON/);
+    // The reports say so too: unknown is not left out.
+    const reports = await runCollect([
+      "eval",
+      `${dir}/gold.json`,
+      dir,
+      "--markdown",
+      `${dir}/out/report.md`,
+      "--junit",
+      `${dir}/out/junit.xml`,
+      "--html",
+      `${dir}/out/report.html`,
+    ]);
+    assert.equal(reports.code, 2, reports.err);
+    const markdown = await Deno.readTextFile(`${dir}/out/report.md`);
+    assert.match(markdown, /^### toolscore eval: FAIL/);
+    assert.match(
+      markdown,
+      /Could not be read \(1; outcome unknown, exit 2\):\n\n- .*broken\.json: /,
+    );
+    const junit = await Deno.readTextFile(`${dir}/out/junit.xml`);
+    assert.match(junit, /<testsuites name="toolscore" tests="4" failures="2" errors="1">/);
+    assert.match(junit, /broken\.json" classname="toolscore\.eval">\n +<error type="unreadable" /);
+    assert.match(await Deno.readTextFile(`${dir}/out/report.html`), /Could not be read \(1;/);
     // A file named on its own still stops the run at once.
     const named = await runCollect(["eval", `${dir}/gold.json`, `${dir}/broken.json`]);
     assert.equal(named.code, 2);

@@ -485,7 +485,9 @@ export const evalCommand: Command = {
         count: report.violations,
       },
     });
-    if (reports && collector) await reports.writeEvalReports(session, collector.records, io);
+    if (reports && collector) {
+      await reports.writeEvalReports(session, collector.records, io, report.unknown);
+    }
     return exit === 2 ? EXIT.usage : exit === 1 ? EXIT.gate : EXIT.ok;
   },
 };
