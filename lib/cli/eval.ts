@@ -40,6 +40,7 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { InputError, UsageError } from "../base/errors.ts";
 import { formatSummary, type SummaryRow } from "../report/console.ts";
 import { type CliIO, type Command, EXIT } from "./command.ts";
@@ -394,6 +395,12 @@ async function prepareEvalOutputs(session: EvalSession, files: string[]): Promis
   if (typeof receiptOut === "string") await readyOutputFile(receiptOut, "--receipt-out");
   const receiptDir = values["receipt-dir"];
   if (typeof receiptDir === "string") await readyOutputFolder(receiptDir, "--receipt-dir");
+  if (values.receipt === true) {
+    // Beside each trace: every trace folder once.
+    for (const folder of new Set(files.map((file) => dirname(file)))) {
+      await readyOutputFolder(folder, "--receipt");
+    }
+  }
 }
 
 function jobsOf(value: unknown): number {
