@@ -125,6 +125,39 @@ export async function checksums(dir: string, names: readonly string[]): Promise<
 }
 
 /**
+ * Create the output folder, or say in one line why it cannot be (issue 32:
+ * `deno task compile --out` outside `dist/` died with a stack trace, since the
+ * task may write only `dist/`).
+ *
+ * @param outDir The folder, absolute.
+ * @param given The folder as given, for the message.
+ * @returns `undefined` when the folder is ready, else the error line.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { readyOut } from "./compile.ts";
+ *
+ * console.log(await readyOut("/tmp/dist", "/tmp/dist"));
+ * ```
+ */
+export async function readyOut(outDir: string, given: string): Promise<string | undefined> {
+  const { state } = await Deno.permissions.query({ name: "write", path: outDir });
+  if (state !== "granted") {
+    return `compile: no write permission for ${given} (deno task compile may write only dist/); ` +
+      `run deno run --allow-read --allow-write=${given} --allow-run scripts/compile.ts --out ${given}`;
+  }
+  try {
+    await Deno.mkdir(outDir, { recursive: true });
+  } catch (error) {
+    const why = error instanceof Deno.errors.AlreadyExists
+      ? "it is a file, not a folder"
+      : (error as Error).message;
+    return `compile: cannot create ${given}: ${why}; choose another --out folder`;
+  }
+  return undefined;
+}
+
+/**
  * Build every binary and `SHA256SUMS`, or print the commands.
  *
  * @param args The command-line arguments.
@@ -173,7 +206,11 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const outDir = isAbsolute(values.out) ? values.out : join(ROOT, values.out);
-  await Deno.mkdir(outDir, { recursive: true });
+  const ready = await readyOut(outDir, values.out);
+  if (ready !== undefined) {
+    console.error(ready);
+    return 2;
+  }
   for (const command of commands) {
     const { code } = await new Deno.Command(Deno.execPath(), { args: command, cwd: ROOT })
       .spawn().status;

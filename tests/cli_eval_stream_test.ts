@@ -36,10 +36,13 @@ Deno.test("toolscore eval --json streams past its hold-back and marks a run that
     assert.equal(whole.err, "");
 
     // The last file is broken: the documents before it were already written when it is read.
-    await Deno.writeTextFile(`${dir}/runs/run-99999.json`, "{ not json");
-    const broken = await runCollect(["eval", `${dir}/gold.json`, `${dir}/runs`, "--json"]);
+    // Named on its own it stops the run (issue 32: in a folder walk it would be counted unknown
+    // and the document closed).
+    await Deno.writeTextFile(`${dir}/runs/run-99999.json`, '[{"tool": "search", "args": ');
+    const named = [...Deno.readDirSync(`${dir}/runs`)].map((e) => `${dir}/runs/${e.name}`).sort();
+    const broken = await runCollect(["eval", `${dir}/gold.json`, ...named, "--json"]);
     assert.equal(broken.code, 2);
-    assert.match(broken.err, /run-99999\.json:1:3: invalid JSON/);
+    assert.match(broken.err, /run-99999\.json:1:\d+: invalid JSON/);
     assert.match(broken.err, /the --json document on stdout is incomplete/);
     assert.ok(broken.err.trim().split("\n").length <= 2, broken.err);
     assert.ok(broken.out.startsWith(`{"results": [\n`));
@@ -52,10 +55,15 @@ Deno.test("toolscore eval --json streams past its hold-back and marks a run that
       for (const name of ["run-00000.json", "run-00001.json", "run-99999.json"]) {
         await Deno.copyFile(`${dir}/runs/${name}`, `${few}/${name}`);
       }
-      const small = await runCollect(["eval", `${dir}/gold.json`, few, "--json"]);
+      const small = await runCollect([
+        "eval",
+        `${dir}/gold.json`,
+        ...["run-00000.json", "run-00001.json", "run-99999.json"].map((name) => `${few}/${name}`),
+        "--json",
+      ]);
       assert.equal(small.code, 2);
       assert.equal(small.out, "");
-      assert.match(small.err, /run-99999\.json:1:3: invalid JSON/);
+      assert.match(small.err, /run-99999\.json:1:\d+: invalid JSON/);
       assert.doesNotMatch(small.err, /incomplete/);
     } finally {
       await Deno.remove(few, { recursive: true });

@@ -72,11 +72,14 @@ Deno.test("toolscore eval --fail-under B exits 1 on a C", async () => {
 });
 
 Deno.test("toolscore eval over a directory prints a summary with the mean", async () => {
-  const { code, out } = await run(["eval", GOLD, "data/demo/"]);
+  const { code, out, err } = await run(["eval", GOLD, "data/demo/"]);
   assert.equal(code, 0);
   assert.match(out, /trace +score +grade/);
-  // gold.json in the directory is not a trace of this task but is read as one (a call list).
-  assert.match(out, /4 traces: \d passed, \d failed, mean score \d\.\d{3}/);
+  // Issue 32: gold.json in the directory is the run's gold file, left out with a note (it was
+  // scored as a fourth trace, 0.900 A pass, and moved the mean to 0.908).
+  assert.match(out, /3 traces: 1 passed, 2 failed, mean score 0\.910/);
+  assert.doesNotMatch(out, /gold\.json +0\.900/);
+  assert.match(err, /left data\/demo\/gold\.json out of the traces/);
 });
 
 Deno.test("toolscore eval reads a JSONL file line by line and stdin", async () => {
@@ -466,11 +469,20 @@ Deno.test("toolscore eval gives the same report on worker threads as on one thre
     const bad = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", "0"]);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--jobs 0: expected a whole number/);
-    await Deno.writeTextFile(`${dir}/runs/r200.json`, "{ not json");
-    const broken = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", "2", "--json"]);
-    assert.equal(broken.code, 2);
-    assert.match(broken.err, /r200\.json:1:3: invalid JSON/);
-    assert.equal(broken.out, "");
+    // Issue 32: a folder's file that holds tool calls and cannot be read is unknown, and the run
+    // goes on to a whole summary and exit 2, on worker threads as on one; one with no tool-call
+    // content is no trace at all, skipped with a note.
+    await Deno.writeTextFile(`${dir}/runs/r200.json`, '[{"tool": "search", "args": {');
+    await Deno.writeTextFile(`${dir}/runs/r201.json`, "{ not json");
+    for (const jobs of ["1", "2"]) {
+      const broken = await run(["eval", `${dir}/gold.json`, `${dir}/runs`, "-j", jobs, "--json"]);
+      assert.equal(broken.code, 2);
+      assert.match(broken.err, /r200\.json: 1:\d+: invalid JSON/);
+      assert.match(broken.err, /skipped 1 file that is not a trace .*r201\.json/);
+      const summary = JSON.parse(broken.out).summary;
+      assert.equal(summary.count, 448);
+      assert.equal(summary.unknown, 1);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -803,14 +803,23 @@ Deno.test("contract init never overwrites an existing file without --force, nor 
   }
 });
 
-Deno.test("contract init into a missing folder fails in one line and leaves nothing behind", async () => {
+Deno.test("contract init into a missing folder creates it (issue 32), and fails in one line under a file", async () => {
   const dir = await Deno.makeTempDir(TEMP);
   try {
     const io = captureIO();
     const out = join(dir, "nope", "contract.json");
-    equal(await runCli(["contract", "init", join(DATA, "good_run.json"), "-o", out], io), 2);
-    equal(io.err, `toolscore: ${out}: cannot write: its folder does not exist\n`);
-    deepEqual([...Deno.readDirSync(dir)], []);
+    equal(await runCli(["contract", "init", join(DATA, "good_run.json"), "-o", out], io), 0);
+    ok(Deno.statSync(out).isFile);
+    Deno.writeTextFileSync(join(dir, "file"), "x");
+    const under = captureIO();
+    const blocked = join(dir, "file", "contract.json");
+    equal(await runCli(["contract", "init", join(DATA, "good_run.json"), "-o", blocked], under), 2);
+    equal(under.err.split("\n").length, 2, under.err);
+    equal(
+      under.err,
+      `toolscore: ${join(dir, "file")}: -o: is a file, not a folder; choose another path\n`,
+    );
+    deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["file", "nope"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

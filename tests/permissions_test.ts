@@ -144,7 +144,8 @@ Deno.test("eval under --allow-read only scores, and cannot write: one line names
       assert.equal(denied.out, "");
       assert.match(
         denied.err,
-        /^toolscore: \S+: no permission to (write|create) it[^\n]*; run deno with [^\n]*--allow-write[^\n]*\n$/,
+        // Issue 32: the receipt flags are checked before scoring, naming the flag.
+        /^toolscore: \S+: (--receipt(-out|-dir)?: )?no permission to (write|create)[^\n]*; run deno with [^\n]*--allow-write[^\n]*\n$/,
       );
       assert.deepEqual(await listing(dir), before, "nothing was written");
     }

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { dirname } from "node:path";
 import { UsageError } from "../base/errors.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run_doctor.ts";
@@ -31,6 +30,7 @@ import {
   parseFlags,
   stringFlag,
 } from "./command.ts";
+import { readyOutputFile, readyOutputFolder } from "./output_ready.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
@@ -372,7 +372,9 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
     return report.worst === "fail" ? EXIT.gate : EXIT.ok;
   }
 
-  await Deno.mkdir(dirname(output), { recursive: true }).catch(() => {});
+  // Both outputs' folders and write access, before any model is called (issue 32).
+  await readyOutputFile(output, "-o");
+  await readyOutputFolder(outDir, "--out-dir");
   const controller = new AbortController();
   const stop = listenForStop(controller);
   let summary: MatrixSummary;

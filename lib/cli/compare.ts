@@ -15,9 +15,12 @@ import { ADJUST_METHODS, type AdjustMethod } from "../stats/adjust.ts";
 import {
   COMPARE_TESTS,
   type CompareTest,
+  type Comparison,
   ERRORS_MODES,
   type ErrorsMode,
 } from "../stats/comparison.ts";
+import { strayNote } from "./inputs.ts";
+import { readyReports } from "./output_ready.ts";
 import { formatComparison } from "../report/stats_console.ts";
 import { loadRuns, type Run } from "../stats/runs.ts";
 import {
@@ -160,6 +163,7 @@ export async function readRuns(
     const minScore = numberFlag(flags, "min-score", [0, 1]);
     const taskPattern = stringFlag(flags, "task-pattern");
     const { runsFromTraces } = await import("../stats/traces.ts");
+    const strays: string[] = [];
     for (const spec of traces) {
       const at = spec.indexOf("=");
       if (at <= 0 || at === spec.length - 1) {
@@ -170,9 +174,12 @@ export async function readRuns(
         taskPattern,
         onError: (_path, error) =>
           io.stderr(`toolscore: note: ${error.message}; counted as an error run\n`),
+        onStray: (path) => strays.push(path),
       });
       for (const run of found) runs.push(run);
     }
+    const note = strayNote(strays);
+    if (note !== undefined) io.stderr(note);
   } else if (stringFlag(flags, "gold") !== undefined) {
     throw new UsageError("--gold applies to --traces only");
   }
@@ -184,7 +191,16 @@ const FLAGS: FlagSpec = {
   ...COMPARISON_FLAGS,
   ...REPORT_FLAGS,
   test: { type: "string" },
+  quiet: { type: "boolean", short: "q" },
 };
+
+// `--quiet`: one line per pair verdict (per variant when there is no pair), nothing else.
+function quietComparison(comparison: Comparison): string {
+  const lines = comparison.pairs.length > 0
+    ? comparison.pairs.map((pair) => pair.verdict)
+    : comparison.variants.map((v) => `${v.variant}: ${v.passes}/${v.n} passed`);
+  return `${lines.join("\n")}\n`;
+}
 
 /** `toolscore compare`. */
 export const compareCommand: Command = {
@@ -220,6 +236,7 @@ Options:
   --errors E               fail or exclude: an error run counts as not passing (default), or
                            leaves n, pass rates, pass^k and the tests (the errors column counts it)
   --json                   print the comparison as one JSON document
+  -q, --quiet              print one line per pair verdict (per variant without pairs)
 ${reportFlagsHelp("interval bars, pass^k, the cost vs pass-rate Pareto scatter, verdicts")}
 
 Exit codes: 0 ok, 2 usage or input error.
@@ -233,6 +250,11 @@ Examples:
   async run(args: string[], io: CliIO): Promise<number> {
     const flags = parseFlags("compare", args, FLAGS);
     const options = comparisonOptions(flags);
+    if (flags.values.quiet === true && flags.values.json === true) {
+      throw new UsageError("give --quiet or --json, not both");
+    }
+    // The reports' folders and write access, before any run is read (issue 32).
+    await readyReports(flags.values, flags.positionals);
     const runs = await readRuns("compare", flags, flags.positionals, io);
     const comparison = compareRuns(runs, options);
     await writeReports(
@@ -246,6 +268,8 @@ Examples:
     );
     if (flags.values.json === true) {
       io.stdout(`${JSON.stringify(comparison, null, 2)}\n`);
+    } else if (flags.values.quiet === true) {
+      io.stdout(quietComparison(comparison));
     } else {
       io.stdout(formatComparison(comparison, { color: io.color }));
     }

@@ -24,6 +24,7 @@ import { MAX_PAIRING_CELLS } from "../scoring/hungarian.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readTraceArguments } from "./inputs.ts";
 import { checkOutput } from "./overwrite.ts";
+import { readyOutputFile } from "./output_ready.ts";
 
 const FLAGS = {
   output: { type: "string", short: "o" },
@@ -67,6 +68,11 @@ async function init(args: string[], io: CliIO): Promise<number> {
   }
   const format = parseFormatName(stringFlag(flags, "format") ?? "auto");
   const output = stringFlag(flags, "output");
+  if (output !== undefined) {
+    // The output's folder, write access and the overwrite rule, before the trace is read.
+    await readyOutputFile(output, "-o");
+    await checkOutput(output, "contract", { inputs: [trace], force: flags.values.force === true });
+  }
   const traces = await readTraceArguments([trace], io, format);
   if (traces.length !== 1) {
     throw new InputError(

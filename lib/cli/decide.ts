@@ -12,6 +12,7 @@ import { formatProtocolResult } from "../report/stats_console.ts";
 import { type CliIO, type Command, EXIT, type FlagSpec, parseFlags } from "./command.ts";
 import { UsageError } from "../base/errors.ts";
 import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
+import { readyReports } from "./output_ready.ts";
 import { decideHtml } from "../report/html/decide.ts";
 import { decideJunit } from "../report/junit.ts";
 import { decideMarkdown } from "../report/markdown_stats.ts";
@@ -74,6 +75,8 @@ Examples:
       );
     }
     const protocol = await loadProtocol(protocolPath);
+    // The reports' folders and write access, before any run is read (issue 32).
+    await readyReports(flags.values, [protocolPath, ...paths]);
     const runs = await readRuns("decide", flags, paths, io);
     const comparison = compareRuns(runs, {
       k: protocol.k ?? 1,

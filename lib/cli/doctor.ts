@@ -30,6 +30,8 @@ import {
 import { allReportJson, onInterrupt, type ServerRun, serverRunJson } from "./doctor_output.ts";
 import { doctorAllMarkdown, doctorMarkdown } from "../doctor/markdown.ts";
 import { MARKDOWN_REPORT_FLAGS, reportTargets, writeReports } from "./report_flags.ts";
+import { readyOutputFile, readyReports } from "./output_ready.ts";
+import { quietDoctorReport } from "./doctor_quiet.ts";
 
 const FLAGS = {
   spec: { type: "string" },
@@ -48,6 +50,7 @@ const FLAGS = {
   deadline: { type: "string" },
   baseline: { type: "string" },
   "update-baseline": { type: "string" },
+  quiet: { type: "boolean", short: "q" },
   "fail-on-warn": { type: "boolean" },
   json: { type: "boolean" },
   ...MARKDOWN_REPORT_FLAGS,
@@ -101,6 +104,7 @@ Options:
   --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE
   --fail-on-warn          exit 1 on a warning too (for CI)
   --json                  print {checks, counts, worst, server, timings_s, output}
+  -q, --quiet             print only warnings and failures (with their fix) and the count
   --markdown FILE         also write the report as Markdown (a pull-request comment, at most
                           65,536 bytes; with --all failing servers first, passing collapsed)
   --github-summary        append the Markdown report to $GITHUB_STEP_SUMMARY (needs
@@ -228,6 +232,13 @@ export const doctorCommand: Command = {
       const flag = baselinePath !== undefined ? "--baseline" : "--update-baseline";
       if (flags.values.spec === undefined) throw new UsageError(`${flag} needs a server`);
     }
+    const quiet = flags.values.quiet === true;
+    if (quiet && flags.values.json === true) {
+      throw new UsageError("give --quiet or --json, not both");
+    }
+    // Every output's folder and write access, before any server starts (issue 32).
+    await readyReports(flags.values);
+    if (updatePath !== undefined) await readyOutputFile(updatePath, "--update-baseline");
 
     const stopListening = onInterrupt(io);
     const runs: ServerRun[] = [];
@@ -300,7 +311,9 @@ export const doctorCommand: Command = {
     if (all) {
       const combined = allReportJson(runs);
       if (json) io.stdout(`${JSON.stringify(combined, null, 2)}\n`);
-      else {
+      else if (quiet) {
+        io.stdout(runs.map((run, i) => quietDoctorReport(reports[i]!, run.name)).join(""));
+      } else {
         const sections = runs.map((run, i) =>
           `== ${run.name} ==\n${formatDoctorReport(reports[i]!, { color: io.color })}`
         );
@@ -313,6 +326,8 @@ export const doctorCommand: Command = {
     io.stdout(
       json
         ? `${JSON.stringify(serverRunJson(run), null, 2)}\n`
+        : quiet
+        ? quietDoctorReport(reports[0]!)
         : formatDoctorReport(reports[0]!, { color: io.color }),
     );
     return exitCode(reports[0]!.worst, failOnWarn);

@@ -25,10 +25,25 @@
  * temporary file and renaming it, needs a file target and write permission;
  * stdout has neither.)
  *
+ * Issue 32: trace folders go through the one folder walk
+ * (`lib/formats/trace_folder.ts`), which leaves out the run's gold file,
+ * contract and other named files (`--forbidden`, `--honesty`, `--injected`,
+ * `--final-answer-file`) with a note; a file named on its own is always read.
+ * A folder's file that no reader recognizes and that holds no tool-call
+ * content is skipped with one note; one that holds tool calls is `unknown`:
+ * the run goes on, the summary counts it, and the exit code is 2 (a file
+ * named on its own still stops the run at once). Every output is made ready
+ * (folders created, write access and the overwrite rule checked,
+ * `--github-summary`'s permissions) before any scoring. The console holds the
+ * first 50 traces' blocks; past that it prints the summary first and one line
+ * per failing or unknown trace (`eval_console.ts`). With `--json` the console
+ * rules do not apply; the summary gains `unknown` when a file was unknown.
+ *
  * @module
  */
 
-import { UsageError } from "../base/errors.ts";
+import { dirname } from "node:path";
+import { InputError, UsageError } from "../base/errors.ts";
 import { formatSummary, type SummaryRow } from "../report/console.ts";
 import { type CliIO, type Command, EXIT } from "./command.ts";
 import {
@@ -38,8 +53,19 @@ import {
   WORKER_THRESHOLD,
   workersAvailable,
 } from "./eval_pool.ts";
-import { expandTraceArgument, iterateTraceFiles } from "./inputs.ts";
+import { excludedNote, readTraceFiles, strayNote } from "./inputs.ts";
+import { walkTracePaths } from "../formats/trace_folder.ts";
+import { readyOutputFile, readyOutputFolder, readyReports } from "./output_ready.ts";
 import { type Progress, progressLine } from "./progress.ts";
+import {
+  CONSOLE_BLOCKS,
+  countLine,
+  type GateInfo,
+  gateVerdict,
+  traceLine,
+  unknownOf,
+  type UnknownTrace,
+} from "./eval_console.ts";
 import { reportFlagsHelp } from "./report_flags.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
 import { RENDER_BATCH, sliceOf } from "./eval_slice.ts";
@@ -51,8 +77,11 @@ const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file 
 
 GOLD is a gold file (a list of expected calls) or a contract (JSON, JSONC or YAML).
 TRACE is a trace file in any supported format, a directory (its *.json, *.jsonl and
-*.sse files and .txt/.log streams, sorted), or - for standard input. A JSONL file of
-several traces is scored line by line; a run file (tau-bench, tau2-bench) run by run.
+*.sse files and .txt/.log streams and MCP logs, sorted; the gold file and the other
+files this run names are left out, files that are not traces skipped with a note, a
+file that holds tool calls but cannot be read counted unknown), or - for standard
+input. A JSONL file of several traces is scored line by line; a run file (tau-bench,
+tau2-bench) run by run.
 
 Options:
   --format F               trace format: auto (default), toolscore, openai, openai-responses,
@@ -76,7 +105,11 @@ Options:
                            replaced only when it is a toolscore receipt, never an input
   --json                   print one JSON document on stdout, nothing else (streamed past
                            8 MB: a run that then fails leaves it unclosed, and says so)
-  -v, --verbose            every metric and every issue
+  -v, --verbose            every metric and every issue (past 50 traces: a line per
+                           passing trace too)
+  -q, --quiet              one line per failing or unknown trace (name, score, verdict,
+                           first reason) and the summary; past 50 traces the default
+                           prints the summary first, then the failing traces
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
 ${
@@ -86,8 +119,12 @@ ${
   )
 }
 
+Every output (reports, receipts, the step summary) is made ready before scoring: its
+folders are created and write access checked.
+
 Exit codes: 0 ok (or no explicit bar), 1 a trace failed its bar or --fail-on-violations
-found a violation, 2 usage or input error.
+found a violation, 2 usage or input error (also when a folder's file could not be read;
+the summary then gives both counts).
 
 Examples:
   toolscore eval gold.json trace.json
@@ -116,15 +153,20 @@ export const JSON_HOLD_BYTES = 8 * 1024 * 1024;
 
 const JSON_HEAD = `{"results": [\n`;
 
-// Writes slices as they come. Console blocks stream at once; `--json` documents are held up to
-// JSON_HOLD_BYTES, then stream.
+// Writes slices as they come. `--json` documents are held up to JSON_HOLD_BYTES, then stream.
+// The console holds the first CONSOLE_BLOCKS traces' blocks; past that it keeps one row per
+// trace and prints the summary first (eval_console.ts); `--quiet` streams failing lines.
 class EvalReport {
   readonly #io: CliIO;
   readonly #json: boolean;
+  readonly #quiet: boolean;
+  readonly #verbose: boolean;
   readonly #rows: SummaryRow[] = [];
   readonly #records: { add(record: TraceRecord): void } | undefined;
   #held: Uint8Array[] = [];
   #heldBytes = 0;
+  #blocks: Uint8Array[] = [];
+  #lineMode = false;
   #single: string | undefined;
   /** Whether report text has been written to stdout. */
   started = false;
@@ -134,10 +176,20 @@ class EvalReport {
   }
   failed = 0;
   violations = 0;
+  /** Files of a folder that hold tool calls and could not be read. */
+  readonly unknown: UnknownTrace[] = [];
+  /** Files of a folder that are clearly not traces, skipped. */
+  readonly strays: string[] = [];
 
-  constructor(io: CliIO, json: boolean, records: { add(record: TraceRecord): void } | undefined) {
+  constructor(
+    io: CliIO,
+    options: { json: boolean; quiet: boolean; verbose: boolean },
+    records: { add(record: TraceRecord): void } | undefined,
+  ) {
     this.#io = io;
-    this.#json = json;
+    this.#json = options.json;
+    this.#quiet = options.quiet;
+    this.#verbose = options.verbose;
     this.#records = records;
   }
 
@@ -148,6 +200,12 @@ class EvalReport {
 
   add(slice: RenderedSlice): void {
     for (const note of slice.notes ?? []) this.#io.stderr(note);
+    this.strays.push(...slice.strays ?? []);
+    for (const unknown of slice.unknown ?? []) {
+      this.unknown.push(unknown);
+      this.#io.stderr(`toolscore: ${unknown.name}: ${unknown.reason}\n`);
+      if (this.#quiet && !this.#json) this.#io.stdout(`${traceLine(unknown)}\n`);
+    }
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {
@@ -157,9 +215,15 @@ class EvalReport {
     this.violations += slice.violations;
     if (this.#records) { for (const record of slice.records) this.#records.add(record); }
     if (!this.#json) {
-      if (this.started) this.#io.stdout("\n\n");
-      this.#write(slice.bytes);
-      this.started = true;
+      if (this.#quiet) {
+        for (const row of slice.rows) if (!row.passed) this.#io.stdout(`${traceLine(row)}\n`);
+      } else if (!this.#lineMode) {
+        this.#blocks.push(slice.bytes);
+        if (this.#rows.length > CONSOLE_BLOCKS) {
+          this.#lineMode = true;
+          this.#blocks = [];
+        }
+      }
     } else if (this.started) {
       this.#io.stdout(",\n");
       this.#write(slice.bytes);
@@ -181,27 +245,61 @@ class EvalReport {
     this.started = true;
   }
 
-  finish(single: boolean): void {
+  /** Print the rest and the summary; the exit code and what set it. */
+  finish(single: boolean, gate: GateInfo): number {
     const rows = this.#rows;
+    const unknown = this.unknown;
+    const verdict = gateVerdict(this.failed, unknown.length, gate);
+    const strays = strayNote(this.strays);
+    if (strays !== undefined) this.#io.stderr(strays);
     if (this.#json) {
-      if (single && rows.length === 1 && !this.started && this.#single !== undefined) {
+      if (
+        single && rows.length === 1 && unknown.length === 0 && !this.started &&
+        this.#single !== undefined
+      ) {
         // One trace: its document alone, indented (no name: the command line gave it).
         const { source: _source, ...doc } = JSON.parse(this.#single);
         this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
-        return;
+        return verdict.exit;
       }
       const summary = {
         count: rows.length,
         passed: rows.length - this.failed,
         failed: this.failed,
+        ...(unknown.length > 0 ? { unknown: unknown.length } : {}),
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
       };
       if (!this.started) this.#release();
       this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}}\n`);
-      return;
+      return verdict.exit;
     }
-    if (this.started) this.#io.stdout("\n");
-    if (rows.length > 1) this.#io.stdout(`\n${formatSummary(rows, this.#io.color).join("\n")}\n`);
+    const summary = [countLine(rows, unknown.length), verdict.line];
+    if (this.#quiet) {
+      this.#io.stdout(`${summary.join("\n")}\n`);
+      return verdict.exit;
+    }
+    if (this.#lineMode) {
+      // Summary first, then the traces that need a look; passing ones only with -v.
+      const lines = [...summary, ""];
+      for (const row of rows) if (!row.passed) lines.push(traceLine(row));
+      for (const one of unknown) lines.push(traceLine(one));
+      if (this.#verbose) { for (const row of rows) if (row.passed) lines.push(traceLine(row)); }
+      this.#io.stdout(`${lines.join("\n")}\n`);
+      return verdict.exit;
+    }
+    this.#blocks.forEach((bytes, i) => {
+      if (i > 0) this.#io.stdout("\n\n");
+      this.#write(bytes);
+    });
+    if (this.#blocks.length > 0) this.#io.stdout("\n");
+    if (rows.length + unknown.length > 1 || unknown.length > 0) {
+      const table = formatSummary(rows, this.#io.color);
+      if (unknown.length > 0) {
+        table.splice(-1, 1, ...unknown.map(traceLine), summary[0]!);
+      }
+      this.#io.stdout(`\n${[...table, verdict.line].join("\n")}\n`);
+    }
+    return verdict.exit;
   }
 }
 
@@ -211,6 +309,7 @@ class EvalReport {
 async function scoreHere(
   session: EvalSession,
   files: string[],
+  walked: ReadonlySet<string>,
   io: CliIO,
   report: EvalReport,
   progress: Progress,
@@ -223,8 +322,22 @@ async function scoreHere(
   let pending: RenderedResult[] = [];
   let count = 0;
   let filesDone = 0;
-  for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
+  const reads = readTraceFiles(files, io, session.run.settings.format, {
+    walked,
+    collectErrors: true,
+  });
+  for await (const read of reads) {
     progress.update(++filesDone);
+    if (read.stray === true || read.error !== undefined) {
+      const empty = sliceOf([], json, io.color);
+      report.add(
+        read.error !== undefined
+          ? { ...empty, unknown: [unknownOf(read.file, read.error)] }
+          : { ...empty, strays: [read.file] },
+      );
+      continue;
+    }
+    const batch = read.traces;
     count += batch.length;
     if (oneTraceOnly && count > 1) {
       throw new UsageError("--final-answer applies to one trace; this run has several");
@@ -252,6 +365,47 @@ async function scoreHere(
   report.add(sliceOf(pending, json, io.color));
 }
 
+// The run's own files: left out of a trace folder that holds them (issue 32).
+function configFiles(session: EvalSession): (string | undefined)[] {
+  const { inputs } = session.run;
+  const answerFile = session.values["final-answer-file"];
+  return [
+    session.run.goldPath,
+    inputs.forbidden,
+    inputs.honesty_config,
+    inputs.injected,
+    typeof answerFile === "string" ? answerFile : undefined,
+  ];
+}
+
+// Every writer of the run made ready before any scoring (issue 32): folders created, write
+// access and the overwrite rule checked, the step summary's permissions checked.
+async function prepareEvalOutputs(session: EvalSession, files: string[]): Promise<void> {
+  const { values } = session;
+  const inputs = [...configFiles(session), ...files];
+  // The receipt flags' own refusals come first, so a refused run creates no folder.
+  const chosen = [values.receipt === true, values["receipt-out"], values["receipt-dir"]]
+    .filter((v) => v !== undefined && v !== false).length;
+  if (chosen > 1) throw new UsageError("give one of --receipt, --receipt-out and --receipt-dir");
+  if (chosen === 1 && files.includes("-")) {
+    throw new UsageError(
+      "a trace read from standard input cannot have a receipt (there is no file to hash); " +
+        "save it to a file and pass its path",
+    );
+  }
+  await readyReports(values, inputs);
+  const receiptOut = values["receipt-out"];
+  if (typeof receiptOut === "string") await readyOutputFile(receiptOut, "--receipt-out");
+  const receiptDir = values["receipt-dir"];
+  if (typeof receiptDir === "string") await readyOutputFolder(receiptDir, "--receipt-dir");
+  if (values.receipt === true) {
+    // Beside each trace: every trace folder once.
+    for (const folder of new Set(files.map((file) => dirname(file)))) {
+      await readyOutputFolder(folder, "--receipt");
+    }
+  }
+}
+
 function jobsOf(value: unknown): number {
   if (value === undefined) return defaultJobs();
   const jobs = Number(value);
@@ -269,7 +423,11 @@ export const evalCommand: Command = {
   async run(args: string[], io: CliIO): Promise<number> {
     const session = await prepareEval(args);
     const { values } = session;
-    const files = session.tracePaths.flatMap(expandTraceArgument);
+    // The one folder walk; the run's own gold, contract and configuration files are left out.
+    const walk = walkTracePaths(session.tracePaths, { exclude: configFiles(session) });
+    const excluded = excludedNote(walk.excluded);
+    if (excluded !== undefined) io.stderr(excluded);
+    const files = walk.files;
     const oneTraceOnly = session.run.options.finalAnswer !== undefined;
     // Several files are several traces: refuse before scoring any (a JSONL file of several
     // traces is caught as it is read).
@@ -281,7 +439,15 @@ export const evalCommand: Command = {
     // The report writers load only when a report flag asks for them.
     const reports = session.recordOf !== undefined ? await import("./eval_reports.ts") : undefined;
     const collector = reports && new reports.RecordCollector();
-    const report = new EvalReport(io, json, collector);
+    const quiet = values.quiet === true;
+    if (quiet && json) throw new UsageError("give --quiet or --json, not both");
+    const verbose = values.verbose === true;
+    if (quiet && verbose) throw new UsageError("give --quiet or --verbose, not both");
+    // Every output is made ready (folders created, write access checked) before any scoring.
+    await prepareEvalOutputs(session, files);
+    // More files than get blocks are more traces than that: one line each, blocks not rendered.
+    session.consoleLines = !json && (quiet || files.length > CONSOLE_BLOCKS);
+    const report = new EvalReport(io, { json, quiet, verbose }, collector);
     const progress = progressLine(io, "scoring", files.length);
     const jobs = jobsOf(values.jobs);
     const enough = values.jobs === undefined ? WORKER_THRESHOLD : 2 * SLICE;
@@ -291,13 +457,20 @@ export const evalCommand: Command = {
       if (pooled) {
         let filesDone = 0;
         for await (
-          const { slice, files: sliceFiles } of scoreInWorkers(session, args, files, io.color, jobs)
+          const { slice, files: sliceFiles } of scoreInWorkers(
+            session,
+            args,
+            files,
+            io.color,
+            jobs,
+            walk.walked,
+          )
         ) {
           report.add(slice);
           progress.update(filesDone += sliceFiles);
         }
       } else {
-        await scoreHere(session, files, io, report, progress, receipts, oneTraceOnly);
+        await scoreHere(session, files, walk.walked, io, report, progress, receipts, oneTraceOnly);
       }
     } catch (error) {
       if (json && report.started) {
@@ -306,11 +479,25 @@ export const evalCommand: Command = {
       throw error;
     }
     progress.done();
-    report.finish(files.length === 1 && report.count === 1);
-    if (reports && collector) await reports.writeEvalReports(session, collector.records, io);
-
-    const failedGate = session.gated && report.failed > 0;
-    const failedViolations = values["fail-on-violations"] === true && report.violations > 0;
-    return failedGate || failedViolations ? EXIT.gate : EXIT.ok;
+    if (report.count === 0 && report.unknown.length === 0) {
+      io.stderr(strayNote(report.strays) ?? "");
+      throw new InputError(
+        "no traces: every file found is not a trace (see the note above)",
+        session.tracePaths.join(" "),
+      );
+    }
+    const exit = report.finish(files.length === 1 && report.count === 1, {
+      gated: session.gated,
+      barSource: session.barSource,
+      bar: session.run.bar,
+      violations: {
+        asked: values["fail-on-violations"] === true,
+        count: report.violations,
+      },
+    });
+    if (reports && collector) {
+      await reports.writeEvalReports(session, collector.records, io, report.unknown);
+    }
+    return exit === 2 ? EXIT.usage : exit === 1 ? EXIT.gate : EXIT.ok;
   },
 };

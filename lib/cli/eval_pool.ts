@@ -129,6 +129,7 @@ class EventTurn {
  * @param files The trace files, in order.
  * @param color Whether to colour console output.
  * @param jobs How many workers to start.
+ * @param walked The files that came from a folder walk.
  * @returns The rendered slices, each with how many files it covers.
  */
 export async function* scoreInWorkers(
@@ -137,6 +138,7 @@ export async function* scoreInWorkers(
   files: string[],
   color: boolean,
   jobs: number,
+  walked: ReadonlySet<string> = new Set(),
 ): AsyncGenerator<{ slice: RenderedSlice; files: number }> {
   const slices: string[][] = [];
   for (let i = 0; i < files.length; i += SLICE) slices.push(files.slice(i, i + SLICE));
@@ -165,7 +167,16 @@ export async function* scoreInWorkers(
     const id = failure ? undefined : nextFree();
     if (id === undefined) return;
     taken[id] = 1;
-    worker.postMessage({ args, files: slices[id]!, color, id } satisfies WorkerRequest);
+    const files = slices[id]!;
+    const request = {
+      args,
+      files,
+      walked: files.filter((f) => walked.has(f)),
+      consoleLines: session.consoleLines === true,
+      color,
+      id,
+    };
+    worker.postMessage(request satisfies WorkerRequest);
   };
   const wake = () => {
     const resolve = waiter;
@@ -198,7 +209,7 @@ export async function* scoreInWorkers(
         const free = taken[id] ? nextFree() : id;
         if (free !== undefined) {
           taken[free] = 1;
-          done.set(free, await scoreSlice(session, slices[free]!, color));
+          done.set(free, await scoreSlice(session, slices[free]!, color, walked));
           await turn.next();
         } else {
           await new Promise<void>((resolve) => waiter = resolve);

@@ -38,12 +38,14 @@ export function recordOf(session: EvalSession, scored: Scored): TraceRecord | un
  * @param session The eval session.
  * @param records Every trace's record, in run order.
  * @param io For the note when there is no step summary.
+ * @param unreadable The folder files that could not be read (their outcome unknown).
  * @throws {InputError} When a report cannot be written.
  */
 export async function writeEvalReports(
   session: EvalSession,
   records: TraceRecord[],
   io: Pick<CliIO, "stderr">,
+  unreadable: readonly { name: string; reason: string }[] = [],
 ): Promise<void> {
   const targets = reportTargets(session.values);
   if (!anyReport(targets)) return;
@@ -52,6 +54,7 @@ export async function writeEvalReports(
     bar: session.run.bar,
     barSource: session.barSource,
     version: REPORT_VERSION,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
   };
   await writeReports(
     targets,

@@ -15,7 +15,8 @@ import { evaluateExpected, expectedMinScore, loadExpected } from "../evaluate/ex
 import { loadForbidden } from "../checks/forbidden.ts";
 import { loadHonestyFiles } from "../checks/honesty_config.ts";
 import { parseFormatName } from "../formats/detect.ts";
-import { formatResult, summaryRow } from "../report/console.ts";
+import { formatResult, type SummaryRow, summaryRow } from "../report/console.ts";
+import { meetsBar } from "../scoring/score.ts";
 import { type FlagSpec, listFlag, numberFlag, parseFlags, stringFlag } from "./command.ts";
 import { parseFailUnder, parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
@@ -32,6 +33,7 @@ export const FLAGS: FlagSpec = {
   "receipt-out": { type: "string" },
   "receipt-dir": { type: "string" },
   verbose: { type: "boolean", short: "v" },
+  quiet: { type: "boolean", short: "q" },
   jobs: { type: "string", short: "j" },
   ...JUNIT_REPORT_FLAGS,
 };
@@ -188,6 +190,17 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
   return session;
 }
 
+// A failing trace's first reason (the quiet console's): the first error-severity honesty
+// finding when the score met the bar, else the first issue.
+function withReason(row: SummaryRow, scored: Scored, bar: number): SummaryRow {
+  if (scored.passed || !meetsBar(scored.result.score, bar)) return row;
+  const findings = (scored.result.metrics.honesty_metrics as
+    | { findings?: { severity?: string; message?: string }[] }
+    | undefined)?.findings ?? [];
+  const first = findings.find((f) => f.severity === "error")?.message;
+  return first === undefined ? row : { ...row, reason: `honesty: ${first}` };
+}
+
 /**
  * Render one scored trace for the report.
  *
@@ -200,6 +213,8 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
   const { bar } = session.run;
   const text = session.values.json === true
     ? resultText(scored, bar)
+    : session.consoleLines === true
+    ? "" // one line per trace: the block would be dropped
     : formatResult(scored.named.name, scored.result, scored.evidence, {
       bar,
       gated: session.gated,
@@ -208,7 +223,7 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
     }).join("\n");
   return {
     text,
-    row: summaryRow(scored.named.name, scored.result, scored.passed),
+    row: withReason(summaryRow(scored.named.name, scored.result, scored.passed), scored, bar),
     violations: scored.violations,
     record: session.recordOf?.(scored),
   };

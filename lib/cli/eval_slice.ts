@@ -122,7 +122,13 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
     records.push(...part.records);
     violations += part.violations;
   }
-  for (const slice of slices) notes.push(...slice.notes ?? []);
+  const strays = [];
+  const unknown = [];
+  for (const slice of slices) {
+    notes.push(...slice.notes ?? []);
+    strays.push(...slice.strays ?? []);
+    unknown.push(...slice.unknown ?? []);
+  }
   return {
     bytes: parts.length === 0 ? EMPTY : bytes,
     rows,
@@ -130,6 +136,8 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
     records,
     ...(rows.length === 1 && parts[0]!.single !== undefined ? { single: parts[0]!.single } : {}),
     ...(notes.length > 0 ? { notes } : {}),
+    ...(strays.length > 0 ? { strays } : {}),
+    ...(unknown.length > 0 ? { unknown } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import type { Expected } from "../evaluate/expected.ts";
 import type { SummaryRow } from "../report/console.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
 import type { NamedTrace } from "./inputs.ts";
+import type { UnknownTrace } from "./eval_console.ts";
 
 /** One scored trace. */
 export interface Scored {
@@ -68,6 +69,11 @@ export interface EvalSession {
   score(named: NamedTrace): Scored;
   /** The file reports' record of a scored trace; absent when no report is asked for. */
   recordOf?: (scored: Scored) => TraceRecord | undefined;
+  /**
+   * The console prints one line per trace (`--quiet`, or more files than
+   * get blocks): the blocks are not rendered.
+   */
+  consoleLines?: boolean;
 }
 
 /** One trace's report, rendered (so worker threads can send it as plain data). */
@@ -103,6 +109,10 @@ export interface RenderedSlice {
   single?: string;
   /** What the readers said about the slice's files: stderr lines, in file order. */
   notes?: string[];
+  /** Files of a folder that are clearly not traces, skipped (issue 32). */
+  strays?: string[];
+  /** Files of a folder that hold tool calls and could not be read: outcome unknown. */
+  unknown?: UnknownTrace[];
 }
 
 /** What a worker is asked to do. */
@@ -111,6 +121,10 @@ export interface WorkerRequest {
   args: string[];
   /** The slice's files. */
   files: string[];
+  /** Those of them that came from a folder walk (see `readTraceFiles`). */
+  walked: string[];
+  /** The console prints one line per trace: blocks are not rendered. */
+  consoleLines: boolean;
   /** Whether to colour console output. */
   color: boolean;
   /** The slice's position. */

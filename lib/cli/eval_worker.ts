@@ -16,7 +16,8 @@ import type {
   WorkerReply,
   WorkerRequest,
 } from "./eval_types.ts";
-import { iterateTraceFiles } from "./inputs.ts";
+import { readTraceFiles } from "./inputs.ts";
+import { unknownOf, type UnknownTrace } from "./eval_console.ts";
 import { readingNotes } from "./reading_notes.ts";
 
 let session: Promise<EvalSession> | undefined;
@@ -39,19 +40,30 @@ const NO_IO: CliIO = {
  * @param ready The session.
  * @param files The files of the slice.
  * @param color Whether to colour console output.
+ * @param walked The files that came from a folder walk (strays skipped, unreadable ones reported).
  * @returns The slice's rendered reports, in file order.
  */
 export async function scoreSlice(
   ready: EvalSession,
   files: string[],
   color: boolean,
+  walked: ReadonlySet<string> = new Set(),
 ): Promise<RenderedSlice> {
   const json = ready.values.json === true;
   const parts: RenderedSlice[] = [];
   let out: RenderedResult[] = [];
   const notes: string[] = [];
   const noteIO: CliIO = { ...NO_IO, stderr: (text) => void notes.push(text) };
-  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
+  const strays: string[] = [];
+  const unknown: UnknownTrace[] = [];
+  const reads = readTraceFiles(files, NO_IO, ready.run.settings.format, {
+    walked,
+    collectErrors: true,
+  });
+  for await (const read of reads) {
+    if (read.stray === true) strays.push(read.file);
+    if (read.error !== undefined) unknown.push(unknownOf(read.file, read.error));
+    const batch = read.traces;
     readingNotes(batch, noteIO);
     for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
     if (out.length >= RENDER_BATCH) {
@@ -61,7 +73,12 @@ export async function scoreSlice(
   }
   parts.push(sliceOf(out, json, color));
   const slice = joinSlices(parts, json);
-  return notes.length > 0 ? { ...slice, notes } : slice;
+  return {
+    ...slice,
+    ...(notes.length > 0 ? { notes } : {}),
+    ...(strays.length > 0 ? { strays } : {}),
+    ...(unknown.length > 0 ? { unknown } : {}),
+  };
 }
 
 /**
@@ -71,19 +88,25 @@ export async function scoreSlice(
  * @param args The `eval` arguments.
  * @param files The files of the slice.
  * @param color Whether to colour console output.
+ * @param walked The files that came from a folder walk (strays skipped, unreadable ones reported).
+ * @param consoleLines Whether the console prints one line per trace (blocks not rendered).
  * @returns The slice's rendered reports, in file order.
  */
 export async function workerScore(
   args: string[],
   files: string[],
   color: boolean,
+  walked: readonly string[] = [],
+  consoleLines = false,
 ): Promise<RenderedSlice> {
   const key = JSON.stringify(args);
   if (session === undefined || sessionArgs !== key) {
     session = prepareEval(args);
     sessionArgs = key;
   }
-  return scoreSlice(await session, files, color);
+  const ready = await session;
+  ready.consoleLines = consoleLines;
+  return scoreSlice(ready, files, color, new Set(walked));
 }
 
 // Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).
@@ -94,9 +117,9 @@ const scope = globalThis as unknown as {
 };
 if (scope.WorkerGlobalScope !== undefined) {
   scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
-    const { args, files, color, id } = event.data;
+    const { args, files, walked, consoleLines, color, id } = event.data;
     try {
-      const slice = await workerScore(args, files, color);
+      const slice = await workerScore(args, files, color, walked, consoleLines);
       // The bytes move to the main thread, not copied.
       scope.postMessage?.({ id, slice }, [slice.bytes.buffer as ArrayBuffer]);
     } catch (error) {

@@ -12,6 +12,9 @@ import type { RunRecord } from "../export/schema.ts";
 import { tallyTasks, withTaskClass } from "../export/task_class.ts";
 import { writeExport } from "../export/write.ts";
 import { checkOutput } from "./overwrite.ts";
+import { readyOutputFile } from "./output_ready.ts";
+import { strayNote } from "./inputs.ts";
+import { walkTracePaths } from "../formats/trace_folder.ts";
 import {
   type CliIO,
   type Command,
@@ -62,6 +65,8 @@ Inputs:
   trace files              any supported format; run id = file name, task and
                            repeat from the task pattern (refund-3 → refund, 3)
   receipts                 from toolscore eval --receipt (they carry their own verdict)
+  folders                  their trace files, as eval reads a folder (receipts and the
+                           --gold file left out; files that are not traces skipped)
 
 Options:
   -o, --output OUT.jsonl   the file to write (required)
@@ -115,17 +120,28 @@ Examples:
         yield record;
       }
     };
+    const strays: string[] = [];
     const recordOptions = {
       gold: stringFlag(flags, "gold"),
       variant,
       minScore,
       taskPattern: stringFlag(flags, "task-pattern"),
     };
+    // The output's folder and write access, before any input is read (issue 32).
+    await readyOutputFile(output, "-o");
     await checkOutput(output, "export", { inputs, force: flags.values.force === true });
-    // task_class is over the export's inputs: a first pass counts (variant, task), the second streams.
+    // task_class is over the export's inputs: a first pass counts (variant, task), the second streams
+    // (and names the stray files it skipped, once).
     const tally = await tallyTasks(iterateRecords(inputs, recordOptions));
-    const records = withTaskClass(iterateRecords(inputs, recordOptions), tally);
-    const [jsonl, manifest] = await writeExport(output, counted(records), inputs);
+    const records = withTaskClass(
+      iterateRecords(inputs, { ...recordOptions, onStray: (path) => strays.push(path) }),
+      tally,
+    );
+    // The manifest hashes the files read: a folder is its walked files (a stray one among them).
+    const sources = walkTracePaths(inputs, { exclude: [recordOptions.gold] }).files;
+    const [jsonl, manifest] = await writeExport(output, counted(records), sources);
+    const strayLine = strayNote(strays);
+    if (strayLine !== undefined) io.stderr(strayLine);
     if (withoutVariant > 0) {
       io.stderr(
         `toolscore: note: ${plural(withoutVariant, "record")} from traces or receipts ` +

@@ -1,8 +1,7 @@
 /**
- * Turning trace arguments into traces: files, directories (the `*.json` and
- * `*.jsonl` and `*.sse` files directly in them, and `.txt`/`.log` files that
- * start like a saved stream, sorted by name, not recursive) and `-` for
- * standard input. A JSONL file of several traces yields one named trace per
+ * Turning trace arguments into traces: files, directories (the one folder
+ * walk of `lib/formats/trace_folder.ts`: the files whose extension a reader
+ * claims, sorted by name, not recursive) and `-` for standard input. A JSONL file of several traces yields one named trace per
  * line (`runs.jsonl[3]`); a run file (τ-bench…) one per run
  * (`runs.json[task#trial]`).
  *
@@ -11,11 +10,11 @@
 
 import type { FormatName, Trace } from "../scoring/calls.ts";
 import { withHeavy } from "../base/_lazy.ts";
-import { InputError } from "../base/errors.ts";
+import { InputError, ToolscoreError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
-import { looksLikeSse } from "../formats/sse.ts";
-import { fileError, readUtf8FileSync } from "../base/load.ts";
+import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
+import { readUtf8FileSync } from "../base/load.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -29,8 +28,8 @@ export interface NamedTrace {
 }
 
 /**
- * The files an argument names: itself, or a directory's `*.json` / `*.jsonl`
- * files sorted by name.
+ * The files an argument names: itself, or a directory's trace files (the one
+ * folder walk, `lib/formats/trace_folder.ts`).
  *
  * @param path A file, a directory or `-`.
  * @returns The file paths.
@@ -44,61 +43,7 @@ export interface NamedTrace {
  * ```
  */
 export function expandTraceArgument(path: string): string[] {
-  if (path === "-") return ["-"];
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(path);
-  } catch (error) {
-    throw fileError(error, path);
-  }
-  if (!info.isDirectory) return [path];
-  const files: string[] = [];
-  try {
-    for (const entry of Deno.readDirSync(path)) {
-      if (!entry.isFile) continue;
-      const lower = entry.name.toLowerCase();
-      if (lower.endsWith(".json") || lower.endsWith(".jsonl") || lower.endsWith(".sse")) {
-        // Receipts sit beside traces; they are not traces.
-        if (!lower.endsWith(".receipt.json")) files.push(entry.name);
-      } else if (
-        (lower.endsWith(".txt") || lower.endsWith(".log")) &&
-        looksLikeTraceText(`${path}/${entry.name}`)
-      ) {
-        // Saved streams: SSE text or JSON lines; a README.txt beside the traces is not one.
-        files.push(entry.name);
-      }
-    }
-  } catch (error) {
-    throw fileError(error, path);
-  }
-  if (files.length === 0) {
-    throw new InputError(
-      "no *.json, *.jsonl or *.sse trace files (or .txt/.log streams) in this directory",
-      path,
-    );
-  }
-  files.sort();
-  const sep = path.endsWith("/") ? "" : "/";
-  return files.map((name) => `${path}${sep}${name}`);
-}
-
-/** Whether a .txt/.log file starts like a trace: SSE fields or a JSON value (first 4 KiB). */
-function looksLikeTraceText(file: string): boolean {
-  let head: string;
-  try {
-    const handle = Deno.openSync(file);
-    try {
-      const buffer = new Uint8Array(4096);
-      const n = handle.readSync(buffer) ?? 0;
-      head = new TextDecoder().decode(buffer.subarray(0, n));
-    } finally {
-      handle.close();
-    }
-  } catch (error) {
-    throw fileError(error, file);
-  }
-  const first = head.replace(/^\uFEFF/, "").trimStart()[0];
-  return first === "{" || first === "[" || looksLikeSse(head);
+  return walkTracePaths([path]).files;
 }
 
 /**
@@ -136,6 +81,152 @@ function stdinName(text: string): string {
   }
 }
 
+/** One file read by {@linkcode readTraceFiles}. */
+export interface TraceFileRead {
+  /** The file (or `-`). */
+  file: string;
+  /** Its traces; none when it was skipped or could not be read. */
+  traces: NamedTrace[];
+  /** A file of a folder walk that is clearly not a trace (`package.json`): skipped. */
+  stray?: boolean;
+  /** A file of a folder walk that holds tool calls and cannot be read: why. */
+  error?: ToolscoreError;
+}
+
+/** Options for {@linkcode readTraceFiles}. */
+export interface ReadTraceFilesOptions {
+  /**
+   * The files that came from a folder walk: one of them that no reader
+   * recognizes is skipped when it holds no tool-call content, and reported
+   * (not thrown) when it does. Any other file that cannot be read throws.
+   * @default {new Set()}
+   */
+  walked?: ReadonlySet<string>;
+  /**
+   * Whether a walked file that holds tool calls and cannot be read is
+   * reported in `error` rather than thrown.
+   * @default {false}
+   */
+  collectErrors?: boolean;
+}
+
+async function readOne(
+  file: string,
+  io: CliIO,
+  format: "auto" | FormatName,
+): Promise<{ text: string; traces: NamedTrace[] }> {
+  const text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
+  const source = file === "-" ? "<stdin>" : file;
+  const name = file === "-" ? stdinName(text) : file;
+  // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.
+  const traces = await withHeavy(() => tracesFromText(text, name, { format }));
+  return {
+    text,
+    traces: traces.map((trace, i) => ({
+      name: traceName(source, trace, i, traces.length),
+      file,
+      trace,
+    })),
+  };
+}
+
+/**
+ * Read the traces of files one file at a time, telling stray files of a
+ * folder walk (skipped) and unreadable ones apart.
+ *
+ * @param files File paths (see {@linkcode walkTracePaths}) or `-`.
+ * @param io For standard input.
+ * @param format The format, or `auto`.
+ * @param options Which files came from a folder walk; whether to collect their errors.
+ * @returns Per file, its traces, or why it has none.
+ * @throws {InputError} On a file named on its own that cannot be read or recognized.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { readTraceFiles } from "./inputs.ts";
+ *
+ * for await (const read of readTraceFiles(["a.json"], io, "auto")) console.log(read.traces.length);
+ * ```
+ */
+export async function* readTraceFiles(
+  files: readonly string[],
+  io: CliIO,
+  format: "auto" | FormatName,
+  options: ReadTraceFilesOptions = {},
+): AsyncGenerator<TraceFileRead> {
+  const walked = options.walked ?? new Set<string>();
+  for (const file of files) {
+    if (!walked.has(file)) {
+      yield { file, ...(await readOne(file, io, format)) };
+      continue;
+    }
+    try {
+      yield { file, ...(await readOne(file, io, format)) };
+    } catch (error) {
+      if (!(error instanceof ToolscoreError)) throw error;
+      let text: string | undefined;
+      try {
+        text = new TextDecoder().decode(Deno.readFileSync(file));
+      } catch {
+        text = undefined;
+      }
+      if (text !== undefined && isStrayText(text)) yield { file, traces: [], stray: true };
+      else if (options.collectErrors === true) yield { file, traces: [], error };
+      else throw error;
+    }
+  }
+}
+
+/**
+ * The one note about a folder walk's stray files, or `undefined` when there
+ * were none.
+ *
+ * @param files The skipped files.
+ * @returns The stderr line.
+ *
+ * @example Usage
+ * ```ts
+ * import { strayNote } from "./inputs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(strayNote(["runs/package.json"])!, /skipped 1 file that is not a trace .*runs\/package\.json/);
+ * assert.equal(strayNote([]), undefined);
+ * ```
+ */
+export function strayNote(files: readonly string[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const shown = files.length <= 10
+    ? files.join(", ")
+    : `${files.slice(0, 10).join(", ")} and ${files.length - 10} more`;
+  const what = files.length === 1
+    ? "1 file that is not a trace"
+    : `${files.length} files that are not traces`;
+  return `toolscore: note: skipped ${what} (no trace shape, no tool calls): ${shown}\n`;
+}
+
+/**
+ * The one note about files a folder walk left out because the run names them
+ * as its gold file, contract or configuration, or `undefined` when none.
+ *
+ * @param files The files left out.
+ * @returns The stderr line.
+ *
+ * @example Usage
+ * ```ts
+ * import { excludedNote } from "./inputs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(excludedNote(["data/gold.json"])!, /left data\/gold\.json out of the traces/);
+ * ```
+ */
+export function excludedNote(files: readonly string[]): string | undefined {
+  if (files.length === 0) return undefined;
+  return `toolscore: note: left ${files.join(", ")} out of the traces: ` +
+    `${
+      files.length === 1 ? "it is" : "they are"
+    } the gold file, contract or configuration of this run\n`;
+}
+
 /**
  * Read the traces of files one file at a time (for long runs that must not
  * hold every trace in memory).
@@ -158,30 +249,26 @@ export async function* iterateTraceFiles(
   io: CliIO,
   format: "auto" | FormatName,
 ): AsyncGenerator<NamedTrace[]> {
-  for (const file of files) {
-    let text: string;
-    if (file === "-") text = await io.stdin();
-    else {
-      text = readUtf8FileSync(file); // strict: invalid UTF-8 is an error
-    }
-    const source = file === "-" ? "<stdin>" : file;
-    const name = file === "-" ? stdinName(text) : file;
-    // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.
-    const traces = await withHeavy(() => tracesFromText(text, name, { format }));
-    yield traces.map((trace, i) => ({
-      name: traceName(source, trace, i, traces.length),
-      file,
-      trace,
-    }));
-  }
+  for await (const read of readTraceFiles(files, io, format)) yield read.traces;
+}
+
+/** Options for {@linkcode readTraceArguments}. */
+export interface ReadTraceArgumentsOptions {
+  /**
+   * Files a folder walk leaves out (the run's gold file or contract).
+   * @default {[]}
+   */
+  exclude?: readonly (string | undefined)[];
 }
 
 /**
- * Read every trace the arguments name.
+ * Read every trace the arguments name. A folder's stray files (no trace
+ * shape, no tool calls) are skipped with one note on stderr.
  *
  * @param paths Files, directories or `-`.
- * @param io For standard input.
+ * @param io For standard input and the notes.
  * @param format The format, or `auto`.
+ * @param options The files a folder walk leaves out.
  * @returns The traces, in argument order.
  * @throws {InputError} On the first file that cannot be read or recognized.
  *
@@ -196,10 +283,21 @@ export async function readTraceArguments(
   paths: string[],
   io: CliIO,
   format: "auto" | FormatName,
+  options: ReadTraceArgumentsOptions = {},
 ): Promise<NamedTrace[]> {
+  const walk = walkTracePaths(paths, { exclude: options.exclude });
+  const excluded = excludedNote(walk.excluded);
+  if (excluded !== undefined) io.stderr(excluded);
   const out: NamedTrace[] = [];
-  for await (const batch of iterateTraceFiles(paths.flatMap(expandTraceArgument), io, format)) {
-    out.push(...batch);
+  const strays: string[] = [];
+  for await (const read of readTraceFiles(walk.files, io, format, { walked: walk.walked })) {
+    if (read.stray === true) strays.push(read.file);
+    out.push(...read.traces);
+  }
+  const note = strayNote(strays);
+  if (note !== undefined) io.stderr(note);
+  if (out.length === 0 && strays.length > 0) {
+    throw new InputError("no traces: every file found is not a trace", paths.join(" "));
   }
   return out;
 }

@@ -7,7 +7,10 @@
  * row (`schema: "toolscore.agent_run/…"`, `arm_id`, `task_id`, or an exported
  * record) is agent-run rows; any other `.jsonl` file is traces. Any other
  * file holding a JSON object with `receipt_version` is a receipt; anything
- * else is a trace.
+ * else is a trace. A folder is the trace files of the one folder walk
+ * (`lib/formats/trace_folder.ts`, issue 32; before, a folder was an error):
+ * its receipts are left out like the gold file, and a file that is clearly
+ * not a trace gives no record (`onStray`).
  *
  * @module
  */
@@ -26,6 +29,7 @@ import {
 } from "../evaluate/expected.ts";
 import { tracesFromText, tracesFromValue } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
+import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
 import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jsonl_lines.ts";
 import { decodeUtf8, fileError, parseDocument } from "../base/load.ts";
 import { fileDigest } from "../receipts/digest.ts";
@@ -65,6 +69,12 @@ export interface ExportRecordsOptions {
    * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
    */
   taskPattern?: string | RegExp;
+  /**
+   * Told about every file of a folder input that is clearly not a trace (no
+   * trace shape, no tool-call content: a `package.json`); it gives no record.
+   * @default {undefined}
+   */
+  onStray?: (path: string) => void;
 }
 
 /** Options for {@linkcode iterateRecords}: the same as {@linkcode ExportRecordsOptions}. */
@@ -83,6 +93,7 @@ interface Context {
   variant: string | null;
   minScore: number | undefined;
   taskPattern: string | RegExp;
+  onStray?: (path: string) => void;
 }
 
 /** Whether a parsed JSONL row is an agent-run row or an exported record. */
@@ -222,7 +233,11 @@ function traceRecords(
   });
 }
 
-async function* inputRecords(path: string, context: Context): AsyncGenerator<RunRecord> {
+async function* inputRecords(
+  path: string,
+  context: Context,
+  walked: boolean,
+): AsyncGenerator<RunRecord> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(path);
@@ -256,7 +271,18 @@ async function* inputRecords(path: string, context: Context): AsyncGenerator<Run
     });
     return;
   }
-  yield* traceRecords(path, bytes, text, parsed, context);
+  let records: RunRecord[];
+  try {
+    records = traceRecords(path, bytes, text, parsed, context);
+  } catch (error) {
+    // A file of a folder that is clearly not a trace (a package.json) gives no record.
+    if (walked && error instanceof ToolscoreError && isStrayText(text)) {
+      context.onStray?.(path);
+      return;
+    }
+    throw error;
+  }
+  yield* records;
 }
 
 /**
@@ -284,9 +310,13 @@ export async function* iterateRecords(
 ): AsyncGenerator<RunRecord> {
   // A file given twice (a glob and its name, `a.jsonl` and `./a.jsonl`) is read once:
   // its runs counted twice would skew every rate computed from the export.
-  const seen = new Set<string>();
-  const paths = [...inputs].filter((path) => !seen.has(resolve(path)) && seen.add(resolve(path)));
   const gold = options.gold;
+  // A folder is the one folder walk's trace files (issue 32), the gold file left out.
+  const walk = walkTracePaths([...inputs], {
+    exclude: [typeof gold === "string" ? gold : undefined],
+  });
+  const seen = new Set<string>();
+  const paths = walk.files.filter((path) => !seen.has(resolve(path)) && seen.add(resolve(path)));
   const context: Context = {
     expected: gold === undefined
       ? undefined
@@ -296,8 +326,9 @@ export async function* iterateRecords(
     variant: options.variant === undefined || options.variant === "" ? null : options.variant,
     minScore: options.minScore,
     taskPattern: options.taskPattern ?? DEFAULT_TASK_PATTERN,
+    onStray: options.onStray,
   };
-  for (const path of paths) yield* inputRecords(path, context);
+  for (const path of paths) yield* inputRecords(path, context, walk.walked.has(path));
 }
 
 /**

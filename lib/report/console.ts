@@ -175,6 +175,8 @@ export interface SummaryRow {
   requiredCalls: number | null;
   /** Whether it passed its bar. */
   passed: boolean;
+  /** A failing trace's first issue (the quiet console's reason); absent when it passed. */
+  reason?: string;
 }
 
 /**
@@ -206,6 +208,7 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
     sequence: m.sequence_accuracy,
     requiredCalls: m.required_call_recall,
     passed,
+    ...(passed ? {} : { reason: summarizeIssues(result, { limit: 1 }).shown[0]?.message }),
   };
 }
 

@@ -140,10 +140,20 @@ export function evalJunit(records: readonly TraceRecord[], info: EvalRunInfo): s
     ["evidence_fail", String(totals.evidence.fail)],
     ["evidence_unknown", String(totals.evidence.unknown)],
   ]);
+  // A file that could not be read is an errored testcase: its outcome is unknown (issue 32).
+  const unreadable = info.unreadable ?? [];
+  for (const file of unreadable) {
+    cases.push(
+      `    <testcase name="${escapeXml(file.name)}" classname="toolscore.eval">\n` +
+        `      <error type="unreadable" message="${escapeXml(file.reason)}"/>\n    </testcase>`,
+    );
+  }
+  const tests = totals.count + unreadable.length;
+  const errors = unreadable.length;
   const suiteTime = timeKnown ? ` time="${seconds(time)}"` : "";
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="toolscore" tests="${totals.count}" failures="${totals.failed}" errors="0"${suiteTime}>
-  <testsuite name="toolscore eval" tests="${totals.count}" failures="${totals.failed}" errors="0" skipped="0"${suiteTime}>
+<testsuites name="toolscore" tests="${tests}" failures="${totals.failed}" errors="${errors}"${suiteTime}>
+  <testsuite name="toolscore eval" tests="${tests}" failures="${totals.failed}" errors="${errors}" skipped="0"${suiteTime}>
 ${props}
 ${cases.join("\n")}
   </testsuite>

@@ -124,7 +124,14 @@ export function evalMarkdown(
   const budget = new MarkdownBudget(options.limit ?? MARKDOWN_LIMIT);
   const totals = runTotals(records);
   const gated = gates(info);
-  const verdict = !gated ? "report only" : totals.failed > 0 ? "FAIL" : "PASS";
+  const unreadable = info.unreadable ?? [];
+  const verdict = unreadable.length > 0
+    ? "FAIL"
+    : !gated
+    ? "report only"
+    : totals.failed > 0
+    ? "FAIL"
+    : "PASS";
   budget.block(
     `### toolscore eval: ${verdict}\n\n` +
       `${totals.count} ${
@@ -136,6 +143,14 @@ export function evalMarkdown(
       `gold ${escapeMarkdown(info.gold)}\n\n` +
       `Evidence: ${summaryLine(totals.evidence)} (checks over all traces; unknown is not a pass)`,
   );
+  if (unreadable.length > 0) {
+    // Issue 32: files that hold tool calls but could not be read; their outcome is unknown.
+    budget.block(
+      `Could not be read (${unreadable.length}; outcome unknown, exit 2):\n\n` +
+        unreadable.map((file) => `- ${escapeMarkdown(file.name)}: ${escapeMarkdown(file.reason)}`)
+          .join("\n"),
+    );
+  }
   const ordered = failingFirst(records);
   budget.table(
     [

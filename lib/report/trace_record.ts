@@ -366,6 +366,12 @@ export interface EvalRunInfo {
   barSource: "flag" | "contract" | "default";
   /** The toolscore version. */
   version: string;
+  /**
+   * Files of a folder that hold tool calls but could not be read (issue 32):
+   * their outcome is unknown, and the run exits 2.
+   * @default {[]}
+   */
+  unreadable?: readonly { name: string; reason: string }[];
 }
 
 /**

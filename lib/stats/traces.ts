@@ -1,6 +1,9 @@
 /**
- * Runs from trace directories: every `*.json` trace scored against a gold
- * file or contract. A trace that cannot be read or scored is an `error` run:
+ * Runs from trace directories: every trace file the one folder walk finds
+ * (`lib/formats/trace_folder.ts`: `.json`, `.jsonl`, `.sse`, sniffed
+ * `.txt`/`.log`; before issue 32 only `*.json`) scored against a gold file or
+ * contract; the gold file itself is left out, and a file that is clearly not
+ * a trace gives no run (`onStray`). A trace that cannot be read or scored is an `error` run:
  * it stays in the population, never dropped.
  *
  * Since issue 22 the default task pattern also names the trailing number
@@ -10,9 +13,10 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { knownTotal, type Trace } from "../scoring/calls.ts";
-import { tracesFromValue } from "../formats/detect.ts";
+import { tracesFromText } from "../formats/detect.ts";
+import { isStrayText, traceFilesIn } from "../formats/trace_folder.ts";
 import { runLabel } from "../formats/runs.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
 import {
@@ -21,7 +25,7 @@ import {
   expectedMinScore,
   loadExpected,
 } from "../evaluate/expected.ts";
-import { fileError, parseDocument, readTextFile } from "../base/load.ts";
+import { readTextFile } from "../base/load.ts";
 import { Run } from "./runs.ts";
 import { compileUserPattern, UserPattern } from "../base/user_regex.ts";
 
@@ -63,6 +67,18 @@ export interface RunsFromTracesOptions {
    * @default {undefined}
    */
   onError?: (path: string, error: ToolscoreError) => void;
+  /**
+   * Told about every file of the directory that is clearly not a trace (no
+   * trace shape, no tool-call content: a `package.json`), which gives no run.
+   * @default {undefined}
+   */
+  onStray?: (path: string) => void;
+}
+
+/** A trace file's name without its extension. */
+function stemOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
 }
 
 /**
@@ -119,7 +135,7 @@ function taskRegex(pattern: string | RegExp | UserPattern): UserPattern {
 }
 
 /**
- * Score every `*.json` trace in a directory against a gold file or contract.
+ * Score every trace file in a directory (the one folder walk) against a gold file or contract.
  * A run file (τ-bench results or trajectories, τ²-bench results) is one run
  * per record: its task and trial come from the record (run id
  * `STEM[task#trial]`), not from the file stem.
@@ -159,37 +175,44 @@ export async function runsFromTraces(
   const pattern = taskRegex(options.taskPattern ?? DEFAULT_TASK_PATTERN);
   const expected = typeof gold === "string" ? await loadExpected(gold) : gold;
   const minScore = options.minScore ?? expectedMinScore(expected) ?? 0.9;
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(directory)) {
-      if (entry.isFile && entry.name.toLowerCase().endsWith(".json")) names.push(entry.name);
-    }
-  } catch (error) {
-    throw fileError(error, directory);
-  }
-  names.sort();
+  // The one folder walk (issue 32): the extensions the readers claim, the gold file left out.
+  const left = typeof gold === "string" ? resolve(gold) : undefined;
+  const names = traceFilesIn(directory).filter((name) => resolve(join(directory, name)) !== left);
   const runs: Run[] = [];
   for (const name of names) {
-    const stem = name.slice(0, -".json".length);
+    const stem = stemOf(name);
     const task = taskWith(stem, pattern);
     const repeat = repeatOfStem(stem, pattern);
     const path = join(directory, name);
     let traces: Trace[];
+    let text: string | undefined;
     try {
+      text = await readTextFile(path);
       // A run file (tau-bench…) is one run per record, its task and trial from the record.
-      traces = tracesFromValue(parseDocument(await readTextFile(path), path), { source: path });
+      traces = tracesFromText(text, path);
     } catch (error) {
-      // Unreadable: an error run, so the population stays whole.
       if (!(error instanceof ToolscoreError)) throw error;
+      // Clearly not a trace (a package.json): no run at all, and the caller says so.
+      if (text !== undefined && isStrayText(text)) {
+        options.onStray?.(path);
+        continue;
+      }
+      // Unreadable: an error run, so the population stays whole.
       options.onError?.(path, error);
       runs.push(new Run(variant, task, "error", { runId: stem, repeat }));
       continue;
     }
-    for (const trace of traces) {
+    for (const [i, trace] of traces.entries()) {
       const runTask = trace.run?.task ?? task;
-      const runId = trace.run === undefined ? stem : `${stem}${runLabel(trace.run)}`;
+      // A JSONL file of several traces is one run per line (`STEM[n]`, no repeat of its own).
+      const several = trace.run === undefined && traces.length > 1;
+      const runId = trace.run !== undefined
+        ? `${stem}${runLabel(trace.run)}`
+        : several
+        ? `${stem}[${i + 1}]`
+        : stem;
       // A run file's record names its trial; a plain trace file takes the stem's repeat group.
-      const runRepeat = trace.run === undefined ? repeat : trace.run.trial ?? null;
+      const runRepeat = trace.run !== undefined ? trace.run.trial ?? null : several ? null : repeat;
       try {
         const result = evaluateExpected(expected, trace);
         runs.push(

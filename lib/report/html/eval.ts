@@ -88,8 +88,22 @@ const COLUMNS: [string, boolean][] = [
 export function evalHtml(records: readonly TraceRecord[], info: EvalRunInfo): string {
   const totals = runTotals(records);
   const gated = gates(info);
-  const verdict = !gated ? "report only" : totals.failed > 0 ? "FAIL" : "PASS";
-  const status = !gated ? "unknown" : totals.failed > 0 ? "fail" : "pass";
+  const unreadable = info.unreadable ?? [];
+  const failing = totals.failed > 0 || unreadable.length > 0;
+  const verdict = unreadable.length > 0 || (gated && failing)
+    ? "FAIL"
+    : gated
+    ? "PASS"
+    : "report only";
+  const status = unreadable.length > 0 || (gated && failing) ? "fail" : gated ? "pass" : "unknown";
+  // Issue 32: files that hold tool calls but could not be read; their outcome is unknown.
+  const unread = unreadable.length === 0
+    ? ""
+    : `<p class="summary">Could not be read (${unreadable.length}; outcome unknown, exit 2):</p>
+<ul>${
+      unreadable.map((f) => `<li>${escapeHtml(f.name)}: ${escapeHtml(f.reason)}</li>`).join("")
+    }</ul>
+`;
   // Sections: failing traces first, then passing, up to the limit.
   const order = records.map((_, i) => i);
   order.sort((a, b) => Number(records[a]!.passed) - Number(records[b]!.passed) || a - b);
@@ -115,7 +129,7 @@ mean score ${fixed(totals.meanScore, 3)}; bar ${info.bar.toFixed(2)} (${
 <p>Evidence over all traces: ${
     summaryLine(totals.evidence)
   } <span class="muted">(a check without the data it needs is unknown, never a pass)</span></p>
-<p class="muted">Gold: ${escapeHtml(info.gold)} · toolscore ${escapeHtml(info.version)}</p>
+${unread}<p class="muted">Gold: ${escapeHtml(info.gold)} · toolscore ${escapeHtml(info.version)}</p>
 <div class="controls"><label><input type="checkbox" id="only-failing"> Show only failing traces</label>
 <span id="filter-status" role="status" data-on="showing the ${totals.failed} failing traces" data-off="showing all ${totals.count} traces"></span></div>
 <table class="sortable" id="summary-table">
