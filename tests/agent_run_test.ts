@@ -63,7 +63,7 @@ Deno.test("agent run: 2 arms × 2 tasks × 3 repeats write 12 rows, traces and r
     assert.equal(rows.length, 12);
     assert.equal(new Set(rows.map(keyOf)).size, 12);
     for (const row of rows) {
-      assert.equal(row.schema, "toolscore.agent_run/1");
+      assert.equal(row.schema, "toolscore.agent_run/2");
       assert.equal(row.status, "ok");
       assert.match(String(row.trace), /^runs\/(good|sloppy)\/(book|weather)-[0-2]\.json$/);
       assert.equal(row.receipt, String(row.trace).replace(/\.json$/, ".receipt.json"));

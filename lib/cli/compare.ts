@@ -111,7 +111,10 @@ export async function readRuns(
       `give RUNS.jsonl files or --traces VARIANT=DIR; see toolscore ${command} --help`,
     );
   }
-  const runs = await loadRuns(paths, { variantKey: stringFlag(flags, "variant-key") });
+  const runs = await loadRuns(paths, {
+    variantKey: stringFlag(flags, "variant-key"),
+    onNote: (text) => io.stderr(`toolscore: note: ${text}\n`),
+  });
   if (traces.length > 0) {
     const gold = stringFlag(flags, "gold");
     if (gold === undefined) {

@@ -116,6 +116,7 @@ Examples:
       variant,
       minScore,
       taskPattern: stringFlag(flags, "task-pattern"),
+      onNote: (text) => io.stderr(`toolscore: note: ${text}\n`),
     });
     await checkOutput(output, "export", { inputs, force: flags.values.force === true });
     const [jsonl, manifest] = await writeExport(output, counted(records), inputs);

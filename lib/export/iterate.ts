@@ -30,6 +30,7 @@ import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jso
 import { decodeUtf8, fileError, parseDocument } from "../base/load.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
+import { isStemNamedRecord, RunRowIndex } from "../stats/duplicates.ts";
 import {
   identityOfStem,
   recordFromFieldsAsync,
@@ -65,6 +66,12 @@ export interface ExportRecordsOptions {
    * @default {"^(?<task>.+?)(?:[-_.]r?\\d+)?$"}
    */
   taskPattern?: string | RegExp;
+  /**
+   * Told each note: agent-run rows given twice are exported once (the check
+   * `compare` uses; two different rows of one run are an error).
+   * @default {undefined} (notes are dropped)
+   */
+  onNote?: (text: string) => void;
 }
 
 /** Options for {@linkcode iterateRecords}: the same as {@linkcode ExportRecordsOptions}. */
@@ -83,6 +90,8 @@ interface Context {
   variant: string | null;
   minScore: number | undefined;
   taskPattern: string | RegExp;
+  /** The agent-run rows seen, so that no run is exported twice. */
+  rows: RunRowIndex;
 }
 
 /** Whether a parsed JSONL row is an agent-run row or an exported record. */
@@ -124,7 +133,7 @@ function located(error: unknown, where: string): unknown {
   return error;
 }
 
-async function* runRowRecords(path: string): AsyncGenerator<RunRecord> {
+async function* runRowRecords(path: string, rows: RunRowIndex): AsyncGenerator<RunRecord> {
   const { sha256 } = await fileDigest(path);
   const hash = createHash("sha256");
   for await (const block of fileLineBlocks(path, hash)) {
@@ -135,6 +144,15 @@ async function* runRowRecords(path: string): AsyncGenerator<RunRecord> {
       const row = parseJsonLine(text, `${path}:${line}`);
       try {
         const fields = runFields(row, { kind: "agent_run", path, sha256, line });
+        const run = {
+          variant: fields.variant ?? "",
+          task: fields.task ?? "",
+          repeat: fields.repeat,
+          runId: fields.run_id ?? "",
+        };
+        if (!rows.add(run, row, { file: path, line }, { stemNamed: isStemNamedRecord(row) })) {
+          continue;
+        }
         // Hashed together: one await per block rather than one per line.
         pending.push(recordFromFieldsAsync(fields));
         lines.push(line);
@@ -235,7 +253,7 @@ async function* inputRecords(path: string, context: Context): AsyncGenerator<Run
     // An empty file is not "no runs happened": an export of nothing would hide it.
     if (!first.found) throw new InputError("no records: the file has no JSON lines", path);
     if (isRunRow(first.value)) {
-      yield* runRowRecords(path);
+      yield* runRowRecords(path, context.rows);
       return;
     }
   }
@@ -296,8 +314,10 @@ export async function* iterateRecords(
     variant: options.variant === undefined || options.variant === "" ? null : options.variant,
     minScore: options.minScore,
     taskPattern: options.taskPattern ?? DEFAULT_TASK_PATTERN,
+    rows: new RunRowIndex(),
   };
   for (const path of paths) yield* inputRecords(path, context);
+  for (const note of context.rows.notes()) options.onNote?.(note);
 }
 
 /**

@@ -11,7 +11,11 @@ import { isJsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { fileLineBlocks } from "../base/jsonl_lines.ts";
 import { readTextFile } from "../base/load.ts";
-import { RUN_RECORD_SCHEMA_SHA256, SCHEMA_VERSION } from "./schema.ts";
+import {
+  RUN_RECORD_SCHEMA_SHA256,
+  RUN_RECORD_SCHEMA_V1_SHA256,
+  SCHEMA_VERSIONS,
+} from "./schema.ts";
 import { validateRecordAsync } from "./validate.ts";
 import { manifestPathOf } from "./write.ts";
 
@@ -164,9 +168,15 @@ function checkManifest(
     );
   }
   const schema = isJsonObject(manifest.schema) ? manifest.schema : {};
-  if (schema.version !== SCHEMA_VERSION) {
-    problem(`schema.version is ${JSON.stringify(schema.version)}; expected "${SCHEMA_VERSION}"`);
-  } else if (schema.sha256 !== RUN_RECORD_SCHEMA_SHA256) {
+  // A v1 export (its manifest names the v1 schema) still checks out: v2 reads v1 records.
+  const shipped = { "1": RUN_RECORD_SCHEMA_V1_SHA256, "2": RUN_RECORD_SCHEMA_SHA256 };
+  if (!(SCHEMA_VERSIONS as readonly unknown[]).includes(schema.version)) {
+    problem(
+      `schema.version is ${JSON.stringify(schema.version)}; expected ${
+        SCHEMA_VERSIONS.map((v) => `"${v}"`).join(" or ")
+      }`,
+    );
+  } else if (schema.sha256 !== shipped[schema.version as keyof typeof shipped]) {
     problem("schema.sha256 is not the shipped run-record schema's; it was written by another one");
   }
   const sources = new Map<string, unknown>();

@@ -24,3 +24,4 @@ export * from "./mcnemar.ts";
 export * from "./sign_flip.ts";
 export * from "./clustered.ts";
 export * from "./runs_needed.ts";
+export * from "./duplicates.ts";
