@@ -9,6 +9,7 @@ import { CONTRACTS, fixtureServer, readRows, writeSpec } from "./_agent.ts";
 import { faultFires, faultsFromJson } from "../lib/agent/faults.ts";
 import { injectedFaultsFromJson } from "../lib/checks/injected_faults.ts";
 import { planRuns } from "../lib/agent/plan.ts";
+import { runInputDigests } from "../lib/agent/run_identity.ts";
 import { loadAgentSpec } from "../lib/spec/agent_spec.ts";
 
 const BOOK = {
@@ -122,9 +123,10 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
       repeats: 6,
       faults: "faults.yaml",
     });
-    // Run ids hash the spec (which names the faults file, not its content): pick the first seed
-    // whose draws over the six runs both fire and hold, so the test shows each case.
-    const runIds = planRuns(await loadAgentSpec(spec)).map((run) => run.runId);
+    // Run ids hash the faults file's content (issue 29), so each candidate seed is written
+    // first: pick the first seed whose draws over the six runs both fire and hold, so the
+    // test shows each case.
+    const loaded = await loadAgentSpec(spec);
     const warning = (seed: string) => ({
       tool: "get_weather",
       kind: "warning",
@@ -132,15 +134,22 @@ Deno.test("faults with probability and seed draw the same on a rerun; replace sw
       probability: 0.5,
       seed,
     });
-    const mixed = (seed: number) => {
-      const draws = runIds.map((id) =>
-        faultFires(faultsFromJson([warning(`s${seed}`)])[0]!, 0, id)
+    const faultsOf = (seed: number) => [warning(`s${seed}`), {
+      tool: "add",
+      kind: "replace",
+      result: "41",
+    }];
+    let seed: number | undefined;
+    for (let i = 0; i < 100 && seed === undefined; i++) {
+      await Deno.writeTextFile(`${dir}/faults.yaml`, JSON.stringify(faultsOf(i)));
+      const runIds = planRuns(loaded, undefined, await runInputDigests(loaded)).map((run) =>
+        run.runId
       );
-      return draws.includes(true) && draws.includes(false);
-    };
-    const seed = Array.from({ length: 100 }, (_, i) => i).find(mixed);
+      const draws = runIds.map((id) => faultFires(faultsFromJson(faultsOf(i))[0]!, 0, id));
+      if (draws.includes(true) && draws.includes(false)) seed = i;
+    }
     assert.ok(seed !== undefined); // each seed fails to mix with chance 1/32
-    const faults = [warning(`s${seed}`), { tool: "add", kind: "replace", result: "41" }];
+    const faults = faultsOf(seed);
     await Deno.writeTextFile(`${dir}/faults.yaml`, JSON.stringify(faults));
     const pattern = async (name: string) => {
       const out = `${dir}/${name}.jsonl`;

@@ -240,14 +240,14 @@ Deno.test("agent run works with exactly the permissions the README shows", async
     const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
     assert.match(
       readme,
-      /--allow-read --allow-write=runs\.jsonl,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
+      /--allow-read --allow-write=runs\.jsonl,runs\.jsonl\.lock,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
     );
     const child = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--no-prompt",
         "--allow-read",
-        `--allow-write=${out},${dir}/runs`,
+        `--allow-write=${out},${out}.lock,${dir}/runs`,
         "--allow-env=TOOLSCORE_TEST_KEY,PATH,HOME,DENO_DIR",
         "--allow-net=127.0.0.1",
         "--allow-run",

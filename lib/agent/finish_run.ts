@@ -222,6 +222,7 @@ export async function finishRun(
     notes,
     server_fresh: output.serverFresh,
     spec_sha256: spec.sha256,
+    identity: run.identity,
     started_at: startedAt.toISOString(),
   };
   if (output.stop === "error") return { row: redactor.value(row), costUsd: cost };

@@ -21,3 +21,7 @@ export * from "./budget.ts";
 export * from "./faults.ts";
 export * from "./finish_run.ts";
 export * from "./run_matrix.ts";
+export * from "./run_identity.ts";
+export * from "./resume_guard.ts";
+export * from "./output_lock.ts";
+export * from "./restart.ts";

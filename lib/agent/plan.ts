@@ -1,22 +1,25 @@
 /**
  * The run matrix: every (arm, task, repeat) of a spec in one sorted order
  * (arm id, then task id, by code point; then repeat), each with a run id
- * derived from the spec's hash, the arm, the task and the repeat — the same
- * on every rerun and every shard — and the slice `--shard k/n` takes: the
- * runs whose index is ≡ k−1 (mod n). The shards' outputs concatenate into
- * the full run.
+ * derived from what makes that run what it is (`run_identity.ts`, issue 29:
+ * no longer the whole spec's hash, so a raised budget or an added arm keeps
+ * the ids) — the same on every rerun and every shard — and the slice
+ * `--shard k/n` takes: the runs whose index is ≡ k−1 (mod n). The shards'
+ * outputs concatenate into the full run.
  *
  * @module
  */
 
-import { sha256Hex } from "../base/canonical.ts";
 import { UsageError } from "../base/errors.ts";
+import { runIdentifier, type RunInputDigests } from "./run_identity.ts";
 import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
 
 /** One run of the matrix. */
 export interface PlannedRun {
   /** The run id (stable across reruns and shards). */
   runId: string;
+  /** Each field of the run's identity as a digest, written into its row (`identity`). */
+  identity: Record<string, string>;
   /** The arm. */
   arm: AgentArm;
   /** The task. */
@@ -83,27 +86,8 @@ export function runKey(arm: string, task: string, repeat: number): string {
   return JSON.stringify([arm, task, repeat]);
 }
 
-/**
- * A run id: readable ids and a hash of the spec, arm, task and repeat.
- *
- * @param specSha256 The spec's hash.
- * @param arm The arm id.
- * @param task The task id.
- * @param repeat The repeat.
- * @returns `arm.task.repeat.HASH12`.
- *
- * @example Usage
- * ```ts
- * import { runId } from "./plan.ts";
- * import assert from "node:assert/strict";
- *
- * assert.match(runId("0".repeat(64), "mini", "book", 0), /^mini\.book\.0\.[0-9a-f]{12}$/);
- * ```
- */
-export function runId(specSha256: string, arm: string, task: string, repeat: number): string {
-  const hash = sha256Hex(`${specSha256}\n${arm}\n${task}\n${repeat}`).slice(0, 12);
-  return `${arm}.${task}.${repeat}.${hash}`;
-}
+// The digests of a plan made without reading the files (a --dry-run display): unknown.
+const UNREAD: RunInputDigests = { contracts: new Map(), faults: null, honesty: null };
 
 function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -114,6 +98,8 @@ function byCodePoint(a: string, b: string): number {
  *
  * @param spec The spec.
  * @param shard The shard to take, if any.
+ * @param digests The hashes of the files run ids depend on (`runInputDigests`); without them
+ *   the files count as unknown and the ids are not those a run writes (enough for a plan's counts).
  * @returns The runs.
  *
  * @example Usage
@@ -133,15 +119,20 @@ function byCodePoint(a: string, b: string): number {
  * assert.deepEqual(planRuns(spec, { k: 2, n: 2 }).map((r) => r.index), [1, 3]);
  * ```
  */
-export function planRuns(spec: AgentSpec, shard?: Shard): PlannedRun[] {
+export function planRuns(
+  spec: AgentSpec,
+  shard?: Shard,
+  digests: RunInputDigests = UNREAD,
+): PlannedRun[] {
   const arms = [...spec.arms].sort((a, b) => byCodePoint(a.id, b.id));
   const tasks = [...spec.tasks].sort((a, b) => byCodePoint(a.id, b.id));
   const runs: PlannedRun[] = [];
+  const identify = runIdentifier(spec, digests);
   for (const arm of arms) {
     for (const task of tasks) {
       for (let repeat = 0; repeat < spec.repeats; repeat++) {
         runs.push({
-          runId: runId(spec.sha256, arm.id, task.id, repeat),
+          ...identify(arm, task, repeat),
           arm,
           task,
           repeat,

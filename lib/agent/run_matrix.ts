@@ -20,6 +20,8 @@ import { createProvider } from "./providers.ts";
 import { BudgetGate } from "./budget.ts";
 import { type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
+import { checkResume } from "./resume_guard.ts";
+import { runInputDigests } from "./run_identity.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
 /** A run that was not started, and why. */
@@ -164,9 +166,15 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const keys = readArmKeys(spec, options.readEnv);
   const { faults, ...inputs } = await loadInputs(spec);
   const outDir = options.outDir ?? defaultOutDir(options.output);
-  const planned = planRuns(spec, options.shard);
+  const digests = await runInputDigests(spec);
+  const planned = planRuns(spec, options.shard, digests);
 
   const existing = await readExistingRows(options.output);
+  for (
+    const text of checkResume(existing.rows, planRuns(spec, undefined, digests), options.output)
+  ) {
+    emit({ type: "note", text });
+  }
   if (existing.cut !== null) {
     emit({
       type: "note",

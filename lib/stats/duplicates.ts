@@ -48,6 +48,8 @@ export interface RowRun {
 /** Two rows that cannot both be counted. The CLI exits 2. */
 export class DuplicateRunError extends InputError {
   /**
+   * Create the error.
+   *
    * @param message What the two rows are and what to do.
    * @param where The second row's `file:line`.
    */
