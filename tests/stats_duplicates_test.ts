@@ -45,7 +45,7 @@ Deno.test("RunRowIndex.add() counts an exact duplicate once and refuses a confli
   // One cell under two run ids.
   assert.throws(
     () => index.add({ ...run, runId: "A.t.0.bbb" }, { a: 1 }, { file: "z.jsonl", line: 2 }),
-    /^DuplicateRunError: z\.jsonl:2: variant "A", task "t", repeat 0 is run "A\.t\.0\.bbb" here but "A\.t\.0\.aaa" at x\.jsonl:1/,
+    /^DuplicateRunError: z\.jsonl:2: variant "A", task "t", repeat 0 is run "A\.t\.0\.bbb" here but another run id at x\.jsonl:1/,
   );
 });
 
@@ -173,4 +173,21 @@ Deno.test("compare, select, decide, plan and export exit 2 on two different rows
     }
     await assert.rejects(() => Deno.stat(`${dir}/out.jsonl`), Deno.errors.NotFound);
   });
+});
+
+Deno.test("RunRowIndex keeps every run apart past its table's growth", () => {
+  const index = new RunRowIndex();
+  for (let i = 0; i < 20_000; i++) {
+    const run = { variant: `v${i % 3}`, task: `t${i}`, repeat: 0, runId: `r${i}` };
+    assert.equal(index.add(run, { i }, { file: "a.jsonl", line: i + 1 }), true);
+  }
+  for (let i = 0; i < 20_000; i += 997) {
+    const run = { variant: `v${i % 3}`, task: `t${i}`, repeat: 0, runId: `r${i}` };
+    assert.equal(index.add(run, { i }, { file: "b.jsonl", line: i + 1 }), false);
+    assert.throws(
+      () => index.add(run, { i: -1 }, { file: "b.jsonl", line: 1 }),
+      new RegExp(`the first is a\\.jsonl:${i + 1}\\.`),
+    );
+  }
+  assert.equal(index.duplicates, 21);
 });

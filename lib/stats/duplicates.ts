@@ -16,14 +16,18 @@
  * traces and receipts): their exact duplicates still count once, but a stem
  * says nothing about which spec made the run, so they never conflict.
  *
- * Memory: one entry per distinct run (two strings and two numbers), so an
- * export of a million rows keeps a million entries.
+ * Memory: two entries per distinct run in typed arrays (`_row_hash.ts`: a
+ * 64-bit key, a 32-bit fingerprint, a place), about 55 bytes a row, so an
+ * export of a million rows stays bounded. Keys and fingerprints are hashes:
+ * two of n different runs taken for one has a chance of about n² / 2^65,
+ * and two different rows of one run taken for one row 2^-32.
  *
  * @module
  */
 
 import { InputError } from "../base/errors.ts";
 import { isJsonObject } from "../scoring/calls.ts";
+import { fingerprint, key64, KeyTable } from "./_row_hash.ts";
 
 /** Where a row is: its file and 1-based line. */
 export interface RowPlace {
@@ -59,37 +63,12 @@ export class DuplicateRunError extends InputError {
   }
 }
 
-// A 53-bit hash (cyrb53) of a row's canonical text: compared only between rows with one key,
-// so a collision needs two different rows of one run to hash alike.
-function hash53(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
-
-// Keys sorted at every level: for values parsed from JSON this is their RFC 8785 text (same
-// number and string forms as JSON.stringify, keys by UTF-16 code units), at a fraction of the
-// cost, which matters for an export of a million rows.
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = (value as Record<string, unknown>)[key];
-  return out;
-}
-
 /**
  * The fingerprint exact duplicates are found by: equal for rows equal as
  * canonical JSON (key order and spacing do not matter).
  *
  * @param row A parsed row.
- * @returns A number below 2^53.
+ * @returns An unsigned 32-bit number.
  *
  * @example Usage
  * ```ts
@@ -101,7 +80,7 @@ function sortedKeys(_key: string, value: unknown): unknown {
  * ```
  */
 export function rowFingerprint(row: unknown): number {
-  return hash53(JSON.stringify(row, sortedKeys) ?? "undefined");
+  return fingerprint(row);
 }
 
 /**
@@ -158,25 +137,24 @@ export interface AddRowOptions {
 export class RunRowIndex {
   #files: string[] = [];
   #fileIndex = new Map<string, number>();
-  // (variant, run id) → entry; (variant, task, repeat) → the run id's key.
-  #byRun = new Map<string, number>();
-  #byCell = new Map<string, string>();
-  #fingerprints: number[] = [];
-  #places: number[] = [];
+  // (variant, run id) → fingerprint and place; (variant, task, repeat) → run id hash and place.
+  // Keys are 64-bit hashes: two of n different keys alike has a chance of about n² / 2^65.
+  #byRun = new KeyTable();
+  #byCell = new KeyTable();
   #duplicates = 0;
   #firstDuplicate: string | null = null;
 
-  #place(place: RowPlace): number {
-    let file = this.#fileIndex.get(place.file);
-    if (file === undefined) {
-      file = this.#files.push(place.file) - 1;
-      this.#fileIndex.set(place.file, file);
+  #file(file: string): number {
+    let index = this.#fileIndex.get(file);
+    if (index === undefined) {
+      index = this.#files.push(file) - 1;
+      this.#fileIndex.set(file, index);
     }
-    return file * 2 ** 32 + place.line;
+    return index;
   }
 
-  #where(packed: number): string {
-    return `${this.#files[Math.floor(packed / 2 ** 32)]}:${packed % 2 ** 32}`;
+  #where(file: number, line: number): string {
+    return `${this.#files[file]}:${line}`;
   }
 
   /**
@@ -192,14 +170,14 @@ export class RunRowIndex {
    */
   add(run: RowRun, row: unknown, place: RowPlace, options: AddRowOptions = {}): boolean {
     if (run.runId === "") return true;
-    const key = JSON.stringify([run.variant, run.runId]);
-    const fingerprint = rowFingerprint(row);
+    const key = key64("run", run.variant, run.runId);
+    const print = fingerprint(row);
     const here = `${place.file}:${place.line}`;
     const seen = this.#byRun.get(key);
     if (seen !== undefined) {
-      if (this.#fingerprints[seen] === fingerprint) {
+      if (seen[0] === print) {
         this.#duplicates++;
-        this.#firstDuplicate ??= `${here} repeats ${this.#where(this.#places[seen]!)}`;
+        this.#firstDuplicate ??= `${here} repeats ${this.#where(seen[1], seen[2])}`;
         return false;
       }
       if (options.stemNamed === true) return true;
@@ -207,32 +185,30 @@ export class RunRowIndex {
         `a second, different row of run ${JSON.stringify(run.runId)} (variant ${
           JSON.stringify(run.variant)
         }); the first is ${
-          this.#where(this.#places[seen]!)
+          this.#where(seen[1], seen[2])
         }. One run cannot have two results: keep one of the rows`,
         here,
       );
     }
-    const entry = this.#fingerprints.push(fingerprint) - 1;
-    this.#places.push(this.#place(place));
-    this.#byRun.set(key, entry);
+    const file = this.#file(place.file);
+    this.#byRun.set(key, print, file, place.line);
     if (options.stemNamed !== true && run.repeat !== null) {
-      const cell = JSON.stringify([run.variant, run.task, run.repeat]);
+      const cell = key64("cell", run.variant, run.task, String(run.repeat));
+      const id = fingerprint(run.runId);
       const other = this.#byCell.get(cell);
-      if (other !== undefined) {
-        const first = this.#byRun.get(other)!;
-        const otherId = (JSON.parse(other) as string[])[1];
+      if (other !== undefined && other[0] !== id) {
         throw new DuplicateRunError(
           `variant ${JSON.stringify(run.variant)}, task ${
             JSON.stringify(run.task)
           }, repeat ${run.repeat} ` +
-            `is run ${JSON.stringify(run.runId)} here but ${JSON.stringify(otherId)} at ${
-              this.#where(this.#places[first]!)
+            `is run ${JSON.stringify(run.runId)} here but another run id at ${
+              this.#where(other[1], other[2])
             }: one run under two specs (the spec changed between them). ` +
             "Compare rows of one spec: leave one file out, or rerun with agent run --restart",
           here,
         );
       }
-      this.#byCell.set(cell, key);
+      if (other === undefined) this.#byCell.set(cell, id, file, place.line);
     }
     return true;
   }
