@@ -10,6 +10,8 @@ import { loadAgentSpec } from "../lib/spec/agent_spec.ts";
 import { planRuns } from "../lib/agent/plan.ts";
 import { runInputDigests } from "../lib/agent/run_identity.ts";
 import { lockOutput, OutputLockedError } from "../lib/agent/output_lock.ts";
+import { checkResume } from "../lib/agent/resume_guard.ts";
+import { restartOutput } from "../lib/agent/restart.ts";
 import { agentSpecFromJson } from "../lib/spec/agent_spec.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
@@ -142,7 +144,7 @@ Deno.test("agent run: a changed model or prompt stops the rerun (exit 2, no mode
     assert.equal(resumed.code, 0, resumed.err);
     assert.match(
       resumed.err,
-      /note: 1 row of task find \(no longer in the spec\) stays in .*runs\.jsonl and is not run/,
+      /note: 1 row no longer in the spec \(task find\) stays in .*runs\.jsonl and is not run/,
     );
     assert.match(resumed.err, /resuming: 1 run\(s\) already in the output/);
     const after = await readRows(out);
@@ -273,6 +275,72 @@ Deno.test("two agent run processes on one output: the second exits 2 at once, be
   } finally {
     await slow.close();
     await other.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkResume() names rows of an older toolscore and several changed fields", () => {
+  const spec = agentSpecFromJson({
+    spec_version: 1,
+    server: { command: ["srv"] },
+    arms: [{ id: "a", provider: "openai", model: "m" }],
+    tasks: [{ id: "t", prompt: "p", contract: "c.json" }],
+    repeats: 2,
+  });
+  const before = planRuns(spec);
+  const after = planRuns(
+    agentSpecFromJson({
+      spec_version: 1,
+      server: { command: ["srv"] },
+      arms: [{ id: "a", provider: "openai", model: "m2", temperature: 0 }],
+      tasks: [{ id: "t", prompt: "p", contract: "c.json" }],
+      repeats: 2,
+      max_turns: 4,
+    }),
+  );
+  const row = (run: (typeof before)[number], legacy = false) =>
+    [
+      JSON.stringify([run.arm.id, run.task.id, run.repeat]),
+      {
+        run_id: run.runId,
+        arm_id: run.arm.id,
+        task_id: run.task.id,
+        repeat: run.repeat,
+        ...(legacy ? {} : { identity: run.identity }),
+      },
+    ] as [string, Record<string, unknown>];
+  assert.deepEqual(checkResume(new Map(before.map((run) => row(run))), before, "o.jsonl"), []);
+  assert.throws(
+    () => checkResume(new Map([row(before[0]!), row(before[1]!, true)]), after, "o.jsonl"),
+    /^SpecChangedError: o\.jsonl: 2 rows were written under another spec \(arm a: model, temperature; the spec: max_turns; 1 row from an older toolscore/,
+  );
+  // Fewer repeats: the row of repeat 1 stays and is not run.
+  const one = planRuns(spec).filter((run) => run.repeat === 0);
+  assert.deepEqual(checkResume(new Map(before.map((run) => row(run))), one, "o.jsonl"), [
+    "1 row no longer in the spec (repeats beyond the spec's) stays in o.jsonl and is not run",
+  ]);
+});
+
+Deno.test("restartOutput() moves nothing when there is nothing, and never over an earlier restart", async () => {
+  const dir = await tempDir("agent_restart_unit");
+  try {
+    const out = `${dir}/runs.jsonl`;
+    const now = new Date("2026-12-01T20:45:00Z");
+    assert.deepEqual(await restartOutput(out, `${dir}/runs`, now), []);
+    for (const expected of ["runs.20261201T204500Z", "runs.20261201T204500Z-2"]) {
+      await Deno.writeTextFile(out, '{"trace": "runs/a/t-0.json"}\n');
+      await Deno.mkdir(`${dir}/runs/a`, { recursive: true });
+      await Deno.writeTextFile(`${out}.lock`, "");
+      const moved = await restartOutput(out, `${dir}/runs`, now);
+      assert.deepEqual(moved, [[out, `${dir}/${expected}.jsonl`], [
+        `${dir}/runs`,
+        `${dir}/${expected}`,
+      ]]);
+      const [row] = await readRows(`${dir}/${expected}.jsonl`);
+      assert.equal(row!.trace, `${expected}/a/t-0.json`);
+    }
+    await Deno.stat(`${out}.lock`); // the lock stays with the output
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

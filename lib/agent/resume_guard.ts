@@ -68,7 +68,7 @@ function listed(names: Iterable<string>, cap = 6): string {
  * const rows = new Map([[runKey("a", "t", 0), row]]);
  * assert.throws(() => checkResume(rows, [run as never], "runs.jsonl"), /arm a: model/);
  * const gone = new Map([[runKey("b", "t", 0), { ...row, arm_id: "b" }]]);
- * assert.match(checkResume(gone, [run as never], "runs.jsonl")[0]!, /^1 row of arm b/);
+ * assert.match(checkResume(gone, [run as never], "runs.jsonl")[0]!, /^1 row no longer in the spec \(arm b\)/);
  * ```
  */
 export function checkResume(
@@ -135,10 +135,11 @@ export function checkResume(
     gone.arms.size > 0 ? `arm ${listed(gone.arms)}` : "",
     gone.tasks.size > 0 ? `task ${listed(gone.tasks)}` : "",
     gone.repeats > 0 ? "repeats beyond the spec's" : "",
-  ].filter((part) => part !== "").join(", ");
+  ].filter((part) => part !== "").join("; ");
+  const many = gone.rows !== 1;
   return [
-    `${gone.rows} row${gone.rows === 1 ? "" : "s"} of ${what} (no longer in the spec) ${
-      gone.rows === 1 ? "stays" : "stay"
-    } in ${output} and ${gone.rows === 1 ? "is" : "are"} not run`,
+    `${gone.rows} row${many ? "s" : ""} no longer in the spec (${what}) ${
+      many ? "stay" : "stays"
+    } in ${output} and ${many ? "are" : "is"} not run`,
   ];
 }
