@@ -115,6 +115,20 @@ Deno.test("validate-export accepts a v1 export (records and manifest) and a v2 o
     );
     const wrong = await validateExport(v1);
     assert.match(wrong.problems[0]!.message, /schema\.sha256 is not the shipped run-record schema/);
+    // v2 records under a v1 manifest: one export, one version.
+    const mixedText = `${lines[0]}\n${v1Text.split("\n").slice(1).join("\n")}`;
+    await Deno.writeTextFile(v1, mixedText);
+    await Deno.writeTextFile(
+      `${dir}/v1.manifest.json`,
+      JSON.stringify({
+        ...v1Manifest,
+        jsonl_sha256: (await import("../lib/base/canonical.ts")).sha256Hex(mixedText),
+      }),
+    );
+    const mixed = await validateExport(v1);
+    assert.deepEqual(mixed.problems.map((p) => [p.line, p.message]), [
+      [1, 'a record of schema_version "2" in an export whose manifest says "1"'],
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

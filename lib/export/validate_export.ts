@@ -81,6 +81,7 @@ export async function validateExport(
   };
   const hash = createHash("sha256");
   const sourcesSeen = new Map<string, { sha256: unknown; line: number }>();
+  const versionsSeen = new Map<string, number>();
   let count = 0;
   // The checks of one line; the record hash is awaited a block of lines at a time.
   const checkLine = (text: string, line: number): Promise<string[]> => {
@@ -92,6 +93,9 @@ export async function validateExport(
       checkJsonLimits(record);
     } catch (error) {
       return Promise.resolve([`not valid JSON (${(error as Error).message})`]);
+    }
+    if (isJsonObject(record) && typeof record.schema_version === "string") {
+      if (!versionsSeen.has(record.schema_version)) versionsSeen.set(record.schema_version, line);
     }
     if (isJsonObject(record) && isJsonObject(record.source)) {
       const { path: source, sha256 } = record.source;
@@ -117,6 +121,7 @@ export async function validateExport(
       jsonlSha256,
       count,
       sourcesSeen,
+      versionsSeen,
     })
   ) {
     problems.push(found);
@@ -141,6 +146,7 @@ function checkManifest(
     jsonlSha256: string;
     count: number;
     sourcesSeen: Map<string, { sha256: unknown; line: number }>;
+    versionsSeen: Map<string, number>;
   },
 ): ExportProblem[] {
   const file = manifestPathOf(path);
@@ -178,6 +184,17 @@ function checkManifest(
     );
   } else if (schema.sha256 !== shipped[schema.version as keyof typeof shipped]) {
     problem("schema.sha256 is not the shipped run-record schema's; it was written by another one");
+  } else {
+    // One export, one version: a v2 record under a v1 manifest was not written by an export.
+    for (const [version, line] of found.versionsSeen) {
+      if (version !== schema.version && (SCHEMA_VERSIONS as readonly string[]).includes(version)) {
+        problem(
+          `a record of schema_version "${version}" in an export whose manifest says "${schema.version}"`,
+          line,
+          path,
+        );
+      }
+    }
   }
   const sources = new Map<string, unknown>();
   for (const source of Array.isArray(manifest.sources) ? manifest.sources : []) {
