@@ -344,3 +344,27 @@ Deno.test("restartOutput() moves nothing when there is nothing, and never over a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("checkResume() caps a long list of changes and says so when only the ids differ", () => {
+  const runs = Array.from({ length: 9 }, (_, i) => ({
+    runId: `a${i}.t.0.new`,
+    identity: { "arm.model": "222" },
+    arm: { id: `a${i}` },
+    task: { id: "t" },
+    repeat: 0,
+    index: i,
+  }));
+  const rows = new Map(runs.map((run) => [
+    JSON.stringify([run.arm.id, "t", 0]),
+    { run_id: `${run.arm.id}.t.0.old`, identity: { "arm.model": "111" } },
+  ]));
+  assert.throws(
+    () => checkResume(rows, runs as never, "o.jsonl"),
+    /arm a5: model; … \(3 more arms and tasks\)\); nothing was run/,
+  );
+  const same = new Map([[JSON.stringify(["a0", "t", 0]), {
+    run_id: "a0.t.0.old",
+    identity: { "arm.model": "222" },
+  }]]);
+  assert.throws(() => checkResume(same, runs as never, "o.jsonl"), /spec \(the run ids differ\)/);
+});

@@ -114,7 +114,11 @@ export function checkResume(
     }
   }
   if (changed > 0) {
-    const parts = [...changes].map(([scope, fields]) => `${scope}: ${listed(fields)}`);
+    const scopes = [...changes].map(([scope, fields]) => `${scope}: ${listed(fields)}`);
+    const parts = scopes.length > 6
+      ? [...scopes.slice(0, 6), `… (${scopes.length - 6} more arms and tasks)`]
+      : scopes;
+    if (parts.length === 0 && legacy < changed) parts.push("the run ids differ");
     if (legacy > 0) {
       parts.push(
         `${legacy} row${
