@@ -13,7 +13,17 @@
 
 import { InputError } from "../base/errors.ts";
 
-/** Another process writes the output. The CLI exits 2. */
+/**
+ * Another process writes the output. The CLI exits 2.
+ *
+ * @example Usage
+ * ```ts
+ * import { OutputLockedError } from "./output_lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(new OutputLockedError("pid 7 is writing it", "runs.jsonl").name, "OutputLockedError");
+ * ```
+ */
 export class OutputLockedError extends InputError {
   /**
    * Create the error.

@@ -22,7 +22,17 @@ import type { PlannedRun } from "./plan.ts";
 import { runKey } from "./plan.ts";
 import { changedFields } from "./run_identity.ts";
 
-/** Rows made under another spec. The CLI exits 2. */
+/**
+ * Rows made under another spec. The CLI exits 2.
+ *
+ * @example Usage
+ * ```ts
+ * import { SpecChangedError } from "./resume_guard.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(new SpecChangedError("2 rows…", "runs.jsonl").name, "SpecChangedError");
+ * ```
+ */
 export class SpecChangedError extends InputError {
   /**
    * Create the error.

@@ -49,7 +49,19 @@ export interface RowRun {
   runId: string;
 }
 
-/** Two rows that cannot both be counted. The CLI exits 2. */
+/**
+ * Two rows that cannot both be counted. The CLI exits 2.
+ *
+ * @example Usage
+ * ```ts
+ * import { DuplicateRunError, InputError } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new DuplicateRunError("a second, different row of run \"r1\"", "b.jsonl:3");
+ * assert.ok(error instanceof InputError);
+ * assert.equal(error.message, 'b.jsonl:3: a second, different row of run "r1"');
+ * ```
+ */
 export class DuplicateRunError extends InputError {
   /**
    * Create the error.
