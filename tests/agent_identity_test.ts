@@ -85,6 +85,16 @@ Deno.test("run ids hash the run's identity: not the budget, prices, repeats or o
     digests,
   );
   assert.equal(moved[0]!.runId, id);
+  // A server's cwd counts relative to the spec's folder, wherever the command runs from.
+  const withCwd = { ...base, server: { command: ["srv"], cwd: "tools" } };
+  const here = planRuns(agentSpecFromJson(withCwd, { baseDir: "specs" }), undefined, digests);
+  const there = planRuns(
+    agentSpecFromJson(withCwd, { baseDir: `${Deno.cwd()}/specs` }),
+    undefined,
+    digests,
+  );
+  assert.equal(here[0]!.runId, there[0]!.runId);
+  assert.notEqual(here[0]!.runId, id);
   const edited = { ...digests, contracts: new Map([["t", "2".repeat(64)]]) };
   assert.notEqual(planRuns(agentSpecFromJson(base), undefined, edited)[0]!.runId, id);
 });
