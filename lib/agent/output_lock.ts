@@ -109,7 +109,14 @@ export async function lockOutput(output: string): Promise<OutputLock> {
   try {
     file = await Deno.open(path, { read: true, write: true, create: true });
   } catch (error) {
-    throw new InputError(`cannot open the lock file (${(error as Error).message})`, path);
+    const denied = error instanceof Deno.errors.NotCapable ||
+      error instanceof Deno.errors.PermissionDenied;
+    throw new InputError(
+      `cannot open the lock file (${(error as Error).message})${
+        denied ? `; add ${path} to --allow-write` : ""
+      }`,
+      path,
+    );
   }
   let locked: boolean;
   try {
