@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DuplicateRunError, loadRuns } from "../mod.ts";
 import { rowFingerprint, RunRowIndex } from "../lib/stats/duplicates.ts";
+import { key64, KeyTable } from "../lib/stats/_row_hash.ts";
 import { runCollect } from "./_cli.ts";
 
 const PAIRED = "testdata/runs/paired_example.jsonl";
@@ -190,4 +191,30 @@ Deno.test("RunRowIndex keeps every run apart past its table's growth", () => {
     );
   }
   assert.equal(index.duplicates, 21);
+});
+
+Deno.test("KeyTable gives back what a Map would, through every growth", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.string(), fc.nat(), fc.nat()), { maxLength: 3000 }),
+      (entries) => {
+        const table = new KeyTable();
+        const map = new Map<string, [number, number, number]>();
+        for (const [name, value, line] of entries) {
+          const key = key64(name);
+          if (map.has(name)) continue;
+          table.set(key, value >>> 0, 0, line >>> 0);
+          map.set(name, [value >>> 0, 0, line >>> 0]);
+        }
+        for (const [name, expected] of map) {
+          assert.deepEqual(table.get(key64(name)), expected);
+        }
+        assert.equal(
+          table.get(key64("\u0000not there")),
+          map.has("\u0000not there") ? map.get("\u0000not there") : undefined,
+        );
+      },
+    ),
+    { numRuns: 30 },
+  );
 });
