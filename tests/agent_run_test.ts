@@ -63,7 +63,7 @@ Deno.test("agent run: 2 arms × 2 tasks × 3 repeats write 12 rows, traces and r
     assert.equal(rows.length, 12);
     assert.equal(new Set(rows.map(keyOf)).size, 12);
     for (const row of rows) {
-      assert.equal(row.schema, "toolscore.agent_run/1");
+      assert.equal(row.schema, "toolscore.agent_run/2");
       assert.equal(row.status, "ok");
       assert.match(String(row.trace), /^runs\/(good|sloppy)\/(book|weather)-[0-2]\.json$/);
       assert.equal(row.receipt, String(row.trace).replace(/\.json$/, ".receipt.json"));
@@ -240,14 +240,14 @@ Deno.test("agent run works with exactly the permissions the README shows", async
     const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
     assert.match(
       readme,
-      /--allow-read --allow-write=runs\.jsonl,runs\.spend\.jsonl,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
+      /--allow-read --allow-write=runs\.jsonl,runs\.spend\.jsonl,runs\.jsonl\.lock,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
     );
     const child = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--no-prompt",
         "--allow-read",
-        `--allow-write=${out},${dir}/runs.spend.jsonl,${dir}/runs`,
+        `--allow-write=${out},${dir}/runs.spend.jsonl,${out}.lock,${dir}/runs`,
         "--allow-env=TOOLSCORE_TEST_KEY,PATH,HOME,DENO_DIR",
         "--allow-net=127.0.0.1",
         "--allow-run",

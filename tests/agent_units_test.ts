@@ -8,7 +8,7 @@ import {
   type ToolNameProvider,
 } from "../lib/mcp/tool_names.ts";
 import { backoffMs, retryAfterMs } from "../lib/agent/http.ts";
-import { parseShard, planRuns, runId } from "../lib/agent/plan.ts";
+import { parseShard, planRuns } from "../lib/agent/plan.ts";
 import { readArmKeys, Redactor } from "../lib/agent/keys.ts";
 import { readChatCompletion } from "../lib/agent/openai.ts";
 import { agentSpecFromJson } from "../lib/spec/agent_spec.ts";
@@ -104,8 +104,7 @@ Deno.test("planRuns() shards partition the matrix, and run ids do not depend on 
     const ids = shards.flat().map((r) => r.runId).sort();
     assert.deepEqual(ids, all.map((r) => r.runId).sort());
   }));
-  assert.equal(all[0]!.runId, runId(spec.sha256, "a", "t1", 0));
-  assert.notEqual(runId("0".repeat(64), "a", "t", 0), runId("1".repeat(64), "a", "t", 0));
+  assert.match(all[0]!.runId, /^a\.t1\.0\.[0-9a-f]{12}$/);
   assert.throws(() => parseShard("1/0"), /--shard 1\/0/);
   assert.throws(() => parseShard("a/b"), /expected k\/n/);
 });

@@ -18,7 +18,11 @@ import {
 import { readTrace } from "../lib/formats/detect.ts";
 import { sha256Hex } from "../lib/base/canonical.ts";
 import { evaluateExpected, loadExpected } from "../lib/evaluate/expected.ts";
-import { RUN_RECORD_SCHEMA_PATH, RUN_RECORD_SCHEMA_SHA256 } from "../lib/export/schema.ts";
+import {
+  RUN_RECORD_SCHEMA_PATH,
+  RUN_RECORD_SCHEMA_SHA256,
+  SCHEMA_VERSION,
+} from "../lib/export/schema.ts";
 import { recordSha256 } from "../lib/export/validate.ts";
 import { validateExport } from "../lib/export/validate_export.ts";
 import { manifestPathOf } from "../lib/export/write.ts";
@@ -103,8 +107,13 @@ Deno.test("exportRecords() writes records that validate, for every kind of input
 Deno.test("recordFromRun() reads an agent-run row as the API reference describes", async () => {
   const rows = (await Deno.readTextFile(RUNS)).trim().split("\n").map((l) => JSON.parse(l));
   const record = recordFromRun(rows[0], SOURCE);
-  assert.equal(record.schema_version, "1");
+  assert.equal(record.schema_version, "2");
   assert.equal(record.record_type, "run");
+  // The v2 fields: carried from the row, unknown ones null.
+  assert.equal(record.model, rows[0].model);
+  assert.equal(record.status, rows[0].status);
+  assert.equal(record.failed_checks, null);
+  assert.equal(record.server_start_s, null);
   assert.equal(record.run_id, rows[0].run_id);
   assert.equal(record.variant, rows[0].arm_id);
   assert.equal(record.task, rows[0].task_id);
@@ -306,7 +315,10 @@ Deno.test("writeExport() writes a manifest whose hashes and count match the file
     assert.equal(manifest.jsonl_sha256, sha256Hex(await Deno.readFile(jsonl)));
     assert.equal(manifest.record_count, text.trimEnd().split("\n").length);
     assert.equal(manifest.record_count, 13);
-    assert.deepEqual(manifest.schema, { version: "1", sha256: RUN_RECORD_SCHEMA_SHA256 });
+    assert.deepEqual(manifest.schema, {
+      version: SCHEMA_VERSION,
+      sha256: RUN_RECORD_SCHEMA_SHA256,
+    });
     assert.deepEqual(manifest.sources, await Promise.all(inputs.map(fileDigest)));
     assert.match(manifest.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.ok(text.endsWith("}\n") && !text.includes("\r"));

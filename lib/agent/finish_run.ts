@@ -28,8 +28,8 @@ import { costUsd, lookupPrice } from "../spec/prices.ts";
 import type { RunOutput } from "./run_loop.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
-/** The row schema name. */
-export const ROW_SCHEMA = "toolscore.agent_run/1";
+/** The row schema name (v2 since issue 29: run ids from the run's identity, `identity` digests). */
+export const ROW_SCHEMA = "toolscore.agent_run/2";
 
 /** What every run of one `agent run` shares when it is finished. */
 export interface FinishContext {
@@ -247,6 +247,7 @@ export async function finishRun(
     notes,
     server_fresh: output.serverFresh,
     spec_sha256: spec.sha256,
+    identity: run.identity,
     started_at: startedAt.toISOString(),
   };
   if (output.stop === "error" || stopped) return { row: redactor.value(row), costUsd: cost };

@@ -22,3 +22,7 @@ export * from "./ledger.ts";
 export * from "./faults.ts";
 export * from "./finish_run.ts";
 export * from "./run_matrix.ts";
+export * from "./run_identity.ts";
+export * from "./resume_guard.ts";
+export * from "./output_lock.ts";
+export * from "./restart.ts";

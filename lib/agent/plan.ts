@@ -1,8 +1,10 @@
 /**
  * The run matrix: every (arm, task, repeat) of a spec, cell by cell — for
  * each repeat, for each task (by id, by code point), every arm of that
- * (task, repeat) cell — each with a run id derived from the spec's hash, the
- * arm, the task and the repeat — the same on every rerun and every shard.
+ * (task, repeat) cell — each with a run id derived from what makes that run
+ * what it is (`run_identity.ts`, issue 29: no longer the whole spec's hash, so
+ * a raised budget or an added arm keeps the ids) — the same on every rerun and
+ * every shard.
  * Inside a cell the arms (sorted by id) are rotated: cell `c` starts with
  * arm `(s + c) mod A`, where `s` comes from the SHA-256 of the spec's
  * `order_seed` (default 0), so that every arm goes first equally often and
@@ -15,12 +17,15 @@
 
 import { sha256Hex } from "../base/canonical.ts";
 import { UsageError } from "../base/errors.ts";
+import { runIdentifier, type RunInputDigests } from "./run_identity.ts";
 import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
 
 /** One run of the matrix. */
 export interface PlannedRun {
   /** The run id (stable across reruns and shards). */
   runId: string;
+  /** Each field of the run's identity as a digest, written into its row (`identity`). */
+  identity: Record<string, string>;
   /** The arm. */
   arm: AgentArm;
   /** The task. */
@@ -89,27 +94,8 @@ export function runKey(arm: string, task: string, repeat: number): string {
   return JSON.stringify([arm, task, repeat]);
 }
 
-/**
- * A run id: readable ids and a hash of the spec, arm, task and repeat.
- *
- * @param specSha256 The spec's hash.
- * @param arm The arm id.
- * @param task The task id.
- * @param repeat The repeat.
- * @returns `arm.task.repeat.HASH12`.
- *
- * @example Usage
- * ```ts
- * import { runId } from "./plan.ts";
- * import assert from "node:assert/strict";
- *
- * assert.match(runId("0".repeat(64), "mini", "book", 0), /^mini\.book\.0\.[0-9a-f]{12}$/);
- * ```
- */
-export function runId(specSha256: string, arm: string, task: string, repeat: number): string {
-  const hash = sha256Hex(`${specSha256}\n${arm}\n${task}\n${repeat}`).slice(0, 12);
-  return `${arm}.${task}.${repeat}.${hash}`;
-}
+// The digests of a plan made without reading the files (a --dry-run display): unknown.
+const UNREAD: RunInputDigests = { contracts: new Map(), faults: null, honesty: null };
 
 function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -126,6 +112,8 @@ function rotationStart(seed: number | string, arms: number): number {
  *
  * @param spec The spec.
  * @param shard The shard to take, if any.
+ * @param digests The hashes of the files run ids depend on (`runInputDigests`); without them
+ *   the files count as unknown and the ids are not those a run writes (enough for a plan's counts).
  * @returns The runs.
  *
  * @example Usage
@@ -146,18 +134,23 @@ function rotationStart(seed: number | string, arms: number): number {
  * assert.deepEqual(planRuns(spec, { k: 2, n: 2 }).map((r) => r.cell), [1, 1]);
  * ```
  */
-export function planRuns(spec: AgentSpec, shard?: Shard): PlannedRun[] {
+export function planRuns(
+  spec: AgentSpec,
+  shard?: Shard,
+  digests: RunInputDigests = UNREAD,
+): PlannedRun[] {
   const arms = [...spec.arms].sort((a, b) => byCodePoint(a.id, b.id));
   const tasks = [...spec.tasks].sort((a, b) => byCodePoint(a.id, b.id));
   const start = arms.length === 0 ? 0 : rotationStart(spec.orderSeed, arms.length);
   const runs: PlannedRun[] = [];
+  const identify = runIdentifier(spec, digests);
   let cell = 0;
   for (let repeat = 0; repeat < spec.repeats; repeat++) {
     for (const task of tasks) {
       for (let i = 0; i < arms.length; i++) {
         const arm = arms[(start + cell + i) % arms.length]!;
         runs.push({
-          runId: runId(spec.sha256, arm.id, task.id, repeat),
+          ...identify(arm, task, repeat),
           arm,
           task,
           repeat,

@@ -34,6 +34,8 @@ import { SPEND_SCHEMA } from "../stats/runs.ts";
 import { faultCellOf, type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
 import { InputError } from "../base/errors.ts";
+import { checkResume } from "./resume_guard.ts";
+import { runInputDigests } from "./run_identity.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
 /** A run that was not started, and why. */
@@ -188,9 +190,15 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const keys = readArmKeys(spec, options.readEnv);
   const { faults, ...inputs } = await loadInputs(spec);
   const outDir = options.outDir ?? defaultOutDir(options.output);
-  const planned = planRuns(spec, options.shard);
+  const digests = await runInputDigests(spec);
+  const planned = planRuns(spec, options.shard, digests);
 
   const existing = await readExistingRows(options.output);
+  for (
+    const text of checkResume(existing.rows, planRuns(spec, undefined, digests), options.output)
+  ) {
+    emit({ type: "note", text });
+  }
   if (existing.cut !== null) {
     emit({
       type: "note",

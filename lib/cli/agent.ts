@@ -14,6 +14,8 @@ import { closeAllTransports } from "../mcp/transport.ts";
 import { readEnv } from "../mcp/server_env.ts";
 import { callReservation, runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
 import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
+import { lockOutput } from "../agent/output_lock.ts";
+import { restartOutput } from "../agent/restart.ts";
 import {
   defaultOutDir,
   type MatrixEvent,
@@ -27,10 +29,11 @@ import {
   EXIT,
   type FlagSpec,
   numberFlag,
+  type ParsedFlags,
   parseFlags,
   stringFlag,
 } from "./command.ts";
-import { readyOutputFile, readyOutputFolder } from "./output_ready.ts";
+import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
@@ -41,6 +44,7 @@ const FLAGS: FlagSpec = {
   concurrency: { type: "string" },
   shard: { type: "string" },
   "retry-errors": { type: "boolean" },
+  restart: { type: "boolean" },
   "dry-run": { type: "boolean" },
   "allow-unknown-price": { type: "boolean" },
   json: { type: "boolean" },
@@ -67,6 +71,8 @@ Options:
   --shard k/n           only the cells (task, repeat) whose index is k-1 mod n; the
                         shards' files concatenate into the run
   --retry-errors        run again the runs whose row has status "error"
+  --restart             start over: move FILE, its out-dir and FILE.* aside as
+                        NAME.TIMESTAMP.jsonl and DIR.TIMESTAMP/ (a new budget ledger)
   --allow-unknown-price under budget.max_usd, run arms without a price (cost stays unknown)
   --dry-run             print the plan and estimated cost, run the doctor, run nothing
   --json                print {runs, errors, stopped, not_started, spend_usd,
@@ -89,6 +95,13 @@ Injected faults (the spec's faults file: {tool, occurrence, kind: error | timeou
 warning | replace, message?, result?, probability?, seed?}) change real tool results
 before the model sees them; each run's are written to RUN.injected.json.
 
+Run ids hash what makes each run what it is (the arm, the task's prompt and
+contract, the server, max_turns, timeout_s, the faults and honesty files, the
+repeat), not budget, prices or the other arms: adding arms, tasks or repeats or
+raising the budget resumes. A row whose run was planned under another spec
+stops the rerun (exit 2, naming what changed) before any model call; use
+--restart or a new -o. One process writes an output at a time (FILE.lock).
+
 A stdio server may use \${TOOLSCORE_RUN_DIR} (a fresh folder per run) and
 \${TOOLSCORE_RUN_ID} in its env, e.g. MEMORY_FILE_PATH: \${TOOLSCORE_RUN_DIR}/memory.jsonl.
 Ctrl-C or SIGTERM stops cleanly: runs in flight are not written, their servers are
@@ -96,14 +109,16 @@ stopped; the same command again finishes the matrix. Key values are read from th
 environment only and never printed or written.
 
 Permissions: --allow-read (spec, contracts, output),
---allow-write=RUNS.jsonl,RUNS.spend.jsonl,DIR,
+--allow-write=RUNS.jsonl,RUNS.spend.jsonl,RUNS.jsonl.lock,DIR (and the output's folder for
+--restart),
 --allow-env=KEY,… (the arms' keys, plus PATH, HOME… for the server), --allow-net=HOST,…
 (the providers and a url server), --allow-run (a stdio server; unscoped so that
 its process group can be stopped).
 
 Exit codes: 0 every run has a row with status ok; ${EXIT_INCOMPLETE} the matrix is incomplete (error rows
 — rerun with --retry-errors —, stopped rows or runs not started); 1 --dry-run: a doctor check
-failed; 2 usage or input error; 130/143 stopped by SIGINT/SIGTERM (rerun to finish).
+failed; 2 usage or input error (a spec changed under the rows already written, another
+agent run writing FILE); 130/143 stopped by SIGINT/SIGTERM (rerun to finish).
 
 Examples:
   toolscore agent run agent.yaml -o runs.jsonl --concurrency 4
@@ -373,8 +388,33 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   }
 
   // Both outputs' folders and write access, before any model is called (issue 32).
-  await readyOutputFile(output, "-o");
+  await readyAppendFile(output, "-o");
   await readyOutputFolder(outDir, "--out-dir");
+  // Held until the matrix ends: a second agent run on this output stops here, before any call.
+  const lock = await lockOutput(output);
+  try {
+    if (flags.values.restart === true) {
+      for (const [from, to] of await restartOutput(output, outDir, new Date())) {
+        io.stderr(`restart: moved ${from} to ${to}\n`);
+      }
+    }
+    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard });
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(
+  flags: ParsedFlags,
+  io: CliIO,
+  { spec, output, outDir, concurrency, shard }: {
+    spec: AgentSpec;
+    output: string;
+    outDir: string;
+    concurrency: number | undefined;
+    shard: Shard | undefined;
+  },
+): Promise<number> {
   const controller = new AbortController();
   const stop = listenForStop(controller);
   let summary: MatrixSummary;

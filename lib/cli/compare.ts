@@ -148,6 +148,7 @@ export async function readRuns(
   const runs = await loadRuns(paths, {
     variantKey: stringFlag(flags, "variant-key"),
     onStopped: () => stopped++,
+    onNote: (text) => io.stderr(`toolscore: note: ${text}\n`),
   });
   if (stopped > 0) {
     io.stderr(

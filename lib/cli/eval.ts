@@ -42,7 +42,6 @@
  * @module
  */
 
-import { dirname } from "node:path";
 import { InputError, UsageError } from "../base/errors.ts";
 import { formatSummary, type SummaryRow } from "../report/console.ts";
 import { type CliIO, type Command, EXIT } from "./command.ts";
@@ -55,7 +54,7 @@ import {
 } from "./eval_pool.ts";
 import { excludedNote, readTraceFiles, strayNote } from "./inputs.ts";
 import { walkTracePaths } from "../formats/trace_folder.ts";
-import { readyOutputFile, readyOutputFolder, readyReports } from "./output_ready.ts";
+import { configFiles, prepareEvalOutputs } from "./eval_outputs.ts";
 import { type Progress, progressLine } from "./progress.ts";
 import {
   CONSOLE_BLOCKS,
@@ -363,47 +362,6 @@ async function scoreHere(
     pending = kept.map((scored) => renderScored(session, scored, io.color));
   }
   report.add(sliceOf(pending, json, io.color));
-}
-
-// The run's own files: left out of a trace folder that holds them (issue 32).
-function configFiles(session: EvalSession): (string | undefined)[] {
-  const { inputs } = session.run;
-  const answerFile = session.values["final-answer-file"];
-  return [
-    session.run.goldPath,
-    inputs.forbidden,
-    inputs.honesty_config,
-    inputs.injected,
-    typeof answerFile === "string" ? answerFile : undefined,
-  ];
-}
-
-// Every writer of the run made ready before any scoring (issue 32): folders created, write
-// access and the overwrite rule checked, the step summary's permissions checked.
-async function prepareEvalOutputs(session: EvalSession, files: string[]): Promise<void> {
-  const { values } = session;
-  const inputs = [...configFiles(session), ...files];
-  // The receipt flags' own refusals come first, so a refused run creates no folder.
-  const chosen = [values.receipt === true, values["receipt-out"], values["receipt-dir"]]
-    .filter((v) => v !== undefined && v !== false).length;
-  if (chosen > 1) throw new UsageError("give one of --receipt, --receipt-out and --receipt-dir");
-  if (chosen === 1 && files.includes("-")) {
-    throw new UsageError(
-      "a trace read from standard input cannot have a receipt (there is no file to hash); " +
-        "save it to a file and pass its path",
-    );
-  }
-  await readyReports(values, inputs);
-  const receiptOut = values["receipt-out"];
-  if (typeof receiptOut === "string") await readyOutputFile(receiptOut, "--receipt-out");
-  const receiptDir = values["receipt-dir"];
-  if (typeof receiptDir === "string") await readyOutputFolder(receiptDir, "--receipt-dir");
-  if (values.receipt === true) {
-    // Beside each trace: every trace folder once.
-    for (const folder of new Set(files.map((file) => dirname(file)))) {
-      await readyOutputFolder(folder, "--receipt");
-    }
-  }
 }
 
 function jobsOf(value: unknown): number {

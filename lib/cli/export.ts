@@ -134,7 +134,11 @@ Examples:
     // (and names the stray files it skipped, once).
     const tally = await tallyTasks(iterateRecords(inputs, recordOptions));
     const records = withTaskClass(
-      iterateRecords(inputs, { ...recordOptions, onStray: (path) => strays.push(path) }),
+      iterateRecords(inputs, {
+        ...recordOptions,
+        onStray: (path) => strays.push(path),
+        onNote: (text) => io.stderr(`toolscore: note: ${text}\n`),
+      }),
       tally,
     );
     // The manifest hashes the files read: a folder is its walked files (a stray one among them).

@@ -101,6 +101,61 @@ export async function readyOutputFile(path: string, flag: string): Promise<void>
 }
 
 /**
+ * Make ready a file that is appended to in place (agent run's `-o` rows):
+ * its missing parent folders are created, and the file itself is opened for
+ * appending (or, when missing, created and removed again), so the check needs
+ * no more permission than the run's own writes — `--allow-write=runs.jsonl`
+ * is enough, where {@linkcode readyOutputFile}'s probe needs the folder.
+ *
+ * @param path The file.
+ * @param flag The flag that names it, for the message (`-o`).
+ * @throws {InputError} When the path is a folder, or the file cannot be written.
+ *
+ * @example Usage
+ * ```ts
+ * import { readyAppendFile } from "./output_ready.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * await readyAppendFile(`${dir}/out/runs.jsonl`, "-o");
+ * assert.ok(Deno.statSync(`${dir}/out`).isDirectory);
+ * assert.throws(() => Deno.statSync(`${dir}/out/runs.jsonl`)); // nothing left behind
+ * Deno.removeSync(dir, { recursive: true });
+ * ```
+ */
+export async function readyAppendFile(path: string, flag: string): Promise<void> {
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = await Deno.stat(path);
+  } catch {
+    info = undefined;
+  }
+  if (info?.isDirectory === true) {
+    throw new InputError(`${flag}: is a folder; give a file path`, path);
+  }
+  if (info === undefined) {
+    const folder = dirname(path);
+    let folderInfo: Deno.FileInfo | undefined;
+    try {
+      folderInfo = await Deno.stat(folder);
+    } catch {
+      folderInfo = undefined;
+    }
+    if (folderInfo === undefined) await readyOutputFolder(folder, flag);
+  }
+  try {
+    if (info !== undefined) {
+      (await Deno.open(path, { append: true })).close();
+    } else {
+      (await Deno.open(path, { write: true, createNew: true })).close();
+      await Deno.remove(path).catch(() => {});
+    }
+  } catch (error) {
+    throw new InputError(`${flag}: ${why(error, "write this file")}`, path);
+  }
+}
+
+/**
  * The step summary file of `--github-summary`, checked before the run:
  * `undefined` when `GITHUB_STEP_SUMMARY` is unset (the report then says so
  * and the exit code is unchanged); a missing permission to read the variable

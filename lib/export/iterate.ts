@@ -34,6 +34,7 @@ import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jso
 import { decodeUtf8, fileError, parseDocument } from "../base/load.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
+import { isStemNamedRecord, RunRowIndex } from "../stats/duplicates.ts";
 import {
   identityOfStem,
   recordFromFieldsAsync,
@@ -75,6 +76,12 @@ export interface ExportRecordsOptions {
    * @default {undefined}
    */
   onStray?: (path: string) => void;
+  /**
+   * Told each note: agent-run rows given twice are exported once (the check
+   * `compare` uses; two different rows of one run are an error).
+   * @default {undefined} (notes are dropped)
+   */
+  onNote?: (text: string) => void;
 }
 
 /** Options for {@linkcode iterateRecords}: the same as {@linkcode ExportRecordsOptions}. */
@@ -94,6 +101,8 @@ interface Context {
   minScore: number | undefined;
   taskPattern: string | RegExp;
   onStray?: (path: string) => void;
+  /** The agent-run rows seen, so that no run is exported twice. */
+  rows: RunRowIndex;
 }
 
 /** Whether a parsed JSONL row is an agent-run row or an exported record. */
@@ -135,7 +144,7 @@ function located(error: unknown, where: string): unknown {
   return error;
 }
 
-async function* runRowRecords(path: string): AsyncGenerator<RunRecord> {
+async function* runRowRecords(path: string, rows: RunRowIndex): AsyncGenerator<RunRecord> {
   const { sha256 } = await fileDigest(path);
   const hash = createHash("sha256");
   for await (const block of fileLineBlocks(path, hash)) {
@@ -146,6 +155,15 @@ async function* runRowRecords(path: string): AsyncGenerator<RunRecord> {
       const row = parseJsonLine(text, `${path}:${line}`);
       try {
         const fields = runFields(row, { kind: "agent_run", path, sha256, line });
+        const run = {
+          variant: fields.variant ?? "",
+          task: fields.task ?? "",
+          repeat: fields.repeat,
+          runId: fields.run_id ?? "",
+        };
+        if (!rows.add(run, row, { file: path, line }, { stemNamed: isStemNamedRecord(row) })) {
+          continue;
+        }
         // Hashed together: one await per block rather than one per line.
         pending.push(recordFromFieldsAsync(fields));
         lines.push(line);
@@ -250,7 +268,7 @@ async function* inputRecords(
     // An empty file is not "no runs happened": an export of nothing would hide it.
     if (!first.found) throw new InputError("no records: the file has no JSON lines", path);
     if (isRunRow(first.value)) {
-      yield* runRowRecords(path);
+      yield* runRowRecords(path, context.rows);
       return;
     }
   }
@@ -327,8 +345,10 @@ export async function* iterateRecords(
     minScore: options.minScore,
     taskPattern: options.taskPattern ?? DEFAULT_TASK_PATTERN,
     onStray: options.onStray,
+    rows: new RunRowIndex(),
   };
   for (const path of paths) yield* inputRecords(path, context, walk.walked.has(path));
+  for (const note of context.rows.notes()) options.onNote?.(note);
 }
 
 /**

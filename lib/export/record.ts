@@ -16,8 +16,9 @@ import { evaluationEvidence } from "../checks/evidence.ts";
 import { redactText } from "../checks/security.ts";
 import { runFromRow } from "../stats/runs.ts";
 import { DEFAULT_TASK_PATTERN, taskOfStem } from "../stats/traces.ts";
-import type { RecordSource, RunRecord } from "./schema.ts";
+import { type RecordSource, type RunRecord, SCHEMA_VERSION } from "./schema.ts";
 import { recordSha256, recordSha256Async, schemaProblems } from "./validate.ts";
+import { v2Fields } from "./v2_fields.ts";
 
 const PRODUCER = Object.freeze({ name: "toolscore", version: denoJson.version });
 const GRADES = ["A", "B", "C", "D", "F"];
@@ -188,7 +189,7 @@ function unsealed(fields: RecordFields): RunRecord {
   const { usage, source, hashes } = fields;
   // One literal in the schema's order: every line lists its fields the same way.
   const record = {
-    schema_version: "1",
+    schema_version: SCHEMA_VERSION,
     record_type: "run",
     run_id: redacted(fields.run_id),
     variant: redacted(fields.variant),
@@ -208,6 +209,15 @@ function unsealed(fields: RecordFields): RunRecord {
       unknown: fields.evidence.unknown,
     }),
     error: redacted(fields.error),
+    status: fields.status ?? null,
+    failed_checks: fields.failed_checks == null ? null : freeze([...fields.failed_checks]),
+    prior_cost_usd: fields.prior_cost_usd ?? null,
+    model: redacted(fields.model ?? null),
+    turns: fields.turns ?? null,
+    stop: fields.stop ?? null,
+    server_start_s: fields.server_start_s ?? null,
+    error_kind: fields.error_kind ?? null,
+    task_class: fields.task_class ?? null,
     source: freeze({
       kind: source.kind,
       path: redactText(source.path),
@@ -308,6 +318,7 @@ export function runFields(row: unknown, source: RecordSource): RecordFields {
     usage: usageOf(fields.usage, "usage"),
     evidence: evidenceOf(fields.evidence),
     error: errorText(fields.error),
+    ...v2Fields(fields),
     source,
     hashes: {
       trace_sha256: hexOf(fields.trace_sha256) ?? hexOf(hashes.trace_sha256),

@@ -2,6 +2,12 @@
  * The run record: its JSON Schema (2020-12, shipped as a value so it works
  * from JSR and from a compiled binary), its version and its TypeScript shape.
  *
+ * Since issue 29 records are written at `schema_version: "2"`, which adds
+ * `status` (`stopped` too), `failed_checks`, `prior_cost_usd`, `model`,
+ * `turns`, `stop`, `server_start_s`, `error_kind` and `task_class` (each
+ * `null` when unknown; later issues fill them). One schema validates both
+ * versions: a v2 record carries every one of those fields, a v1 record none.
+ *
  * @module
  */
 
@@ -17,10 +23,38 @@ import { jsonSha256 } from "../base/canonical.ts";
  * import { SCHEMA_VERSION } from "@toolscore/cli";
  * import assert from "node:assert/strict";
  *
- * assert.equal(SCHEMA_VERSION, "1");
+ * assert.equal(SCHEMA_VERSION, "2");
  * ```
  */
-export const SCHEMA_VERSION = "1";
+export const SCHEMA_VERSION = "2";
+
+/**
+ * The schema versions read and validated: v1 records and exports stay valid.
+ *
+ * @example Usage
+ * ```ts
+ * import { SCHEMA_VERSIONS } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...SCHEMA_VERSIONS], ["1", "2"]);
+ * ```
+ */
+export const SCHEMA_VERSIONS: readonly ["1", "2"] = ["1", "2"];
+
+/**
+ * The canonical SHA-256 of the v1 run-record schema, which the manifests of
+ * v1 exports record (the v2 schema validates their records too).
+ *
+ * @example Usage
+ * ```ts
+ * import { RUN_RECORD_SCHEMA_V1_SHA256 } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(RUN_RECORD_SCHEMA_V1_SHA256, /^[0-9a-f]{64}$/);
+ * ```
+ */
+export const RUN_RECORD_SCHEMA_V1_SHA256 =
+  "2efa856d8b3fda68929264efaf6e52f58c466e8f9cdffc65e013a2f804ff2adc";
 
 /**
  * The JSON Schema of a run record (2020-12), as shipped in
@@ -88,8 +122,8 @@ export interface RecordSource {
 
 /** One run record (file shape: snake_case keys). Unknown values are `null`. */
 export interface RunRecord {
-  /** Always {@linkcode SCHEMA_VERSION}. */
-  schema_version: "1";
+  /** {@linkcode SCHEMA_VERSION} when written; `"1"` in a v1 record read back. */
+  schema_version: "1" | "2";
   /** Always `run`. */
   record_type: "run";
   /** The run's identifier. */
@@ -120,8 +154,24 @@ export interface RunRecord {
   evidence: { pass: number; fail: number; unknown: number } | null;
   /** Why the run errored. */
   error: string | null;
-  /** Its task's class under its variant over the export's inputs (optional until the v2 record). */
-  task_class?: "stable_pass" | "stable_fail" | "flaky" | "single";
+  /** The agent run's status (`ok`, `error`, `stopped`); absent in a v1 record. */
+  status?: "ok" | "error" | "stopped" | null;
+  /** The checks that failed the run under the contract's passing rule; absent in a v1 record. */
+  failed_checks?: string[] | null;
+  /** What earlier attempts of this run cost, USD; absent in a v1 record. */
+  prior_cost_usd?: number | null;
+  /** The model the run used; absent in a v1 record. */
+  model?: string | null;
+  /** Model turns the run took; absent in a v1 record. */
+  turns?: number | null;
+  /** Why the run ended (`final`, `max_turns`, `timeout`, `budget`…); absent in a v1 record. */
+  stop?: string | null;
+  /** Seconds the MCP server took to start; absent in a v1 record. */
+  server_start_s?: number | null;
+  /** What failed in an error run (`provider`, `server`…); absent in a v1 record. */
+  error_kind?: string | null;
+  /** `stable_pass`, `stable_fail`, `flaky` or `single`; absent in a v1 record. */
+  task_class?: "stable_pass" | "stable_fail" | "flaky" | "single" | null;
   /** Where the record came from. */
   source: RecordSource;
   /** The program that wrote the record. */

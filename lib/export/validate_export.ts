@@ -11,7 +11,11 @@ import { isJsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { fileLineBlocks } from "../base/jsonl_lines.ts";
 import { readTextFile } from "../base/load.ts";
-import { RUN_RECORD_SCHEMA_SHA256, SCHEMA_VERSION } from "./schema.ts";
+import {
+  RUN_RECORD_SCHEMA_SHA256,
+  RUN_RECORD_SCHEMA_V1_SHA256,
+  SCHEMA_VERSIONS,
+} from "./schema.ts";
 import { validateRecordAsync } from "./validate.ts";
 import { manifestPathOf } from "./write.ts";
 
@@ -77,6 +81,7 @@ export async function validateExport(
   };
   const hash = createHash("sha256");
   const sourcesSeen = new Map<string, { sha256: unknown; line: number }>();
+  const versionsSeen = new Map<string, number>();
   let count = 0;
   // The checks of one line; the record hash is awaited a block of lines at a time.
   const checkLine = (text: string, line: number): Promise<string[]> => {
@@ -88,6 +93,9 @@ export async function validateExport(
       checkJsonLimits(record);
     } catch (error) {
       return Promise.resolve([`not valid JSON (${(error as Error).message})`]);
+    }
+    if (isJsonObject(record) && typeof record.schema_version === "string") {
+      if (!versionsSeen.has(record.schema_version)) versionsSeen.set(record.schema_version, line);
     }
     if (isJsonObject(record) && isJsonObject(record.source)) {
       const { path: source, sha256 } = record.source;
@@ -113,6 +121,7 @@ export async function validateExport(
       jsonlSha256,
       count,
       sourcesSeen,
+      versionsSeen,
     })
   ) {
     problems.push(found);
@@ -137,6 +146,7 @@ function checkManifest(
     jsonlSha256: string;
     count: number;
     sourcesSeen: Map<string, { sha256: unknown; line: number }>;
+    versionsSeen: Map<string, number>;
   },
 ): ExportProblem[] {
   const file = manifestPathOf(path);
@@ -164,10 +174,27 @@ function checkManifest(
     );
   }
   const schema = isJsonObject(manifest.schema) ? manifest.schema : {};
-  if (schema.version !== SCHEMA_VERSION) {
-    problem(`schema.version is ${JSON.stringify(schema.version)}; expected "${SCHEMA_VERSION}"`);
-  } else if (schema.sha256 !== RUN_RECORD_SCHEMA_SHA256) {
+  // A v1 export (its manifest names the v1 schema) still checks out: v2 reads v1 records.
+  const shipped = { "1": RUN_RECORD_SCHEMA_V1_SHA256, "2": RUN_RECORD_SCHEMA_SHA256 };
+  if (!(SCHEMA_VERSIONS as readonly unknown[]).includes(schema.version)) {
+    problem(
+      `schema.version is ${JSON.stringify(schema.version)}; expected ${
+        SCHEMA_VERSIONS.map((v) => `"${v}"`).join(" or ")
+      }`,
+    );
+  } else if (schema.sha256 !== shipped[schema.version as keyof typeof shipped]) {
     problem("schema.sha256 is not the shipped run-record schema's; it was written by another one");
+  } else {
+    // One export, one version: a v2 record under a v1 manifest was not written by an export.
+    for (const [version, line] of found.versionsSeen) {
+      if (version !== schema.version && (SCHEMA_VERSIONS as readonly string[]).includes(version)) {
+        problem(
+          `a record of schema_version "${version}" in an export whose manifest says "${schema.version}"`,
+          line,
+          path,
+        );
+      }
+    }
   }
   const sources = new Map<string, unknown>();
   for (const source of Array.isArray(manifest.sources) ? manifest.sources : []) {

@@ -26,3 +26,4 @@ export * from "./clustered.ts";
 export * from "./runs_needed.ts";
 export * from "./adjust.ts";
 export * from "./difference_interval.ts";
+export * from "./duplicates.ts";

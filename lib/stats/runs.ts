@@ -10,6 +10,7 @@ import { describeJson, isJsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { parseJsonLine, textLines } from "../base/jsonl_lines.ts";
 import { readTextFile } from "../base/load.ts";
+import { isStemNamedRecord, RunRowIndex } from "./duplicates.ts";
 
 /**
  * The outcomes a run can have.
@@ -35,10 +36,29 @@ export const RUN_OUTCOMES = ["pass", "fail", "error", "unknown"] as const;
  *
  * const row = { schema: AGENT_RUN_SCHEMA, arm_id: "mini", task_id: "refund", passed: true };
  * assert.equal(runFromRow(row).outcome, "pass");
- * assert.equal(AGENT_RUN_SCHEMA, "toolscore.agent_run/1");
+ * assert.equal(AGENT_RUN_SCHEMA, "toolscore.agent_run/2");
  * ```
  */
-export const AGENT_RUN_SCHEMA = "toolscore.agent_run/1";
+export const AGENT_RUN_SCHEMA = "toolscore.agent_run/2";
+
+/**
+ * The `schema` values of agent-run rows that are read: v1 rows (before issue
+ * 29) and v2 rows; a row naming another `toolscore.agent_run/…` version is
+ * refused, since its fields may mean something else.
+ *
+ * @example Usage
+ * ```ts
+ * import { AGENT_RUN_SCHEMAS, runFromRow } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...AGENT_RUN_SCHEMAS], ["toolscore.agent_run/1", "toolscore.agent_run/2"]);
+ * assert.throws(() => runFromRow({ schema: "toolscore.agent_run/3", arm_id: "a" }), /newer toolscore/);
+ * ```
+ */
+export const AGENT_RUN_SCHEMAS: readonly string[] = [
+  "toolscore.agent_run/1",
+  "toolscore.agent_run/2",
+];
 
 /** A run's outcome: `error` is an infrastructure failure, `unknown` a run that was not judged. */
 export type RunOutcome = typeof RUN_OUTCOMES[number];
@@ -280,6 +300,17 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
   if (!isJsonObject(row)) {
     throw new InputError(`expected a JSON object, got ${describeJson(row)}`);
   }
+  if (
+    typeof row.schema === "string" && row.schema.startsWith("toolscore.agent_run/") &&
+    !AGENT_RUN_SCHEMAS.includes(row.schema)
+  ) {
+    throw new InputError(
+      `${JSON.stringify(row.schema)} rows are not read by this toolscore (it reads ${
+        AGENT_RUN_SCHEMAS.join(", ")
+      }); a newer toolscore wrote them: upgrade`,
+      "schema",
+    );
+  }
   const keys = options.variantKey === undefined
     ? VARIANT_KEYS
     : [options.variantKey, ...VARIANT_KEYS];
@@ -319,6 +350,16 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
  */
 export function runsFromJsonl(text: string, file: string, options: RunFromRowOptions = {}): Run[] {
   const runs: Run[] = [];
+  eachRunOfJsonl(text, file, options, (run) => runs.push(run));
+  return runs;
+}
+
+function eachRunOfJsonl(
+  text: string,
+  file: string,
+  options: RunFromRowOptions,
+  visit: (run: Run, row: unknown, line: number) => void,
+): void {
   for (const { text: raw, line } of textLines(text)) {
     const content = raw.trim();
     if (content === "") continue;
@@ -333,26 +374,40 @@ export function runsFromJsonl(text: string, file: string, options: RunFromRowOpt
       options.onStopped?.(`${file}:${line}`);
       continue;
     }
+    let run: Run;
     try {
-      runs.push(runFromRow(row, options));
+      run = runFromRow(row, options);
     } catch (error) {
       if (error instanceof InputError) {
         throw new InputError(error.message, `${file}:${line}`, { cause: error });
       }
       throw error;
     }
+    visit(run, row, line);
   }
-  return runs;
+}
+
+/** Options for {@linkcode loadRuns}. */
+export interface LoadRunsOptions extends RunFromRowOptions {
+  /**
+   * Told each note (rows given twice and counted once).
+   * @default {undefined} (notes are dropped)
+   */
+  onNote?: (text: string) => void;
 }
 
 /**
  * Read runs from JSONL files: `toolscore agent run` output or exported run
- * records, mixed freely.
+ * records, mixed freely. No run is counted twice (the check in
+ * `duplicates.ts`): a row given again counts once (with a note), and two
+ * different rows of one run, or one (variant, task, repeat) under two run
+ * ids, are an error naming both files and lines.
  *
  * @param paths The JSONL files.
- * @param options The variant key.
- * @returns Every run, file by file, in line order.
+ * @param options The variant key, and where notes go.
+ * @returns Every run, file by file, in line order, exact duplicates left out.
  * @throws {InputError} When a file cannot be read, holds no runs, or on a bad line, naming `file:line`.
+ * @throws {DuplicateRunError} On two rows that cannot both be counted.
  *
  * @example Usage
  * ```ts ignore
@@ -363,20 +418,24 @@ export function runsFromJsonl(text: string, file: string, options: RunFromRowOpt
  */
 export async function loadRuns(
   paths: Iterable<string>,
-  options: RunFromRowOptions = {},
+  options: LoadRunsOptions = {},
 ): Promise<Run[]> {
   const runs: Run[] = [];
+  const index = new RunRowIndex();
   for (const path of paths) {
-    const before = runs.length;
+    let rows = 0;
     let stopped = 0;
     const onStopped = (where: string) => (stopped++, options.onStopped?.(where));
-    for (const run of runsFromJsonl(await readTextFile(path), path, { ...options, onStopped })) {
-      runs.push(run);
-    }
+    eachRunOfJsonl(await readTextFile(path), path, { ...options, onStopped }, (run, row, line) => {
+      rows++;
+      const place = { file: path, line };
+      if (index.add(run, row, place, { stemNamed: isStemNamedRecord(row) })) runs.push(run);
+    });
     // An empty file is not "no runs happened": say so rather than compare nothing.
-    if (runs.length === before && stopped === 0) {
+    if (rows === 0 && stopped === 0) {
       throw new InputError("no runs: the file has no JSON lines; give agent-run JSONL", path);
     }
   }
+  for (const note of index.notes()) options.onNote?.(note);
   return runs;
 }
