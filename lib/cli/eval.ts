@@ -131,6 +131,8 @@ class EvalReport {
   }
   failed = 0;
   violations = 0;
+  /** Runs of run files that could not be read (issue 34): reported after the rest, exit 2. */
+  readonly inputErrors: string[] = [];
 
   constructor(io: CliIO, json: boolean, records: { add(record: TraceRecord): void } | undefined) {
     this.#io = io;
@@ -181,7 +183,11 @@ class EvalReport {
   finish(single: boolean): void {
     const rows = this.#rows;
     if (this.#json) {
-      if (single && rows.length === 1 && !this.started && this.#single !== undefined) {
+      const errors = this.inputErrors;
+      if (
+        single && rows.length === 1 && !this.started && this.#single !== undefined &&
+        errors.length === 0
+      ) {
         // One trace: its document alone, indented (no name: the command line gave it).
         const { source: _source, ...doc } = JSON.parse(this.#single);
         this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
@@ -194,7 +200,8 @@ class EvalReport {
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
       };
       if (!this.started) this.#release();
-      this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}}\n`);
+      const listed = errors.length > 0 ? `,\n"input_errors": ${JSON.stringify(errors)}` : "";
+      this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}${listed}}\n`);
       return;
     }
     if (this.started) this.#io.stdout("\n");
@@ -220,7 +227,9 @@ async function scoreHere(
   let pending: RenderedResult[] = [];
   let count = 0;
   let filesDone = 0;
-  for await (const batch of iterateTraceFiles(files, io, session.run.settings.format)) {
+  const onRunError = (error: Error) => report.inputErrors.push(error.message);
+  const format = session.run.settings.format;
+  for await (const batch of iterateTraceFiles(files, io, format, onRunError)) {
     progress.update(++filesDone);
     count += batch.length;
     if (oneTraceOnly && count > 1) {
@@ -306,6 +315,9 @@ export const evalCommand: Command = {
     report.finish(files.length === 1 && report.count === 1);
     if (reports && collector) await reports.writeEvalReports(session, collector.records, io);
 
+    // Issue 34: a run that could not be read is an input error, after the others were scored.
+    for (const message of report.inputErrors) io.stderr(`toolscore: ${message}\n`);
+    if (report.inputErrors.length > 0) return EXIT.usage;
     const failedGate = session.gated && report.failed > 0;
     const failedViolations = values["fail-on-violations"] === true && report.violations > 0;
     return failedGate || failedViolations ? EXIT.gate : EXIT.ok;

@@ -143,6 +143,8 @@ function stdinName(text: string): string {
  * @param files File paths (see {@linkcode expandTraceArgument}) or `-`.
  * @param io For standard input.
  * @param format The format, or `auto`.
+ * @param onRunError Takes the error of a run of a run file that cannot be
+ *   read, the other runs being read (without it, such a run throws).
  * @returns Per file, its traces.
  * @throws {InputError} On the first file that cannot be read or recognized.
  *
@@ -157,6 +159,7 @@ export async function* iterateTraceFiles(
   files: string[],
   io: CliIO,
   format: "auto" | FormatName,
+  onRunError?: (error: InputError) => void,
 ): AsyncGenerator<NamedTrace[]> {
   for (const file of files) {
     let text: string;
@@ -167,7 +170,7 @@ export async function* iterateTraceFiles(
     const source = file === "-" ? "<stdin>" : file;
     const name = file === "-" ? stdinName(text) : file;
     // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.
-    const traces = await withHeavy(() => tracesFromText(text, name, { format }));
+    const traces = await withHeavy(() => tracesFromText(text, name, { format, onRunError }));
     yield traces.map((trace, i) => ({
       name: traceName(source, trace, i, traces.length),
       file,

@@ -64,6 +64,13 @@ export interface ReadTraceOptions {
    * @default {"<trace>"}
    */
   source?: string;
+  /**
+   * Called with the error of a run of a run file that cannot be read (it
+   * names the file and the run's JSON path, `simulations[10].messages`); the
+   * other runs are still read. Without it, the first bad run throws.
+   * @default {undefined}
+   */
+  onRunError?: (error: InputError) => void;
 }
 
 /** What a document looks like at the top level, for "not recognized" errors. */
@@ -107,7 +114,7 @@ export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): 
   if (READ_TRACES.has(value as object)) return value as Trace;
   const runs = runFileOf(value, options.format ?? "auto");
   if (runs !== undefined) {
-    const traces = tracesOfRunFile(runs, source, options.format ?? "auto");
+    const traces = tracesOfRunFile(runs, source, options.format ?? "auto", options.onRunError);
     if (traces.length === 1) return traces[0] as Trace;
     throw new InputError(
       `holds ${traces.length} runs (${runs.kind === "runs" ? "a run file" : runs.kind}); ` +
@@ -145,7 +152,7 @@ export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}):
   const format = options.format ?? "auto";
   if (READ_TRACES.has(value as object)) return [value as Trace];
   const runs = runFileOf(value, format);
-  if (runs !== undefined) return tracesOfRunFile(runs, source, format);
+  if (runs !== undefined) return tracesOfRunFile(runs, source, format, options.onRunError);
   const trace = readOne(value, source, format);
   const groups = trace.format === "otel" ? otelTraceGroups(value) : undefined; // one per trace id
   if (groups !== undefined) return groups.map((spans) => remember(readOne(spans, source, "otel")));
@@ -160,7 +167,7 @@ function runFileOf(value: unknown, format: "auto" | FormatName): RunFile | undef
     if (format === "tau-bench" || format === "tau2-bench") {
       throw new InputError(
         format === "tau-bench"
-          ? "not a tau-bench file: expected a list of {task_id, reward, info, traj}"
+          ? "not a tau-bench file: expected a {task_id, reward, info, traj} record or a list of them"
           : "not a tau2-bench file: expected {simulations: [{task_id, messages, …}]}",
       );
     }
@@ -174,14 +181,26 @@ function runFileOf(value: unknown, format: "auto" | FormatName): RunFile | undef
   return runs;
 }
 
-function tracesOfRunFile(runs: RunFile, source: string, format: "auto" | FormatName): Trace[] {
-  return runs.runs.map((entry) => {
+function tracesOfRunFile(
+  runs: RunFile,
+  source: string,
+  format: "auto" | FormatName,
+  onRunError: ((error: InputError) => void) | undefined,
+): Trace[] {
+  return runs.runs.flatMap((entry) => {
     const where = `${source}: ${entry.path}`;
     const inner = format === "tau-bench" || format === "tau2-bench" ? "auto" : format;
-    const trace = runs.kind === "tau2-bench" && inner === "auto"
-      ? checked(readTau2Messages(entry.transcript as unknown[], where), entry.transcript, where)
-      : readOne(entry.transcript, where, inner);
-    return remember(finishRun(trace, entry, runs.kind));
+    try {
+      const trace = runs.kind === "tau2-bench" && inner === "auto"
+        ? checked(readTau2Messages(entry.transcript as unknown[], where), entry.transcript, where)
+        : readOne(entry.transcript, where, inner);
+      return [remember(finishRun(trace, entry, runs.kind))];
+    } catch (error) {
+      // Issue 34: one bad run is its own input error; the caller reads the others.
+      if (onRunError === undefined || !(error instanceof InputError)) throw error;
+      onRunError(error);
+      return [];
+    }
   });
 }
 
