@@ -63,8 +63,8 @@ Shapes read (--format name: shape):
   vercel-ai         AI SDK generateText results, UI message stream chunks, fullStream parts
   openai-agents     OpenAI Agents SDK trace exports {data: [trace, spans]} or a RunState
   custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
-  tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}]: one trace per run
-  tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}: one trace per run
+  tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}] or one record
+  tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked
   (run file)        a list of {…, messages|traj|trajectory: […]}: one trace per run, its own format
   streams           as a JSON array, JSONL lines, or raw SSE text (event:/data: lines) in
                     .json, .jsonl, .sse, .txt or .log files: one trace, merged
