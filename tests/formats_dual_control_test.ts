@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import "../lib/base/_heavy.ts";
-import { InputError } from "../lib/base/errors.ts";
+import type { InputError } from "../lib/base/errors.ts";
 import { traceFromValue, tracesFromText, tracesFromValue } from "../lib/formats/detect.ts";
 import { evaluate } from "../lib/evaluate/evaluate.ts";
 import { evaluateContract } from "../lib/evaluate/evaluate_contract.ts";
