@@ -33,7 +33,7 @@ export const USER_TOOL_PREFIX = "user:";
  * assert.equal(isUserCall({ tool: "get_customer" }), false);
  * ```
  */
-export function isUserCall(call: { actor?: string }): boolean {
+export function isUserCall(call: { tool: string; actor?: string }): boolean {
   return call.actor === "user";
 }
 
