@@ -272,3 +272,33 @@ Deno.test("toolscore inspect says how many calls the user made and marks them", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+const REAL_DUAL = "testdata/formats/real/tau2-bench-restaurant-dual-control.json";
+
+Deno.test("a real τ² results file: the user's calls are read, counted apart and left out of the score", () => {
+  const traces = tracesFromText(Deno.readTextFileSync(REAL_DUAL), REAL_DUAL);
+  assert.equal(traces.length, 12);
+  const delivery = traces.find((t) => t.run?.task === "restaurant_order_delivery_1")!;
+  const user = delivery.calls.filter((c) => c.actor === "user");
+  assert.deepEqual(user.map((c) => c.tool), [
+    "add_item_to_cart",
+    "add_item_to_cart",
+    "submit_order",
+    "add_item_to_cart",
+    "add_item_to_cart",
+    "add_item_to_cart",
+  ]);
+  assert.ok(user.every((c) => c.isError === true), "each user call failed (error: true)");
+  const gold = [{ tool: "create_customer_profile" }, { tool: "get_menu" }, {
+    tool: "create_order",
+  }];
+  const result = evaluate(gold, delivery);
+  assert.equal(result.scoredCalls.length, 4);
+  assert.ok(result.scoredCalls.every((c) => c.actor === undefined));
+  const json = result.toJSON() as { trace: { counts: unknown } };
+  assert.deepEqual(json.trace.counts, { agent_calls: 4, user_calls: 6 });
+  // Named in the expected calls, the user's submit_order is scored against the user's calls only.
+  const named = evaluate([...gold, { tool: "submit_order", actor: "user" }], delivery);
+  assert.equal(named.scoredCalls.length, 10);
+  assert.equal(named.requiredCallRecall, 0.75, "submit_order was made but failed");
+});
