@@ -302,3 +302,28 @@ Deno.test("a real τ² results file: the user's calls are read, counted apart an
   assert.equal(named.scoredCalls.length, 10);
   assert.equal(named.requiredCallRecall, 0.75, "submit_order was made but failed");
 });
+
+Deno.test("toolscore eval -j 2 reports a bad run found by a worker thread, after the rest", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-dual-" });
+  try {
+    // More than two slices of files, so the run goes to worker threads.
+    for (let i = 0; i < 205; i++) {
+      await Deno.writeTextFile(
+        `${dir}/t${String(i).padStart(3, "0")}.json`,
+        JSON.stringify([{ tool: "get_customer_by_phone", args: {} }]),
+      );
+    }
+    await Deno.writeTextFile(`${dir}/u_sims.json`, runFile());
+    const gold = `${dir}/../${dir.split("/").at(-1)}-gold.json`;
+    await Deno.writeTextFile(gold, JSON.stringify([{ tool: "get_customer_by_phone" }]));
+    const run = await runCollect(["eval", gold, dir, "-j", "2", "--json"]);
+    await Deno.remove(gold);
+    assert.equal(run.code, 2, run.err);
+    const doc = JSON.parse(run.out) as { results: unknown[]; input_errors: string[] };
+    assert.equal(doc.results.length, 207);
+    assert.equal(doc.input_errors.length, 1);
+    assert.match(doc.input_errors[0]!, /u_sims\.json: simulations\[1\]\.messages/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -147,6 +147,7 @@ class EvalReport {
 
   add(slice: RenderedSlice): void {
     for (const note of slice.notes ?? []) this.#io.stderr(note);
+    this.inputErrors.push(...(slice.inputErrors ?? []));
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {

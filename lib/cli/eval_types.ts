@@ -101,6 +101,8 @@ export interface RenderedSlice {
   single?: string;
   /** What the readers said about the slice's files: stderr lines, in file order. */
   notes?: string[];
+  /** Runs of run files that could not be read (issue 34), for the command to report. */
+  inputErrors?: string[];
 }
 
 /** What a worker is asked to do. */

@@ -51,7 +51,11 @@ export async function scoreSlice(
   let out: RenderedResult[] = [];
   const notes: string[] = [];
   const noteIO: CliIO = { ...NO_IO, stderr: (text) => void notes.push(text) };
-  for await (const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format)) {
+  const inputErrors: string[] = [];
+  const onRunError = (error: Error) => void inputErrors.push(error.message);
+  for await (
+    const batch of iterateTraceFiles(files, NO_IO, ready.run.settings.format, onRunError)
+  ) {
     readingNotes(batch, noteIO);
     for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
     if (out.length >= RENDER_BATCH) {
@@ -60,7 +64,8 @@ export async function scoreSlice(
     }
   }
   parts.push(sliceOf(out, json, color));
-  const slice = joinSlices(parts, json);
+  const joined = joinSlices(parts, json);
+  const slice = inputErrors.length > 0 ? { ...joined, inputErrors } : joined;
   return notes.length > 0 ? { ...slice, notes } : slice;
 }
 
