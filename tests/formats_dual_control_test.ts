@@ -327,3 +327,14 @@ Deno.test("toolscore eval -j 2 reports a bad run found by a worker thread, after
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("contractFromTrace() keeps a user call the user's, so the contract scores the trace 1", async () => {
+  const { contractFromTrace } = await import("../lib/contract/init.ts");
+  const trace = traceFromValue({ simulations: [simulation("1", DUAL)] });
+  const contract = contractFromTrace(trace) as { required: { tool: string; actor?: string }[] };
+  assert.deepEqual(contract.required.map((c) => [c.tool, c.actor]), [
+    ["get_customer_by_phone", undefined],
+    ["toggle_airplane_mode", "user"],
+  ]);
+  assert.equal(evaluateContract(contract, trace).score, 1);
+});
