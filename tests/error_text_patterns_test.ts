@@ -18,6 +18,10 @@ import type { Expected } from "./formats_real_test.ts";
 
 const failed = (result: unknown) => applyErrorText([{ tool: "t", result }])[0]?.isError === true;
 
+// The texts below were seen in public repositories: tool results quoted from Gemini /
+// Antigravity runs (`Encountered error in step execution: …`), agent frameworks' tool messages
+// (`Tool execution failed: …`) and pre-tool hooks (`tool call denied by pre-tool hook: …`).
+
 // The patterns added by issue 34 alone (the first shipped pattern is the older `Error:` prefix).
 const ADDED = honestyConfigFromJson({
   error_text_patterns: (JSON.parse(Deno.readTextFileSync("data/honesty_defaults.json")) as {
@@ -34,6 +38,7 @@ Deno.test("error_text_patterns: a leading 'Encountered error' (Gemini / Antigrav
       "'node tests/runner.js' timed out waiting for user response.",
       'Encountered error in step execution: error executing cascade step: CORTEX_STEP_TYPE_GREP_SEARCH: exec: "grep": executable file not found in %PATH%',
       "encountered an error while reading the file",
+      "Encountered error in tool execution: failed to generate content: 429 Too Many Requests",
     ]
   ) assert.ok(failed(text), text);
   assert.ok(!failed("The parser never encountered error states in 3 runs."));
@@ -71,6 +76,8 @@ Deno.test("error_text_patterns: 'denied by' in the first words (hooks, policies)
 Deno.test("applyErrorText() reads the one string of a single-key result object (a Gemini functionResponse)", () => {
   assert.ok(failed({ output: "Encountered error in step execution: denied by pre-tool hook" }));
   assert.ok(failed({ result: "Error: file not found" }));
+  // How a Go agent framework hands a failed tool to Gemini (seen in its public tests).
+  assert.ok(failed({ output: "tool execution failed: permission denied" }));
   assert.ok(!failed({ output: "Encountered error", code: 1 }), "two keys: not read as text");
   assert.ok(!failed({ output: { text: "Error: x" } }), "not a string");
   assert.ok(!failed({ output: "3 files" }));
