@@ -131,7 +131,7 @@ Deno.test("toolscore eval warns when one gold file scores the runs of several ta
   }
 });
 
-Deno.test("tau2-bench simulations read the agent's calls only, failed by the tool message's error flag", () => {
+Deno.test("tau2-bench simulations read the agent's calls and the user's (actor user), failed by the error flag", () => {
   const doc = {
     info: { num_trials: 2 },
     simulations: [{
