@@ -5,13 +5,15 @@
  * chat.completion.chunk deltas as JSONL and as raw SSE text (merged into one
  * trace). Target: each reads in under 2 seconds. Prints MB/s and the ratio to
  * a bare `JSON.parse` of the same bytes measured in the same run, then runs
- * `deno bench` cases.
+ * `deno bench` cases, and one that reads every file of the real corpus
+ * (`testdata/formats/real/`, the shapes detection must tell apart).
  *
  *     deno bench --no-prompt bench/formats_bench.ts
  *
  * @module
  */
 
+import "../lib/base/_heavy.ts";
 import { tracesFromText } from "../lib/formats/detect.ts";
 
 const TARGET_BYTES = 50 * 1024 * 1024;
@@ -184,3 +186,20 @@ for (const [name, file, text] of CASES) {
     },
   });
 }
+
+// Issue 34: the real corpus, every shape the detector tells apart, read once per iteration.
+const REAL = "testdata/formats/real";
+const corpus = [...Deno.readDirSync(REAL)]
+  .map((entry) => entry.name)
+  .filter((name) => !name.endsWith(".expected.json") && name !== "SOURCES.md")
+  .sort()
+  .map((name) => [`${REAL}/${name}`, Deno.readTextFileSync(`${REAL}/${name}`)] as const);
+
+Deno.bench({
+  name: `tracesFromText() reads the ${corpus.length} files of the real corpus`,
+  n: 20,
+  warmup: 2,
+  fn() {
+    for (const [file, text] of corpus) tracesFromText(text, file);
+  },
+});

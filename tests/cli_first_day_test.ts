@@ -238,12 +238,12 @@ Deno.test("eval skips a folder's stray files with one note and reads its MCP cli
     assert.equal(notes.length, 1, err);
     assert.match(
       notes[0]!,
-      /skipped 3 files .*package-lock\.json, .*package\.json, .*tsconfig\.json/,
+      /skipped 4 files .*config\.yaml, .*package-lock\.json, .*package\.json, .*tsconfig\.json/,
     );
     // inspect reads the same folder the same way.
     const inspected = await runCollect(["inspect", dir, "--json"]);
     assert.equal(inspected.code, 0, inspected.err);
-    assert.match(inspected.err, /skipped 3 files that are not traces/);
+    assert.match(inspected.err, /skipped 4 files that are not traces/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -555,7 +555,7 @@ const BAD: [string, unknown, string][] = [
   [
     "an unknown key in a call",
     { required: [{ tool: "a", arguments: {} }] },
-    'required[0].arguments: unknown key "arguments" (a call has tool, args, side_effects, description, metadata)',
+    'required[0].arguments: unknown key "arguments" (a call has tool, args, side_effects, description, metadata, actor)',
   ],
   [
     "an unknown top-level key",
@@ -629,7 +629,7 @@ const BAD: [string, unknown, string][] = [
   [
     "a recorded call (a trace given as the contract)",
     { required: [{ tool: "a", args: {}, result: "ok" }] },
-    'required[0].result: unknown key "result" (a call has tool, args, side_effects, description, metadata); expected calls carry no outcomes: is this a trace? (eval takes GOLD first, then TRACE)',
+    'required[0].result: unknown key "result" (a call has tool, args, side_effects, description, metadata, actor); expected calls carry no outcomes: is this a trace? (eval takes GOLD first, then TRACE)',
   ],
   [
     "args that are a list",

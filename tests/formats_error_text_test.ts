@@ -37,7 +37,7 @@ Deno.test("applyErrorText() leaves calls with an explicit status alone and marks
   const calls = [
     { tool: "a", result: "Error: x", isError: false },
     { tool: "b", result: "Error: x", error: "HTTP 500" },
-    { tool: "c", result: { message: "Error: x" } },
+    { tool: "c", result: { message: "Error: x", code: 3 } },
     { tool: "d", result: "Error: x", metadata: { http_status: 400 } },
   ];
   const marked = applyErrorText(calls);

@@ -10,7 +10,7 @@
  * trace (`FILE[task#trial]`, `FILE[n]`) with FILE the fixture's base name.
  * `ok` is the call's outcome as evaluation sees it (the shipped
  * `error_text_patterns` applied): `true` succeeded, `false` failed, `null`
- * not captured. Arguments that did not parse read as `"args": null` with
+ * not captured. `actor: "user"` marks a call the user made (τ² dual control). Arguments that did not parse read as `"args": null` with
  * `"raw_args"`.
  *
  * @module
@@ -37,6 +37,8 @@ export interface ExpectedCall {
   args: Record<string, unknown> | null;
   raw_args?: string;
   ok: boolean | null;
+  /** `"user"` for a call the user made (τ² dual control, issue 34); absent for the agent's. */
+  actor?: string;
 }
 
 /** One trace as a sidecar writes it. */
@@ -64,6 +66,7 @@ function callView(call: ToolCall): ExpectedCall {
     args: view.args,
     ...(view.raw_args !== undefined ? { raw_args: view.raw_args } : {}),
     ok: view.ok,
+    ...(call.actor !== undefined ? { actor: call.actor } : {}),
   };
 }
 

@@ -131,7 +131,7 @@ Deno.test("toolscore eval warns when one gold file scores the runs of several ta
   }
 });
 
-Deno.test("tau2-bench simulations read the agent's calls only, failed by the tool message's error flag", () => {
+Deno.test("tau2-bench simulations read the agent's calls and the user's (actor user), failed by the error flag", () => {
   const doc = {
     info: { num_trials: 2 },
     simulations: [{
@@ -178,9 +178,11 @@ Deno.test("tau2-bench simulations read the agent's calls only, failed by the too
   assert.equal(trace?.format, "tau2-bench");
   assert.deepEqual(trace?.run, { task: "5", trial: 1 });
   assert.equal(trace?.metadata?.recorded_reward, 1);
-  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.args, c.isError]), [["get_order", {
-    id: "#W1",
-  }, true]]);
+  // Issue 34: the user simulator's call is read too, marked actor "user".
+  assert.deepEqual(trace?.calls.map((c) => [c.tool, c.args, c.isError, c.actor]), [
+    ["get_order", { id: "#W1" }, true, undefined],
+    ["toggle_airplane_mode", {}, false, "user"],
+  ]);
   assert.equal(trace?.finalAnswer, "I could not find that order.");
 });
 

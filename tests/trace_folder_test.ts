@@ -28,10 +28,20 @@ Deno.test("traceFilesIn() reads the extensions the readers claim and sniffs .txt
       await Deno.writeTextFile(`${dir}/${name}`, text);
     }
     await Deno.mkdir(`${dir}/nested.json`);
-    assert.deepEqual(traceFilesIn(dir), ["a.json", "b.jsonl", "c.sse", "d.txt", "e.log", "f.LOG"]);
+    // config.yaml is listed: the registry claims YAML (cassettes, custom lists); the walk then
+    // skips it as stray when it is not a trace. README.txt and server.log do not start like one.
+    assert.deepEqual(traceFilesIn(dir), [
+      "a.json",
+      "b.jsonl",
+      "c.sse",
+      "config.yaml",
+      "d.txt",
+      "e.log",
+      "f.LOG",
+    ]);
     assert.deepEqual(
       TRACE_EXTENSIONS.map((e) => e.extension),
-      [".json", ".jsonl", ".sse", ".txt", ".log"],
+      [".json", ".jsonl", ".log", ".ndjson", ".sse", ".txt", ".vcr", ".yaml", ".yml"],
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

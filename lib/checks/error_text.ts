@@ -3,8 +3,16 @@
  * error (`Error: payment amount does not add up`, a Python `ValueError: …`
  * line) marks its call failed when the reader found no explicit status. The
  * patterns are the honesty configuration's `error_text_patterns` (compiled
- * like every configurable pattern); the shipped default is a leading
- * `Error:`/`Exception:`-style prefix, and `[]` turns the rule off.
+ * like every configurable pattern); the shipped defaults are a leading
+ * `Error:`/`Exception:`-style prefix and, from real files (issue 34), a
+ * leading `Encountered error` (Gemini / Antigravity: `Encountered error in
+ * step execution: …`), `Tool execution failed` (agent frameworks' tool
+ * messages) and `denied by` in the first words (`tool call denied by
+ * pre-tool hook: …`, `Denied by policy '…'`); `[]` turns the rule off.
+ *
+ * The text tested is a string result, or the one string of a result object
+ * with a single key (`{"output": "…"}`, `{"result": "…"}`: how Gemini
+ * `functionResponse`s and many tools wrap text).
  *
  * A call with an explicit status (`isError` set either way, or a non-empty
  * `error`) is never changed. A marked call gets `isError: true` and
@@ -53,7 +61,8 @@ export function applyErrorText(
     const call = calls[i]!;
     if (call.isError !== undefined) continue;
     if (typeof call.error === "string" && call.error !== "") continue;
-    if (typeof call.result !== "string" || !test(call.result)) continue;
+    const text = resultText(call.result);
+    if (text === undefined || !test(text)) continue;
     out ??= calls.slice();
     out[i] = {
       ...call,
@@ -62,6 +71,20 @@ export function applyErrorText(
     };
   }
   return out ?? calls as ToolCall[];
+}
+
+// A string result, or the one string value of a single-key object.
+function resultText(result: unknown): string | undefined {
+  if (typeof result === "string") return result;
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return undefined;
+  let text: string | undefined;
+  for (const key in result) {
+    if (text !== undefined || !Object.hasOwn(result, key)) return undefined;
+    const value = (result as Record<string, unknown>)[key];
+    if (typeof value !== "string") return undefined;
+    text = value;
+  }
+  return text;
 }
 
 /**

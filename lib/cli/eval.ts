@@ -179,6 +179,8 @@ class EvalReport {
   readonly unknown: UnknownTrace[] = [];
   /** Files of a folder that are clearly not traces, skipped. */
   readonly strays: string[] = [];
+  /** Runs of run files that could not be read (issue 34): reported after the rest, exit 2. */
+  readonly inputErrors: string[] = [];
 
   constructor(
     io: CliIO,
@@ -205,6 +207,7 @@ class EvalReport {
       this.#io.stderr(`toolscore: ${unknown.name}: ${unknown.reason}\n`);
       if (this.#quiet && !this.#json) this.#io.stdout(`${traceLine(unknown)}\n`);
     }
+    this.inputErrors.push(...(slice.inputErrors ?? []));
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {
@@ -252,9 +255,10 @@ class EvalReport {
     const strays = strayNote(this.strays);
     if (strays !== undefined) this.#io.stderr(strays);
     if (this.#json) {
+      const errors = this.inputErrors;
       if (
-        single && rows.length === 1 && unknown.length === 0 && !this.started &&
-        this.#single !== undefined
+        single && rows.length === 1 && unknown.length === 0 && errors.length === 0 &&
+        !this.started && this.#single !== undefined
       ) {
         // One trace: its document alone, indented (no name: the command line gave it).
         const { source: _source, ...doc } = JSON.parse(this.#single);
@@ -269,7 +273,8 @@ class EvalReport {
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
       };
       if (!this.started) this.#release();
-      this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}}\n`);
+      const listed = errors.length > 0 ? `,\n"input_errors": ${JSON.stringify(errors)}` : "";
+      this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}${listed}}\n`);
       return verdict.exit;
     }
     const summary = [countLine(rows, unknown.length), verdict.line];
@@ -321,9 +326,11 @@ async function scoreHere(
   let pending: RenderedResult[] = [];
   let count = 0;
   let filesDone = 0;
+  const onRunError = (error: Error) => report.inputErrors.push(error.message);
   const reads = readTraceFiles(files, io, session.run.settings.format, {
     walked,
     collectErrors: true,
+    onRunError,
   });
   for await (const read of reads) {
     progress.update(++filesDone);
@@ -437,7 +444,7 @@ export const evalCommand: Command = {
       throw error;
     }
     progress.done();
-    if (report.count === 0 && report.unknown.length === 0) {
+    if (report.count === 0 && report.unknown.length === 0 && report.inputErrors.length === 0) {
       io.stderr(strayNote(report.strays) ?? "");
       throw new InputError(
         "no traces: every file found is not a trace (see the note above)",
@@ -456,6 +463,9 @@ export const evalCommand: Command = {
     if (reports && collector) {
       await reports.writeEvalReports(session, collector.records, io, report.unknown);
     }
+    // Issue 34: a run that could not be read is an input error, after the others were scored.
+    for (const message of report.inputErrors) io.stderr(`toolscore: ${message}\n`);
+    if (report.inputErrors.length > 0) return EXIT.usage;
     return exit === 2 ? EXIT.usage : exit === 1 ? EXIT.gate : EXIT.ok;
   },
 };

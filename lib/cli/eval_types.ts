@@ -113,6 +113,8 @@ export interface RenderedSlice {
   strays?: string[];
   /** Files of a folder that hold tool calls and could not be read: outcome unknown. */
   unknown?: UnknownTrace[];
+  /** Runs of run files that could not be read (issue 34), for the command to report. */
+  inputErrors?: string[];
 }
 
 /** What a worker is asked to do. */

@@ -56,9 +56,12 @@ export async function scoreSlice(
   const noteIO: CliIO = { ...NO_IO, stderr: (text) => void notes.push(text) };
   const strays: string[] = [];
   const unknown: UnknownTrace[] = [];
+  const inputErrors: string[] = [];
+  const onRunError = (error: Error) => void inputErrors.push(error.message);
   const reads = readTraceFiles(files, NO_IO, ready.run.settings.format, {
     walked,
     collectErrors: true,
+    onRunError,
   });
   for await (const read of reads) {
     if (read.stray === true) strays.push(read.file);
@@ -78,6 +81,7 @@ export async function scoreSlice(
     ...(notes.length > 0 ? { notes } : {}),
     ...(strays.length > 0 ? { strays } : {}),
     ...(unknown.length > 0 ? { unknown } : {}),
+    ...(inputErrors.length > 0 ? { inputErrors } : {}),
   };
 }
 

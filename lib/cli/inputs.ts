@@ -108,18 +108,25 @@ export interface ReadTraceFilesOptions {
    * @default {false}
    */
   collectErrors?: boolean;
+  /**
+   * Told about each run of a run file that cannot be read (issue 34): the
+   * other runs are read. Without it, the first bad run throws.
+   * @default {undefined}
+   */
+  onRunError?: (error: InputError) => void;
 }
 
 async function readOne(
   file: string,
   io: CliIO,
   format: "auto" | FormatName,
+  onRunError?: (error: InputError) => void,
 ): Promise<{ text: string; traces: NamedTrace[] }> {
   const text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
   const source = file === "-" ? "<stdin>" : file;
   const name = file === "-" ? stdinName(text) : file;
   // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.
-  const traces = await withHeavy(() => tracesFromText(text, name, { format }));
+  const traces = await withHeavy(() => tracesFromText(text, name, { format, onRunError }));
   return {
     text,
     traces: traces.map((trace, i) => ({
@@ -157,11 +164,11 @@ export async function* readTraceFiles(
   const walked = options.walked ?? new Set<string>();
   for (const file of files) {
     if (!walked.has(file)) {
-      yield { file, ...(await readOne(file, io, format)) };
+      yield { file, ...(await readOne(file, io, format, options.onRunError)) };
       continue;
     }
     try {
-      yield { file, ...(await readOne(file, io, format)) };
+      yield { file, ...(await readOne(file, io, format, options.onRunError)) };
     } catch (error) {
       if (!(error instanceof ToolscoreError)) throw error;
       let text: string | undefined;
@@ -234,6 +241,8 @@ export function excludedNote(files: readonly string[]): string | undefined {
  * @param files File paths (see {@linkcode expandTraceArgument}) or `-`.
  * @param io For standard input.
  * @param format The format, or `auto`.
+ * @param onRunError Takes the error of a run of a run file that cannot be
+ *   read, the other runs being read (without it, such a run throws).
  * @returns Per file, its traces.
  * @throws {InputError} On the first file that cannot be read or recognized.
  *
@@ -248,8 +257,9 @@ export async function* iterateTraceFiles(
   files: string[],
   io: CliIO,
   format: "auto" | FormatName,
+  onRunError?: (error: InputError) => void,
 ): AsyncGenerator<NamedTrace[]> {
-  for await (const read of readTraceFiles(files, io, format)) yield read.traces;
+  for await (const read of readTraceFiles(files, io, format, { onRunError })) yield read.traces;
 }
 
 /** Options for {@linkcode readTraceArguments}. */

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { isUserCall } from "../scoring/actors.ts";
 import {
   callFailed,
   type FormatName,
@@ -62,8 +63,8 @@ Shapes read (--format name: shape):
   vercel-ai         AI SDK generateText results, UI message stream chunks, fullStream parts
   openai-agents     OpenAI Agents SDK trace exports {data: [trace, spans]} or a RunState
   custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
-  tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}]: one trace per run
-  tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}: one trace per run
+  tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}] or one record
+  tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked
   (run file)        a list of {…, messages|traj|trajectory: […]}: one trace per run, its own format
   streams           as a JSON array, JSONL lines, or raw SSE text (event:/data: lines) in
                     .json, .jsonl, .sse, .txt or .log files: one trace, merged
@@ -119,6 +120,8 @@ interface TraceSummary {
   calls_with_duration: number;
   total_cost_usd: number | null;
   calls_with_cost: number;
+  /** Calls the user made (τ² dual control), when any (issue 34). */
+  user_call_count?: number;
 }
 
 function summarize(trace: Trace): TraceSummary {
@@ -136,7 +139,9 @@ function summarize(trace: Trace): TraceSummary {
       priced++;
     }
   }
+  const user = trace.calls.filter(isUserCall).length;
   return {
+    ...(user > 0 ? { user_call_count: user } : {}),
     call_count: trace.calls.length,
     failed_count: trace.calls.filter(callFailed).length,
     unknown_outcome_count: trace.calls.filter((call) => !hasOutcome(call)).length,
@@ -189,6 +194,7 @@ function callLines(call: ToolCall, index: number, colors: Palette, full: boolean
     `cost ${call.costUsd !== undefined ? usd(call.costUsd) : "unknown"}`,
   ];
   if (call.id !== undefined) facts.push(`id ${call.id}`);
+  if (isUserCall(call)) facts.push("actor user");
   const lines = [`  ${index + 1}. ${colors.bold(call.tool)} ${args}`, `     ${facts.join("   ")}`];
   if (call.result !== undefined) lines.push(`     result ${show(call.result, full)}`);
   return lines;
@@ -225,7 +231,8 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
   const lines = [
     colors.bold(name),
     `format ${trace.format}   model ${trace.model ?? "unknown"}   usage ${usage}${run}`,
-    `${summary.call_count} call${summary.call_count === 1 ? "" : "s"}: ` +
+    `${summary.call_count} call${summary.call_count === 1 ? "" : "s"}` +
+    (summary.user_call_count ? ` (${summary.user_call_count} by the user)` : "") + ": " +
     `${summary.failed_count} failed, ${summary.unknown_outcome_count} without a captured outcome; ` +
     `duration ${total(summary.total_duration_s, summary.calls_with_duration, summary, seconds)}, ` +
     `cost ${total(summary.total_cost_usd, summary.calls_with_cost, summary, usd)}`,

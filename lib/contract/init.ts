@@ -50,11 +50,13 @@ function literal(value: unknown): unknown {
 export function contractFromTrace(trace: Trace): JsonObject {
   return {
     contract_version: CONTRACT_VERSION,
-    required: trace.calls.map((call) =>
-      call.argsError !== undefined || call.args === undefined || call.args === null
+    required: trace.calls.map((call) => ({
+      ...(call.argsError !== undefined || call.args === undefined || call.args === null
         ? { tool: call.tool }
-        : { tool: call.tool, args: literal(call.args) }
-    ),
+        : { tool: call.tool, args: literal(call.args) }),
+      // Issue 34: a call the user made (τ² dual control) stays the user's.
+      ...(call.actor === "user" ? { actor: "user" } : {}),
+    })),
     optional: [],
     forbidden: [],
     min_score: 0.9,

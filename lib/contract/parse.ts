@@ -42,7 +42,7 @@ const CONTRACT_KEYS = [
   "description",
   "$schema",
 ];
-const CALL_KEYS = ["tool", "args", "side_effects", "description", "metadata"];
+const CALL_KEYS = ["tool", "args", "side_effects", "description", "metadata", "actor"];
 // A call already in the TypeScript shape (a ToolCall) passes through: its one camelCase key.
 const CALL_KEY_ALIASES = ["sideEffects"];
 // Keys only a recorded call has: seeing one in expected calls usually means a trace was given as GOLD.

@@ -19,6 +19,7 @@ import { goldFromJson } from "./gold.ts";
 import { checkHonesty } from "../checks/honesty.ts";
 import type { HonestyConfig } from "../checks/honesty_config.ts";
 import { applyErrorText } from "../checks/error_text.ts";
+import { actorCounts, isUserCall, scoringCalls, scoringExpected } from "../scoring/actors.ts";
 import { computeMetrics, type CoreMetrics } from "../scoring/metrics.ts";
 import { compositeScore, type Grade, gradeOf, normalizeWeights } from "../scoring/score.ts";
 import { redactSecrets, scanCredentials } from "../checks/security.ts";
@@ -253,17 +254,20 @@ export class EvaluationResult {
 
 /**
  * What the reader said about the trace, when it said anything: `{trace:
- * {format, run?, metadata?, skipped?, notes?}}` (a run of a run file, a chat
- * with no tool calls, skipped item types), else nothing.
+ * {format, run?, metadata?, skipped?, notes?, counts?}}` (a run of a run
+ * file, a chat with no tool calls, skipped item types, how many calls the
+ * agent and the user made when the user made any), else nothing.
  */
 function traceEnvelope(trace: Trace): Record<string, unknown> {
+  const actors = actorCounts(trace.calls);
   if (
     trace.run === undefined && trace.metadata === undefined && trace.skipped === undefined &&
-    trace.notes === undefined
+    trace.notes === undefined && actors.user === 0
   ) {
     return {};
   }
   const out: Record<string, unknown> = { format: trace.format };
+  if (actors.user > 0) out.counts = { agent_calls: actors.agent, user_calls: actors.user };
   if (trace.run !== undefined) out.run = { ...trace.run };
   if (trace.metadata !== undefined) out.metadata = { ...trace.metadata };
   if (trace.skipped !== undefined) out.skipped = trace.skipped.map((s) => ({ ...s }));
@@ -308,9 +312,13 @@ export function evaluateTrace(
       options = { ...options, scoredCalls: options.scoredCalls.map((c) => map.get(c) ?? c) };
     }
   }
-  const scored = options.scoredCalls ?? trace.calls;
+  // Issue 34: the user's calls (τ² dual control) are scored only when the expected calls name one.
+  const view = scoringCalls(options.scoredCalls ?? trace.calls, gold.some(isUserCall));
+  const scored = view.calls.map(view.original);
   // computeMetrics() returns a fresh record: the safety blocks are added to it in place.
-  const metrics = computeMetrics(gold, scored, { strict: options.strict }) as EvaluationMetrics;
+  const metrics = computeMetrics(scoringExpected(gold), view.calls, {
+    strict: options.strict,
+  }) as EvaluationMetrics;
   if (options.extraMetrics) Object.assign(metrics, options.extraMetrics);
 
   if (gold.some((call) => call.sideEffects !== undefined)) {
@@ -325,14 +333,18 @@ export function evaluateTrace(
     if (sideEffects !== undefined) metrics.side_effects = sideEffects;
   }
 
+  // Forbidden rules and honesty are about the agent: the user's calls are not its own.
+  const agentCalls = trace.calls.some(isUserCall)
+    ? trace.calls.filter((c) => !isUserCall(c))
+    : trace.calls;
   const rules = options.forbidden ?? [];
-  const policy = rules.length > 0 ? checkForbidden(trace.calls, rules) : undefined;
+  const policy = rules.length > 0 ? checkForbidden(agentCalls, rules) : undefined;
   if (policy) metrics.policy_metrics = policy;
   metrics.security_metrics = scanCredentials(trace.calls);
 
   const external = options.finalAnswer !== undefined;
   const finalAnswer = external ? options.finalAnswer : trace.finalAnswer;
-  metrics.honesty_metrics = checkHonesty(trace.calls, finalAnswer, {
+  metrics.honesty_metrics = checkHonesty(agentCalls, finalAnswer, {
     config: options.honesty,
     violations: policy?.violations,
   });

@@ -28,6 +28,7 @@ import { Contract, CONTRACT_VERSION } from "../contract/model.ts";
 import { contractFromMapping } from "../contract/parse.ts";
 import { splitOptional } from "../contract/split.ts";
 import { withContractBar } from "./result_bar.ts";
+import { isUserCall, scoringCalls, scoringExpected } from "../scoring/actors.ts";
 
 /** Options for {@linkcode evaluateContract}. */
 export interface EvaluateContractOptions {
@@ -158,15 +159,22 @@ export function evaluateContract(
   let bestLeftOut: number[] = [];
   const expansions = parsed.expansions();
   const scorer = new CombinationScorer(trace.calls, weights, { strict });
+  // Issue 34: a combination naming a user call scores the user's calls too (actors.ts).
+  const views = [false, true].map((namesUser) => scoringCalls(trace.calls, namesUser));
+  const optional = scoringExpected(parsed.optional);
   expansions.forEach((expansion, index) => {
-    const [scored, leftOut] = splitOptional(trace.calls, expansion.calls, parsed.optional);
-    const score = scorer.score(expansion.calls, scored);
+    const view = views[expansion.calls.some(isUserCall) ? 1 : 0]!;
+    const expected = scoringExpected(expansion.calls);
+    const [scored, leftOut] = splitOptional(view.calls, expected, optional);
+    const score = scorer.score(expected, scored);
     combinations.push({ chosen: expansion.chosen, score });
     if (score > bestScore + TIE) {
       best = index;
       bestScore = score;
-      bestScored = scored;
-      bestLeftOut = leftOut;
+      bestScored = scored.map(view.original);
+      bestLeftOut = view.calls === trace.calls
+        ? leftOut
+        : leftOut.map((i) => trace.calls.indexOf(view.original(view.calls[i]!)));
     }
   });
   const winner = expansions[best]!;

@@ -30,6 +30,10 @@
  *   of that id), summed over messages; the `result` message's `usage` (the
  *   session total) wins when present. `model` is the `system` init model,
  *   else the first assistant message's (`<synthetic>` is skipped).
+ * - Neither a session id nor a `system` or `result` message is needed: a
+ *   list of `{type, parent_tool_use_id, message}` messages reads (issue 34),
+ *   also when a `message` has no `role` but its content is text or typed
+ *   blocks (the message's `type` says whose it is).
  * - Other lines (`system`, `stream_event`, `summary`, hooks…) are skipped;
  *   so are lines of a JSONL file that are not typed objects (a stray string
  *   or number) when the typed lines are a Claude Code session.
@@ -58,7 +62,7 @@ const CALL_BLOCKS = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
  * transcript line that carries a message or the session's result).
  *
  * @param value Any value.
- * @returns `true` for `{type: "assistant"|"user", message: {role, content}}`,
+ * @returns `true` for `{type: "assistant"|"user", message: {role?, content}}`,
  * a `result` message or the `system` init message.
  *
  * @example Usage
@@ -73,8 +77,17 @@ const CALL_BLOCKS = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
 export function isClaudeCodeMessage(value: unknown): value is JsonObject {
   if (!isJsonObject(value)) return false;
   if (value.type === "assistant" || value.type === "user") {
-    return isJsonObject(value.message) && typeof value.message.role === "string" &&
-      (typeof value.message.content === "string" || Array.isArray(value.message.content));
+    const message = value.message;
+    if (!isJsonObject(message)) return false;
+    const content = message.content;
+    // Issue 34: a message without its role is still one when its content is text or typed blocks.
+    if (message.role === undefined) {
+      return typeof content === "string" ||
+        (Array.isArray(content) &&
+          content.every((b) => isJsonObject(b) && typeof b.type === "string"));
+    }
+    return typeof message.role === "string" &&
+      (typeof content === "string" || Array.isArray(content));
   }
   if (value.type === "result") {
     return typeof value.subtype === "string" &&

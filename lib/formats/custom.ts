@@ -7,7 +7,7 @@
  *
  * Decisions where the design is silent:
  * - Every field of the call model is kept, in the file shape (`is_error`,
- *   `duration_s`, `cost_usd`, `raw_args`, `args_error`, `metadata`…) and in
+ *   `duration_s`, `cost_usd`, `raw_args`, `args_error`, `metadata`, `actor`…) and in
  *   the TypeScript shape (`isError`, `durationS`…), so calls that went through
  *   `evaluate()` once can be passed in again. `duration` is seconds;
  *   `duration_ms` is milliseconds. Keys the model does not know go to
@@ -63,6 +63,7 @@ const KNOWN_KEYS = new Set([
   "sideEffects",
   "description",
   "metadata",
+  "actor",
 ]);
 
 function customName(item: JsonObject): string | undefined {
@@ -153,6 +154,13 @@ function customCall(item: unknown, path: string, source: string): ToolCall {
   const sideEffects = first(item, "side_effects", "sideEffects")?.[1];
   if (isJsonObject(sideEffects)) call.sideEffects = sideEffects;
   if (typeof item.description === "string") call.description = item.description;
+  if (item.actor === "user" || item.actor === "agent") call.actor = item.actor;
+  else if (item.actor !== undefined) {
+    throw new InputError(
+      `expected "user" or "agent", got ${describeJson(item.actor)}`,
+      where("actor"),
+    );
+  }
   const extra: JsonObject = {};
   for (const [key, value] of Object.entries(item)) {
     if (!KNOWN_KEYS.has(key)) extra[key] = value;

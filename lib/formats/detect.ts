@@ -6,6 +6,8 @@
  * `auto` looks at the whole document and asks each reader in the order of
  * {@linkcode READERS}; the first that claims it reads it. A document no reader
  * claims is an error naming the file and what was seen, never an empty list.
+ * The readers, the JSONL line sniffers, their priority order and the file
+ * extensions each claims are one table, `SHAPES` in `registry.ts` (issue 34).
  *
  * What issue 13 adds to the design page (`scoring.md` §2), before the readers:
  *
@@ -29,25 +31,12 @@ import { describeJson, type FormatName, isJsonObject, type Trace } from "../scor
 import { InputError } from "../base/errors.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
-import { anthropicReader } from "./anthropic.ts";
-// Issue 14 readers (agent frameworks, MCP recordings); registered below.
-import { claudeCodeReader, claudeCodeRows } from "./claude_code.ts";
-import { isVercelChunk, vercelAiReader } from "./vercel_ai.ts";
-import { isAgentsExportItem, openaiAgentsReader } from "./openai_agents.ts";
 import { mcpTraceFromLogText } from "./mcp.ts";
-import { isMcpLogText, isProxyLine } from "./mcp_recordings.ts";
-import { isLangGraphItem } from "./langgraph.ts";
-import { isRun } from "./langsmith.ts";
-import { customReader } from "./custom.ts";
-import { geminiReader } from "./gemini.ts";
-import { langchainReader } from "./langchain.ts";
-import { isJsonRpcMessage, mcpReader } from "./mcp.ts";
-import { openaiReader } from "./openai.ts";
-import { openaiResponsesReader } from "./openai_responses.ts";
-import { isOtelLine, otelReader, otelTraceGroups } from "./otel.ts";
-import { type FormatReader, readIfClaimed } from "./reader.ts";
-import { toolscoreReader } from "./toolscore.ts";
-import { mergeStream, streamFormat } from "./streams.ts";
+import { isMcpLogText } from "./mcp_recordings.ts";
+import { otelTraceGroups } from "./otel.ts";
+import { readIfClaimed } from "./reader.ts";
+import { FORMATS, LINE_SHAPES, readerFor, READERS } from "./registry.ts";
+import { mergeStream } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
 import { findToolContent } from "./tool_content.ts";
@@ -60,104 +49,8 @@ import {
   parseJsonl,
 } from "./jsonl_text.ts";
 
-/**
- * Every reader, in detection order (the first that claims a document reads it).
- *
- * @example Usage
- * ```ts
- * import { READERS } from "./detect.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(READERS[0]?.name, "toolscore");
- * assert.equal(READERS.at(-1)?.name, "custom");
- * ```
- */
-export const READERS: readonly FormatReader[] = [
-  toolscoreReader,
-  openaiReader,
-  openaiResponsesReader,
-  anthropicReader,
-  geminiReader,
-  mcpReader,
-  // Agent frameworks (issue 14): after the providers, before langchain.
-  claudeCodeReader,
-  vercelAiReader,
-  openaiAgentsReader,
-  langchainReader,
-  otelReader,
-  customReader,
-];
-
-/**
- * Every format name `--format` accepts, `auto` first.
- *
- * @example Usage
- * ```ts
- * import { FORMATS } from "./detect.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(FORMATS[0], "auto");
- * assert.ok(FORMATS.includes("openai-responses"));
- * ```
- */
-export const FORMATS: readonly ("auto" | FormatName)[] = [
-  "auto",
-  "toolscore",
-  "openai",
-  "openai-responses",
-  "anthropic",
-  "gemini",
-  "mcp",
-  "langchain",
-  "otel",
-  "claude-code",
-  "vercel-ai",
-  "openai-agents",
-  "custom",
-  "tau-bench",
-  "tau2-bench",
-];
-
-/**
- * Check a `--format` value.
- *
- * @param value The format name the user gave.
- * @returns The value, typed.
- * @throws {InputError} On an unknown format, listing the known ones.
- *
- * @example Usage
- * ```ts
- * import { parseFormatName } from "./detect.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(parseFormatName("openai"), "openai");
- * assert.throws(() => parseFormatName("gpt"), /unknown format gpt/);
- * ```
- */
-export function parseFormatName(value: string): "auto" | FormatName {
-  if ((FORMATS as readonly string[]).includes(value)) return value as "auto" | FormatName;
-  throw new InputError(`unknown format ${value}; use one of ${FORMATS.join(", ")}`);
-}
-
-/**
- * Which format a parsed document is in.
- *
- * @param value The parsed document.
- * @returns The format name, or `undefined` when no reader claims it.
- *
- * @example Usage
- * ```ts
- * import { detectFormat } from "./detect.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(detectFormat([{ tool: "search", args: { q: "x" } }]), "custom");
- * assert.equal(detectFormat([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }]), "openai");
- * assert.equal(detectFormat({ hello: "world" }), undefined);
- * ```
- */
-export function detectFormat(value: unknown): FormatName | undefined {
-  return READERS.find((reader) => reader.claims(value))?.name;
-}
+// The registry's names, where they were before it (issue 34).
+export { detectFormat, FORMATS, parseFormatName, READERS } from "./registry.ts";
 
 /** Options for {@linkcode traceFromValue} and {@linkcode readTrace}. */
 export interface ReadTraceOptions {
@@ -171,12 +64,13 @@ export interface ReadTraceOptions {
    * @default {"<trace>"}
    */
   source?: string;
-}
-
-function readerFor(name: FormatName): FormatReader {
-  const reader = READERS.find((r) => r.name === name);
-  if (!reader) throw new InputError(`unknown format ${name}; use one of ${FORMATS.join(", ")}`);
-  return reader;
+  /**
+   * Called with the error of a run of a run file that cannot be read (it
+   * names the file and the run's JSON path, `simulations[10].messages`); the
+   * other runs are still read. Without it, the first bad run throws.
+   * @default {undefined}
+   */
+  onRunError?: (error: InputError) => void;
 }
 
 /** What a document looks like at the top level, for "not recognized" errors. */
@@ -220,7 +114,7 @@ export function traceFromValue(value: unknown, options: ReadTraceOptions = {}): 
   if (READ_TRACES.has(value as object)) return value as Trace;
   const runs = runFileOf(value, options.format ?? "auto");
   if (runs !== undefined) {
-    const traces = tracesOfRunFile(runs, source, options.format ?? "auto");
+    const traces = tracesOfRunFile(runs, source, options.format ?? "auto", options.onRunError);
     if (traces.length === 1) return traces[0] as Trace;
     throw new InputError(
       `holds ${traces.length} runs (${runs.kind === "runs" ? "a run file" : runs.kind}); ` +
@@ -258,7 +152,7 @@ export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}):
   const format = options.format ?? "auto";
   if (READ_TRACES.has(value as object)) return [value as Trace];
   const runs = runFileOf(value, format);
-  if (runs !== undefined) return tracesOfRunFile(runs, source, format);
+  if (runs !== undefined) return tracesOfRunFile(runs, source, format, options.onRunError);
   const trace = readOne(value, source, format);
   const groups = trace.format === "otel" ? otelTraceGroups(value) : undefined; // one per trace id
   if (groups !== undefined) return groups.map((spans) => remember(readOne(spans, source, "otel")));
@@ -273,7 +167,7 @@ function runFileOf(value: unknown, format: "auto" | FormatName): RunFile | undef
     if (format === "tau-bench" || format === "tau2-bench") {
       throw new InputError(
         format === "tau-bench"
-          ? "not a tau-bench file: expected a list of {task_id, reward, info, traj}"
+          ? "not a tau-bench file: expected a {task_id, reward, info, traj} record or a list of them"
           : "not a tau2-bench file: expected {simulations: [{task_id, messages, …}]}",
       );
     }
@@ -287,14 +181,26 @@ function runFileOf(value: unknown, format: "auto" | FormatName): RunFile | undef
   return runs;
 }
 
-function tracesOfRunFile(runs: RunFile, source: string, format: "auto" | FormatName): Trace[] {
-  return runs.runs.map((entry) => {
+function tracesOfRunFile(
+  runs: RunFile,
+  source: string,
+  format: "auto" | FormatName,
+  onRunError: ((error: InputError) => void) | undefined,
+): Trace[] {
+  return runs.runs.flatMap((entry) => {
     const where = `${source}: ${entry.path}`;
     const inner = format === "tau-bench" || format === "tau2-bench" ? "auto" : format;
-    const trace = runs.kind === "tau2-bench" && inner === "auto"
-      ? checked(readTau2Messages(entry.transcript as unknown[], where), entry.transcript, where)
-      : readOne(entry.transcript, where, inner);
-    return remember(finishRun(trace, entry, runs.kind));
+    try {
+      const trace = runs.kind === "tau2-bench" && inner === "auto"
+        ? checked(readTau2Messages(entry.transcript as unknown[], where), entry.transcript, where)
+        : readOne(entry.transcript, where, inner);
+      return [remember(finishRun(trace, entry, runs.kind))];
+    } catch (error) {
+      // Issue 34: one bad run is its own input error; the caller reads the others.
+      if (onRunError === undefined || !(error instanceof InputError)) throw error;
+      onRunError(error);
+      return [];
+    }
   });
 }
 
@@ -346,47 +252,24 @@ function remember(trace: Trace): Trace {
 }
 
 /**
- * The traces of JSONL rows: one MCP session when the lines are JSON-RPC
- * messages, one OTel trace when they are OTLP exports or spans, else one
- * trace per line (errors name the line).
+ * The traces of JSONL rows: the first registry row whose `lines` sniffer
+ * takes them reads them as one trace (an MCP session, OTel spans, a
+ * provider's stream, a Claude Code session…), else one trace per line
+ * (errors name the line).
  */
 function tracesFromRows(rows: JsonlRow[], source: string, options: ReadTraceOptions): Trace[] {
   const format = options.format ?? "auto";
   const values = rows.map((row) => row.value);
-  const whole = (name: FormatName, test: (value: unknown) => boolean) =>
-    (format === "auto" || format === name) && values.every(test);
-  if (whole("mcp", isJsonRpcMessage)) return [traceFromValue(values, { format: "mcp", source })];
-  if (whole("otel", isOtelLine)) return [traceFromValue(values, { format: "otel", source })];
-  // Issue 13: lines that are one provider's streaming chunks or events are one trace.
-  const stream = streamFormat(values);
-  if (stream !== undefined && (format === "auto" || format === stream)) {
-    return [traceFromValue(values, { format, source })];
-  }
-  // Issue 14: streams whose lines are one session (proxy logs, Claude Code,
-  // AI SDK chunks, Agents SDK exports).
-  if (whole("mcp", isProxyLine)) return [traceFromValue(values, { format: "mcp", source })];
-  const claude = format === "auto" || format === "claude-code" ? claudeCodeRows(values) : undefined;
-  if (claude !== undefined) return [traceFromValue(claude, { format: "claude-code", source })];
-  for (const [name, test] of LINE_FORMATS) {
-    if (whole(name, test) && traceReaderClaims(name, values)) {
-      return [traceFromValue(values, { format: name, source })];
+  for (const row of LINE_SHAPES) {
+    if (format !== "auto" && row.format !== undefined && row.format !== format) continue;
+    const found = row.lines?.(values);
+    if (found !== undefined && (format === "auto" || found.format === format)) {
+      return [traceFromValue(found.lines, { format: found.format, source })];
     }
   }
   return rows.flatMap((row) =>
     tracesFromValue(row.value, { ...options, source: `${source}:${row.line}` })
   );
-}
-
-// Formats whose JSONL lines are one trace together (issue 14).
-const LINE_FORMATS: [FormatName, (value: unknown) => boolean][] = [
-  ["vercel-ai", isVercelChunk],
-  ["openai-agents", isAgentsExportItem],
-  ["langchain", isLangGraphItem],
-  ["langchain", isRun],
-];
-
-function traceReaderClaims(name: FormatName, values: unknown[]): boolean {
-  return readerFor(name).claims(values);
 }
 
 /**

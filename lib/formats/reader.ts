@@ -9,12 +9,12 @@ import type { FormatName, Trace } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 
 /**
- * A reader of one raw trace format. `READERS` lists them in
+ * A reader of one raw trace format. `READERS` (`registry.ts`) lists them in
  * detection order; the first whose `claims` accepts a document reads it.
  *
  * @example Usage
  * ```ts
- * import { READERS } from "./detect.ts";
+ * import { READERS } from "./registry.ts";
  * import assert from "node:assert/strict";
  *
  * const doc = { format: "toolscore", calls: [{ tool: "a" }] };

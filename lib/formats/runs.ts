@@ -5,13 +5,15 @@
  * - `tau-bench`: τ-bench results and historical trajectories, a list of
  *   `{task_id, reward, info, traj, trial?}` where `traj` is the chat
  *   transcript (read by the detector, OpenAI messages in the published
- *   files).
+ *   files), or one such record on its own (issue 34).
  * - `tau2-bench`: τ²-bench results, `{"simulations": [{task_id, trial,
  *   messages, reward_info}]}`, where an assistant message's `tool_calls` are
  *   `{id, name, arguments, requestor}` and a `role: "tool"` message carries
- *   the call's `id`, `content` and an `error` flag. Only the agent's calls
- *   (`requestor: "assistant"`) are read; the user simulator's are not the
- *   agent's.
+ *   the call's `id`, `content` and an `error` flag. The user simulator's
+ *   calls (`requestor: "user"`, in `role: "user"` messages: dual control)
+ *   are read too and marked `actor: "user"`; scoring keeps them apart from
+ *   the agent's (`lib/scoring/actors.ts`). Results pair by id within each
+ *   requestor's calls.
  * - generic: a list of objects each holding `messages`, `traj` or
  *   `trajectory` and naming the run (`task_id`, `task`, `instance_id`, `id`,
  *   `trial` or `reward`), read with the transcript's own format (task from
@@ -118,16 +120,10 @@ function runOf(task: string, trial: number | undefined): TraceRun {
  */
 export function findRunFile(value: unknown): RunFile | undefined {
   if (Array.isArray(value) && value.length > 0 && value.every(isTauRecord)) {
-    return {
-      kind: "tau-bench",
-      runs: value.map((record, i) => ({
-        run: runOf(taskText(record.task_id) as string, trialOf(record.trial)),
-        transcript: record.traj,
-        path: `[${i}].traj`,
-        ...rewardOf(record.reward),
-      })),
-    };
+    return { kind: "tau-bench", runs: value.map((record, i) => tauRun(record, `[${i}].traj`)) };
   }
+  // Issue 34: one τ-bench record on its own is a run file of one run.
+  if (isTauRecord(value)) return { kind: "tau-bench", runs: [tauRun(value, "traj")] };
   if (isTau2Document(value)) {
     return {
       kind: "tau2-bench",
@@ -164,14 +160,24 @@ export function findRunFile(value: unknown): RunFile | undefined {
   return undefined;
 }
 
+function tauRun(record: JsonObject, path: string): RunEntry {
+  return {
+    run: runOf(taskText(record.task_id) as string, trialOf(record.trial)),
+    transcript: record.traj,
+    path,
+    ...rewardOf(record.reward),
+  };
+}
+
 function rewardOf(value: unknown): { reward?: number } {
   const reward = finiteNumber(value);
   return reward === undefined ? {} : { reward };
 }
 
 /**
- * Read τ²-bench simulation messages: the agent's calls, their results by
- * `id`, failed when the tool message says `error: true`.
+ * Read τ²-bench simulation messages: the agent's calls and the user's
+ * (`actor: "user"`), their results by `id`, failed when the tool message
+ * says `error: true`.
  *
  * @param messages The simulation's `messages`.
  * @param source The file and JSON path, for errors.
@@ -196,29 +202,36 @@ export function readTau2Messages(messages: unknown[], source: string): Trace {
   const answer = new FinalAnswer();
   messages.forEach((message, i) => {
     if (!isJsonObject(message)) return;
-    if (message.role === "assistant") {
-      answer.message();
-      answer.text(message.content);
+    if (message.role === "assistant" || message.role === "user") {
+      const agent = message.role === "assistant";
+      if (agent) {
+        answer.message();
+        answer.text(message.content);
+      }
       if (!Array.isArray(message.tool_calls)) return;
       message.tool_calls.forEach((entry, j) => {
         if (!isJsonObject(entry)) return;
-        if (entry.requestor !== undefined && entry.requestor !== "assistant") return;
+        // Issue 34: the user simulator's calls (dual control) are read, marked actor "user".
+        const user = entry.requestor === "user" || (!agent && entry.requestor === undefined);
         if (typeof entry.name !== "string" || entry.name === "") {
           throw new InputError("tool call has no name", `${source}[${i}].tool_calls[${j}]`);
         }
         const call: ToolCall = { tool: entry.name };
         setArgs(call, entry.arguments);
+        if (user) call.actor = "user";
         const id = idOf(entry.id);
         if (id !== undefined) {
           call.id = id;
-          byId.set(id, [...(byId.get(id) ?? []), call]);
+          const key = `${user ? "user" : "assistant"}\u0000${id}`;
+          byId.set(key, [...(byId.get(key) ?? []), call]);
         }
         calls.push(call);
-        answer.call();
+        if (!user) answer.call();
       });
     } else if (message.role === "tool") {
-      if (message.requestor !== undefined && message.requestor !== "assistant") return;
-      const queue = byId.get(idOf(message.id) ?? idOf(message.tool_call_id) ?? "") ?? [];
+      const side = message.requestor === "user" ? "user" : "assistant";
+      const id = idOf(message.id) ?? idOf(message.tool_call_id) ?? "";
+      const queue = byId.get(`${side}\u0000${id}`) ?? [];
       const call = queue.find((c) => c.result === undefined && c.isError === undefined);
       if (call === undefined) return;
       const text = typeof message.content === "string"

@@ -1,11 +1,13 @@
 /**
  * The file extensions the trace readers claim, in one table: what the folder
- * walk (`trace_folder.ts`) reads from a directory. A new reader adds its
- * extension here (issue 32); the detector registry may derive this table
- * from its sniffers.
+ * walk (`trace_folder.ts`) reads from a directory (issue 32), derived from
+ * the detector registry's rows (`registry.ts`, issue 34): a new reader adds
+ * its extensions in its row there.
  *
  * @module
  */
+
+import { TRACE_FILE_EXTENSIONS } from "./registry.ts";
 
 /** One extension a trace reader claims. */
 export interface TraceExtension {
@@ -19,9 +21,15 @@ export interface TraceExtension {
   sniffed: boolean;
 }
 
+const SNIFFED = new Set([".txt", ".log"]);
+
 /**
- * The extensions a folder walk reads: `.json`, `.jsonl` and `.sse` always,
- * `.txt` and `.log` when they start like a trace.
+ * The extensions a folder walk reads, derived from the detector registry's
+ * rows (issue 34: a new shape's row adds its extensions here): `.json`,
+ * `.jsonl`, `.ndjson`, `.sse`, `.vcr`, `.yaml` and `.yml` always, `.txt` and
+ * `.log` when they start like a trace. A file of these that no reader
+ * recognizes and that holds no tool-call content is skipped with the walk's
+ * note (a YAML config), never read as zero calls.
  *
  * @example Usage
  * ```ts
@@ -32,10 +40,8 @@ export interface TraceExtension {
  * assert.ok(TRACE_EXTENSIONS.some((e) => e.extension === ".log" && e.sniffed));
  * ```
  */
-export const TRACE_EXTENSIONS: readonly TraceExtension[] = Object.freeze([
-  { extension: ".json", sniffed: false },
-  { extension: ".jsonl", sniffed: false },
-  { extension: ".sse", sniffed: false },
-  { extension: ".txt", sniffed: true },
-  { extension: ".log", sniffed: true },
-]);
+export const TRACE_EXTENSIONS: readonly TraceExtension[] = Object.freeze(
+  TRACE_FILE_EXTENSIONS.map((extension) =>
+    Object.freeze({ extension, sniffed: SNIFFED.has(extension) })
+  ),
+);

@@ -55,6 +55,8 @@ export interface ToolCall {
   description?: string;
   /** Anything else the reader found (`schema`, `http_status`…). */
   metadata?: JsonObject;
+  /** Who made the call: `"user"` for the user's (τ² dual control); absent = the agent. */
+  actor?: "user" | "agent";
 }
 
 /** The format names every entry point accepts. */
@@ -231,6 +233,7 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
   side_effects: "sideEffects",
   description: "description",
   metadata: "metadata",
+  actor: "actor",
 };
 
 const FILE_ENTRIES = Object.entries(FILE_KEYS);
@@ -302,7 +305,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   // table: a loop of keyed stores made reading a trace about 1.5x slower.
   let args: unknown, id: unknown, result: unknown, error: unknown, isError: unknown;
   let durationS: unknown, costUsd: unknown, rawArgs: unknown, argsError: unknown;
-  let sideEffects: unknown, description: unknown, metadata: unknown;
+  let sideEffects: unknown, description: unknown, metadata: unknown, actor: unknown;
   let extra: JsonObject | undefined;
   for (const key in value) {
     if (key === "tool" || !Object.hasOwn(value, key)) continue;
@@ -361,6 +364,9 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
       case "metadata":
         metadata = raw;
         break;
+      case "actor":
+        actor = raw;
+        break;
     }
   }
   const call: ToolCall = { tool };
@@ -377,6 +383,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   if (description !== undefined) call.description = description as string;
   if (extra !== undefined) call.metadata = { ...extra, ...(metadata as JsonObject ?? {}) };
   else if (metadata !== undefined) call.metadata = metadata as JsonObject;
+  if (actor !== undefined) call.actor = actor as "user" | "agent";
   return call;
 }
 
@@ -393,6 +400,7 @@ const FIELD_EXPECTS: Partial<Record<keyof ToolCall, string>> = {
   isError: "true or false",
   durationS: "a number of seconds >= 0, or null when unknown",
   costUsd: "a number of USD >= 0, or null when unknown",
+  actor: '"user" or "agent"',
 };
 
 function fieldValid(field: keyof ToolCall, value: unknown): boolean {
@@ -414,6 +422,8 @@ function fieldValid(field: keyof ToolCall, value: unknown): boolean {
     case "durationS":
     case "costUsd":
       return value === null || (typeof value === "number" && Number.isFinite(value) && value >= 0);
+    case "actor":
+      return value === "user" || value === "agent";
     default:
       return true;
   }
