@@ -256,8 +256,10 @@ export type {
 // Doctor: MCP server specs and the preflight checks.
 export { McpServerError, providerToolNames, toolNameProblems } from "./lib/mcp/mod.ts";
 export type {
+  ConfigNote,
   HttpServerSpec,
   LeftBehind,
+  McpClient,
   MarkedProcess,
   McpServerErrorKind,
   MCPServerSpec,

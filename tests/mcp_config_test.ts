@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { isLegacySse, serverSpecFromJson, workspaceFolderOf } from "../lib/mcp/server_spec.ts";
+import { isLegacySse } from "../lib/mcp/server_spec.ts";
+import { serverSpecFromJson, workspaceFolderOf } from "../lib/mcp/spec_from_json.ts";
 import { expandVariables, parseEnvFile, serverEnvironment } from "../lib/mcp/server_env.ts";
 import { shellLine, shellQuote, splitCommandLine } from "../lib/mcp/command_line.ts";
 

@@ -9,15 +9,16 @@
  * @module
  */
 
-import { inFile, InputError, UsageError } from "../base/errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { inspectDoctor } from "../doctor/run_doctor.ts";
 import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts";
 import type { DoctorTerms } from "../doctor/terms.ts";
-import { readDocument } from "../base/load.ts";
-import { isRemoteSpec, type McpServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import { isRemoteSpec, type McpServerSpec } from "../mcp/server_spec.ts";
+import { serverSpecFromJson } from "../mcp/spec_from_json.ts";
 import { serverSpecFromCommandLine } from "../mcp/spec_from_command.ts";
-import { isJsonObject } from "../scoring/calls.ts";
+import { type ConfigEntry, readConfigServers } from "./doctor_config.ts";
+import { DoctorCheck } from "../doctor/check.ts";
 import {
   type CliIO,
   type Command,
@@ -41,6 +42,7 @@ const FLAGS = {
   url: { type: "string" },
   "mcp-config": { type: "string" },
   "mcp-server": { type: "string" },
+  client: { type: "string" },
   all: { type: "boolean" },
   input: { type: "string", multiple: true },
   env: { type: "string", short: "e", multiple: true },
@@ -92,6 +94,8 @@ Options:
   --url URL               a remote server (Streamable HTTP; a URL ending in /sse: legacy SSE)
   --mcp-config FILE       a client config with mcpServers (Claude Desktop, Cursor, VS Code)
   --mcp-server NAME       which entry of --mcp-config (needed when it has several)
+  --client NAME           read --mcp-config as this client does (claude-desktop, claude-code,
+                          cursor, vscode, gemini-cli, cline; default: by the file's name)
   --all                   check every server of --mcp-config, one section each
   --input ID=VALUE        a value for \${input:ID} in a VS Code config (repeatable)
   -e, --env KEY=VALUE     one more variable for a local server (repeatable)
@@ -135,32 +139,10 @@ function pairs(values: string[], flag: string): Record<string, string> {
   return out;
 }
 
-async function configServers(
-  config: string,
-  entry: string | undefined,
-  all: boolean,
-): Promise<McpServerSpec[]> {
-  const value = await readDocument(config);
-  try {
-    // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
-    if (!all) return [serverSpecFromJson(value, { path: "", entry, configPath: config })];
-    const key = isJsonObject(value) && isJsonObject(value.mcpServers) ? "mcpServers" : "servers";
-    const servers = isJsonObject(value) ? value[key] : undefined;
-    if (!isJsonObject(servers) || Object.keys(servers).length === 0) {
-      throw new InputError("no servers in it (mcpServers or servers); add one", key);
-    }
-    return Object.keys(servers).map((name) =>
-      serverSpecFromJson(value, { path: "", entry: name, configPath: config })
-    );
-  } catch (error) {
-    throw error instanceof InputError ? inFile(error, config) : error;
-  }
-}
-
 async function serversFromFlags(
   flags: ReturnType<typeof parseFlags>,
   command: string[],
-): Promise<McpServerSpec[]> {
+): Promise<ConfigEntry[]> {
   const line = stringFlag(flags, "server");
   const url = stringFlag(flags, "url");
   const config = stringFlag(flags, "mcp-config");
@@ -176,11 +158,20 @@ async function serversFromFlags(
   if (all && (config === undefined || stringFlag(flags, "mcp-server") !== undefined)) {
     throw new UsageError("--all goes with --mcp-config FILE (and without --mcp-server)");
   }
-  if (command.length > 0) return [serverSpecFromCommandLine(command)];
-  if (line !== undefined) return [serverSpecFromCommandLine(line)];
-  if (url !== undefined) return [serverSpecFromJson({ url }, { path: "--url" })];
+  const client = stringFlag(flags, "client");
+  if (client !== undefined && config === undefined) {
+    throw new UsageError("--client goes with --mcp-config FILE");
+  }
+  const one = (spec: McpServerSpec): ConfigEntry[] => [{ name: spec.name ?? "", spec }];
+  if (command.length > 0) return one(serverSpecFromCommandLine(command));
+  if (line !== undefined) return one(serverSpecFromCommandLine(line));
+  if (url !== undefined) return one(serverSpecFromJson({ url }, { path: "--url" }));
   if (config !== undefined) {
-    return await configServers(config, stringFlag(flags, "mcp-server"), all);
+    return await readConfigServers(config, {
+      entry: stringFlag(flags, "mcp-server"),
+      all,
+      client,
+    });
   }
   return [];
 }
@@ -203,7 +194,8 @@ export const doctorCommand: Command = {
         `unexpected argument ${flags.positionals[0]}; put the server command after --`,
       );
     }
-    const servers = await serversFromFlags(flags, command);
+    const entries = await serversFromFlags(flags, command);
+    const servers = entries.flatMap((entry) => entry.spec ?? []);
     const all = flags.values.all === true;
     if (all && ["spec", "contract", "key"].some((name) => flags.values[name] !== undefined)) {
       throw new UsageError("--all checks the servers only; drop --spec, --contract and --key");
@@ -232,7 +224,16 @@ export const doctorCommand: Command = {
     const stopListening = onInterrupt(io);
     const runs: ServerRun[] = [];
     try {
-      for (const server of servers.length > 0 ? servers : [undefined]) {
+      for (const entry of entries.length > 0 ? entries : [undefined]) {
+        if (entry?.error !== undefined) {
+          // One bad entry of --all fails alone.
+          const check = new DoctorCheck("config", "fail", entry.error.message, {
+            fix: "fix the entry (the path above says where), or check it alone with --mcp-server",
+          });
+          runs.push({ name: entry.name, checks: [check], inspection: null });
+          continue;
+        }
+        const server = entry?.spec;
         const found = await inspectDoctor({
           specPath: all ? undefined : stringFlag(flags, "spec"),
           contractPath: all ? undefined : stringFlag(flags, "contract"),

@@ -32,6 +32,7 @@ import { type Catalog, catalogOf } from "./catalog.ts";
 import { catalogDrift, driftCheck } from "./drift.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import { fixFor } from "./server_fixes.ts";
+import { configCheck } from "./config_check.ts";
 import {
   buildCheck,
   type FetchedList,
@@ -197,6 +198,8 @@ export async function inspectServer(
     timings: {},
     output: { stdout: [], stderr: [] },
   };
+  const config = configCheck(spec);
+  if (config !== null) inspection.checks.push(config);
   let session: McpSession;
   try {
     session = await McpSession.open(spec, {

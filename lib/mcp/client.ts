@@ -181,6 +181,7 @@ export class McpSession implements AsyncDisposable {
       inputPrompts: spec.inputPrompts,
       workspaceFolder: spec.workspaceFolder,
       inputHint: terms.input,
+      client: spec.client,
     };
     let inner: Transport;
     let envNames: string[] = [];
