@@ -137,7 +137,15 @@ Deno.test("toolscore doctor --all: one bad entry fails alone, the others are che
         },
       }),
     );
-    const run = await runCollect(["doctor", "--all", "--json", "--mcp-config", config]);
+    const run = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--all",
+      "--json",
+      "--mcp-config",
+      config,
+    ]);
     assert.equal(run.code, 1, run.err);
     const report = JSON.parse(run.out) as {
       servers: {
@@ -200,7 +208,15 @@ async function dialectRun(
     );
     // A relative config path, as a user types it.
     const relative = path.slice(Deno.cwd().length + 1);
-    const run = await runCollect(["doctor", "--json", "--mcp-config", relative, ...flags]);
+    const run = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--json",
+      "--mcp-config",
+      relative,
+      ...flags,
+    ]);
     const report = JSON.parse(run.out) as {
       checks: { name: string; status: string; detail: string }[];
     };

@@ -48,6 +48,8 @@ const FLAGS = {
   env: { type: "string", short: "e", multiple: true },
   timeout: { type: "string" },
   deadline: { type: "string" },
+  linger: { type: "string" },
+  "shutdown-grace": { type: "string" },
   baseline: { type: "string" },
   "update-baseline": { type: "string" },
   "fail-on-warn": { type: "boolean" },
@@ -101,6 +103,9 @@ Options:
   -e, --env KEY=VALUE     one more variable for a local server (repeatable)
   --timeout SECONDS       seconds per server request (default 30; wins over timeout_s)
   --deadline SECONDS      seconds for the whole server check (default 4 × timeout, ≥ 120)
+  --linger SECONDS        a local server must stay up this long after initialize (default 1)
+  --shutdown-grace SECONDS  what a local server started may outlive it this long, exiting by
+                          itself, before doctor stops it and warns (default 1.5)
   --baseline FILE         compare the server's catalog with FILE: breaking changes fail
   --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE
   --fail-on-warn          exit 1 on a warning too (for CI)
@@ -202,6 +207,8 @@ export const doctorCommand: Command = {
     }
     const timeout = numberFlag(flags, "timeout", [0.001, 86_400]);
     const deadline = numberFlag(flags, "deadline", [0.001, 86_400]);
+    const linger = numberFlag(flags, "linger", [0, 600]);
+    const shutdownGrace = numberFlag(flags, "shutdown-grace", [0, 600]);
     const inputs = pairs(listFlag(flags, "input"), "--input");
     const serverEnv = pairs(listFlag(flags, "env"), "-e/--env");
     if (Object.keys(serverEnv).length > 0 && servers.some(isRemoteSpec)) {
@@ -243,6 +250,8 @@ export const doctorCommand: Command = {
           startServer: flags.values["no-server"] !== true,
           timeout,
           deadline,
+          linger,
+          shutdownGrace,
           inputs,
           serverEnv,
           baseline,

@@ -91,6 +91,18 @@ export interface CheckServerOptions {
    * @default {1500}
    */
   killGraceMs?: number;
+  /**
+   * Seconds a local server must stay up after answering `initialize` (the
+   * lists run meanwhile): one that exits sooner fails `server-start`.
+   * @default {1}
+   */
+  linger?: number;
+  /**
+   * Seconds what a local server started may outlive it (exiting by itself)
+   * before it is stopped and named in `shutdown`.
+   * @default {1.5}
+   */
+  shutdownGrace?: number;
 }
 
 /** What the server offers, as sent (for `--json`). */
@@ -210,6 +222,9 @@ export async function inspectServer(
       env: options.env,
       terms,
       killGraceMs: options.killGraceMs,
+      shutdownGraceMs: options.shutdownGrace === undefined
+        ? undefined
+        : options.shutdownGrace * 1000,
     });
   } catch (error) {
     if (!(error instanceof McpServerError)) throw error;
@@ -246,6 +261,7 @@ export async function inspectServer(
     prompts: [],
   };
   inspection.server = summary;
+  const startAt = checks.length;
   checks.push(
     new DoctorCheck(
       "server-start",
@@ -272,6 +288,21 @@ export async function inspectServer(
         lists.push(await fetchList(session, "resources/templates/list"));
       }
       if (declared(capabilities, "prompts")) lists.push(await fetchList(session, "prompts/list"));
+    }
+    // A server that crashes just after the handshake would pass: keep it open a while.
+    const exit = await session.exitWithin((options.linger ?? 1) * 1000);
+    if (exit !== null) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      const error = new McpServerError(
+        "exit",
+        `the server answered initialize, then ${how} within ${options.linger ?? 1} s (${
+          describeServer(spec)
+        })`,
+        { stderr: session.stderr.map((line) => redact(line, session.secrets)) },
+      );
+      checks[startAt] = new DoctorCheck("server-start", "fail", error.message, {
+        fix: fixFor(error, spec, terms, options),
+      });
     }
   } finally {
     await session.close();

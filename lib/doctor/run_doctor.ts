@@ -66,6 +66,16 @@ export interface RunDoctorOptions {
    */
   deadline?: number;
   /**
+   * Seconds a local server must stay up after answering `initialize`.
+   * @default {1}
+   */
+  linger?: number;
+  /**
+   * Seconds what a local server started may outlive it before it is stopped and named.
+   * @default {1.5}
+   */
+  shutdownGrace?: number;
+  /**
    * Values for `${input:ID}` in the server spec.
    * @default {{}}
    */
@@ -219,6 +229,8 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
     inspection = await inspectServer(server, {
       timeout: options.timeout,
       deadline: options.deadline,
+      linger: options.linger,
+      shutdownGrace: options.shutdownGrace,
       inputs: options.inputs,
       env: options.serverEnv,
       baseline: options.baseline,

@@ -18,7 +18,7 @@ import { InputError } from "../base/errors.ts";
 import { McpServerError } from "./server_error.ts";
 import { isRemoteSpec, type McpServerSpec } from "./server_spec.ts";
 import { readEnv, type VariableContext } from "./server_env.ts";
-import { DenoCommandTransport } from "./transport.ts";
+import { type ChildExit, DenoCommandTransport } from "./transport.ts";
 import { httpTransport, stdioTransport } from "./session_transport.ts";
 import type { LeftBehind } from "./server_error.ts";
 import { endSession, RecordingTransport } from "./recording_transport.ts";
@@ -78,6 +78,12 @@ export interface McpSessionOptions {
    */
   killGraceMs?: number;
   /**
+   * Milliseconds what a local server started may outlive it (a watchdog
+   * exiting by itself) before it is stopped and named as left behind.
+   * @default {1500}
+   */
+  shutdownGraceMs?: number;
+  /**
    * How messages name the settings (the library's options, or the CLI's flags).
    * @default {undefined} (the options' names)
    */
@@ -126,6 +132,7 @@ export class McpSession implements AsyncDisposable {
   #timings: Record<string, number> = {};
   #envNames: readonly string[];
   #sessionEnded = false;
+  #openedAt = performance.now();
 
   /**
    * Wrap a connected client; use {@linkcode McpSession.open} instead.
@@ -239,6 +246,22 @@ export class McpSession implements AsyncDisposable {
       initializeS: (performance.now() - started) / 1000,
       envNames,
     });
+  }
+
+  /**
+   * Wait until `ms` after `initialize` was answered, or until a local
+   * server exits, whichever is first (a server that crashes just after the
+   * handshake is caught). A remote server is not waited for.
+   *
+   * @param ms Milliseconds after `initialize` to wait until.
+   * @returns How the local server ended, or `null` when it still runs (or is remote).
+   */
+  async exitWithin(ms: number): Promise<ChildExit | null> {
+    const local = this.#transport instanceof DenoCommandTransport ? this.#transport : undefined;
+    if (local === undefined) return null;
+    const left = this.#openedAt + ms - performance.now();
+    if (left > 0) await local.waitForExit(left);
+    return local.exit ?? null;
   }
 
   /** The local server's process id (`undefined` for a remote server). */

@@ -95,10 +95,21 @@ export function leftBehindNote(
 ): { detail: string; fix: string | null; status: "skip" | "warn" } | null {
   if (!left) return null;
   if (!left.looked && !left.pipesHeld) {
+    // Not looking is no proof that nothing is left: a warning, so that --fail-on-warn sees it.
+    if (Deno.build.os !== "linux") {
+      return {
+        status: "warn",
+        detail: "the sweep is partial: the server's process group was stopped, but on " +
+          `${Deno.build.os} doctor cannot list what left it (no /proc)`,
+        fix:
+          `look for what the server started (ps -ef) and stop it; its processes carry ${left.marker}`,
+      };
+    }
     return {
-      status: "skip",
-      detail: "could not look for processes the server started (deno may neither run sh nor " +
-        `read /proc; --allow-run without a list lets it); to look: grep -lzxsF '${left.marker}' /proc/[0-9]*/environ`,
+      status: "warn",
+      detail: "could not look for processes the server started, so the sweep is partial (deno " +
+        "may neither run sh nor read /proc; --allow-run without a list lets it); to look: " +
+        `grep -lzxsF '${left.marker}' /proc/[0-9]*/environ`,
       fix: stopCommand(left.marker, []),
     };
   }
