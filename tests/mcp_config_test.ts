@@ -48,7 +48,7 @@ Deno.test("expandVariables() reads ${env:NAME}, ${input:ID}, ${workspaceFolder} 
       expandVariables("${input:other}", lookup, "server.env.K", {
         inputPrompts: { other: "Other" },
       }),
-    /^InputError: server\.env\.K: refers to \$\{input:other\}, which the client prompts for \("Other"\) asks for when it starts the server; give it in the inputs option \(\{"other": …\}\)$/,
+    /^InputError: server\.env\.K: refers to \$\{input:other\}, which the client asks for \("Other"\) when it starts the server; give it in the inputs option \(\{"other": …\}\)$/,
   );
   assert.throws(
     () => expandVariables("${workspaceFolder}/x", lookup, "server.command[1]"),

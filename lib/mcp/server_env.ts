@@ -178,9 +178,9 @@ export function expandVariables(
       const prompt = context.inputPrompts?.[name];
       const hint = context.inputHint?.(name) ?? `give it in the inputs option ({"${name}": …})`;
       throw new InputError(
-        `refers to \${input:${name}}, which ${
-          prompt === undefined ? "the client" : `the client prompts for ("${prompt}")`
-        } asks for when it starts the server; ${hint}`,
+        `refers to \${input:${name}}, which the client asks for${
+          prompt === undefined ? "" : ` ("${prompt}")`
+        } when it starts the server; ${hint}`,
         where,
       );
     }

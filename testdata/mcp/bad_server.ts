@@ -30,6 +30,7 @@
  *                      S seconds, then exits by itself), and exit
  *   --crash-after MS   exit with code 3 MS milliseconds after answering initialize, saying why
  *                      on stderr
+ *   --pretty           write each answer pretty-printed, over several lines (a protocol bug)
  *
  * --grandchild, --escape, --bare-child and --watchdog need --allow-run=sleep.
  *
@@ -199,7 +200,10 @@ async function serve(): Promise<void> {
       if (record) Deno.writeTextFileSync(record, `${message.method}\n`, { append: true });
       if (message.id === undefined) continue; // a notification
       const reply = (body: Record<string, unknown>) =>
-        write(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }) + "\n");
+        write(
+          JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }, null, has("--pretty") ? 2 : 0) +
+            "\n",
+        );
       const method = message.method as string;
       if (method === "initialize") {
         const capabilities: Record<string, unknown> = has("--no-tools")
