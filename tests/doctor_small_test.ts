@@ -31,7 +31,7 @@ Deno.test("server-start: a server that pretty-prints JSON-RPC over several lines
   assert.equal(start.status, "fail");
   assert.match(
     start.detail,
-    /^no answer to initialize: the server writes each JSON-RPC message over several lines \(pretty-printed, e\.g\. "  \\"jsonrpc\\": \\"2\.0\\","\), and MCP's stdio transport reads one message per line \(/,
+    /^no answer to initialize: the server writes each JSON-RPC message over several lines \(pretty-printed, e\.g\. " {2}\\"jsonrpc\\": \\"2\.0\\","\), and MCP's stdio transport reads one message per line \(/,
   );
   assert.doesNotMatch(start.detail, /log to stderr/);
   assert.equal(
