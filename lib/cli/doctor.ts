@@ -79,7 +79,7 @@ Usage:
                    [--github-summary] [-- SERVER COMMAND…]
   toolscore doctor --mcp-config FILE --all [--baseline B | --update-baseline B]
 
-Checks, in order: spec, contract, keys, packages, prices, budget, server-start,
+Checks, in order: spec, contract, keys, packages, prices, budget, (config), server-start,
 handshake, stdout, tools-list, tool-schemas, tool-lint, resources, prompts,
 shutdown, server-build, (catalog-drift), contract-tools. Each line shows ✓ (pass),
 ! (warn), ✗ (fail) or - (skip), with a fix under each warning and failure.
@@ -94,7 +94,8 @@ Options:
   --no-server             do not start the server (check only files and environment)
   --server "CMD ARGS"     the server as one quoted command line (or: -- CMD ARGS…)
   --url URL               a remote server (Streamable HTTP; a URL ending in /sse: legacy SSE)
-  --mcp-config FILE       a client config with mcpServers (Claude Desktop, Cursor, VS Code)
+  --mcp-config FILE       a client config (Claude Desktop, Claude Code, Cursor, VS Code,
+                          Gemini CLI, Cline), read as that client reads it
   --mcp-server NAME       which entry of --mcp-config (needed when it has several)
   --client NAME           read --mcp-config as this client does (claude-desktop, claude-code,
                           cursor, vscode, gemini-cli, cline; default: by the file's name)

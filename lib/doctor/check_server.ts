@@ -12,6 +12,14 @@
  * `catalog-drift` with a baseline); the caller's timeout wins over the
  * spec's `timeout_s`; an overall deadline.
  *
+ * Changed in issue 37: a `config` check first for a spec read from a
+ * client config (`config_check.ts`); a local server must stay up `linger`
+ * seconds after `initialize` — measured from the answer, with the lists
+ * running meanwhile, so it costs only what the lists do not take — else
+ * `server-start` fails with its stderr (a crash 50–400 ms after the
+ * handshake passed before); what it started may outlive it by
+ * `shutdownGrace` seconds before `shutdown` names it.
+ *
  * @module
  */
 

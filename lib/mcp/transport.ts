@@ -2,7 +2,10 @@
  * An MCP stdio transport over `Deno.Command`, for the official SDK's
  * `Client`: newline-delimited JSON-RPC on the child's stdin and stdout, its
  * stderr kept (the last lines) for error messages, and a shutdown that always
- * kills and reaps the child and its process group.
+ * kills and reaps the child and its process group. Once the child has
+ * exited, what it started gets a grace (`shutdownGraceMs`, 1.5 s) to exit by
+ * itself — a watchdog that follows its server out is no leftover — before
+ * what is left (by marker, process group or session) is stopped and named.
  *
  * The SDK's own stdio transport is not used: it needs `--allow-env` for
  * variables we do not otherwise read, and passes a fixed environment that
