@@ -49,6 +49,9 @@ Deno.test("readConfigServers() reads the CircleCI README's VS Code block (JSONC)
       "circleci-base-url": "CircleCI Base URL",
     },
   });
+  const run = await runCollect(["doctor", "--no-server", "--mcp-config", CIRCLECI]);
+  assert.equal(run.code, 0, run.err);
+  assert.match(run.out, /^✓ config +read as VS Code reads it$/m);
   // Read as Claude Code reads .mcp.json, the same text is refused where the comment is.
   await assert.rejects(
     () => readConfigServers(CIRCLECI, { client: "claude-code" }),

@@ -12,13 +12,9 @@
  * `catalog-drift` with a baseline); the caller's timeout wins over the
  * spec's `timeout_s`; an overall deadline.
  *
- * Changed in issue 37: a `config` check first for a spec read from a
- * client config (`config_check.ts`); a local server must stay up `linger`
- * seconds after `initialize` — measured from the answer, with the lists
- * running meanwhile, so it costs only what the lists do not take — else
- * `server-start` fails with its stderr (a crash 50–400 ms after the
- * handshake passed before); what it started may outlive it by
- * `shutdownGrace` seconds before `shutdown` names it.
+ * Changed in issue 37: a `config` check first for a spec read from a client
+ * config (`config_check.ts`); the linger of `server-start` (`linger_check.ts`);
+ * what a server started may outlive it by `shutdownGrace` seconds.
  *
  * @module
  */
@@ -41,6 +37,7 @@ import { catalogDrift, driftCheck } from "./drift.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import { fixFor } from "./server_fixes.ts";
 import { configCheck } from "./config_check.ts";
+import { lingerCheck } from "./linger_check.ts";
 import {
   buildCheck,
   type FetchedList,
@@ -298,20 +295,8 @@ export async function inspectServer(
       if (declared(capabilities, "prompts")) lists.push(await fetchList(session, "prompts/list"));
     }
     // A server that crashes just after the handshake would pass: keep it open a while.
-    const exit = await session.exitWithin((options.linger ?? 1) * 1000);
-    if (exit !== null) {
-      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-      const error = new McpServerError(
-        "exit",
-        `the server answered initialize, then ${how} within ${options.linger ?? 1} s (${
-          describeServer(spec)
-        })`,
-        { stderr: session.stderr.map((line) => redact(line, session.secrets)) },
-      );
-      checks[startAt] = new DoctorCheck("server-start", "fail", error.message, {
-        fix: fixFor(error, spec, terms, options),
-      });
-    }
+    const crashed = await lingerCheck(session, spec, options.linger ?? 1, terms, options);
+    if (crashed !== null) checks[startAt] = crashed;
   } finally {
     await session.close();
   }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { configCheck } from "./config_check.ts";
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import { specKeyNames } from "../spec/arm_keys.ts";
 import { ToolscoreError } from "../base/errors.ts";
@@ -224,6 +225,9 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       : options.specPath !== undefined && spec === undefined
       ? specMissing
       : "no server (a spec with a server, or a server spec)";
+    // How a client config's entry was read is known without starting it.
+    const config = server === undefined ? null : configCheck(server);
+    if (config !== null) checks.push(config);
     for (const name of SERVER_CHECKS) checks.push(new DoctorCheck(name, "skip", why));
   } else {
     inspection = await inspectServer(server, {

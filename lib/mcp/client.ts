@@ -19,10 +19,10 @@ import { McpServerError } from "./server_error.ts";
 import { isRemoteSpec, type McpServerSpec } from "./server_spec.ts";
 import { readEnv, type VariableContext } from "./server_env.ts";
 import { type ChildExit, DenoCommandTransport } from "./transport.ts";
-import { httpTransport, stdioTransport } from "./session_transport.ts";
+import { httpTransport, stdioTransport, type StdioTransportOptions } from "./session_transport.ts";
 import type { LeftBehind } from "./server_error.ts";
 import { endSession, RecordingTransport } from "./recording_transport.ts";
-import { failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
+import { errorCode, failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
@@ -45,7 +45,7 @@ export const LIST_KEYS = {
 export type ListMethod = keyof typeof LIST_KEYS;
 
 /** Options for {@linkcode McpSession.open}. */
-export interface McpSessionOptions {
+export interface McpSessionOptions extends Pick<StdioTransportOptions, "shutdownGraceMs"> {
   /**
    * Seconds each request may take; wins over the spec's `timeout_s`.
    * @default {undefined} (the spec's `timeout_s`, else 30)
@@ -78,12 +78,6 @@ export interface McpSessionOptions {
    */
   killGraceMs?: number;
   /**
-   * Milliseconds what a local server started may outlive it (a watchdog
-   * exiting by itself) before it is stopped and named as left behind.
-   * @default {1500}
-   */
-  shutdownGraceMs?: number;
-  /**
    * How messages name the settings (the library's options, or the CLI's flags).
    * @default {undefined} (the options' names)
    */
@@ -100,11 +94,6 @@ export interface ServerIdentity {
   protocolVersion: string | null;
   /** The server's `instructions`, if any. */
   instructions: string | null;
-}
-
-function errorCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "number" ? code : undefined;
 }
 
 /**
@@ -249,19 +238,15 @@ export class McpSession implements AsyncDisposable {
   }
 
   /**
-   * Wait until `ms` after `initialize` was answered, or until a local
-   * server exits, whichever is first (a server that crashes just after the
-   * handshake is caught). A remote server is not waited for.
+   * Wait until `ms` after `initialize` was answered, or until a local server exits.
    *
-   * @param ms Milliseconds after `initialize` to wait until.
-   * @returns How the local server ended, or `null` when it still runs (or is remote).
+   * @param ms Milliseconds after `initialize`.
+   * @returns How a local server ended, or `null` while it runs (and for a remote one).
    */
   async exitWithin(ms: number): Promise<ChildExit | null> {
     const local = this.#transport instanceof DenoCommandTransport ? this.#transport : undefined;
-    if (local === undefined) return null;
-    const left = this.#openedAt + ms - performance.now();
-    if (left > 0) await local.waitForExit(left);
-    return local.exit ?? null;
+    await local?.waitForExit(this.#openedAt + ms - performance.now());
+    return local?.exit ?? null;
   }
 
   /** The local server's process id (`undefined` for a remote server). */

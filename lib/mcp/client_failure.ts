@@ -213,7 +213,22 @@ function messageOf(error: unknown): string {
   return error.message + cause;
 }
 
-function errorCode(error: unknown): number | undefined {
+/**
+ * The numeric `code` of a thrown JSON-RPC or HTTP error, if any.
+ *
+ * @param error What was thrown.
+ * @returns The code, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { errorCode } from "./client_failure.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(errorCode({ code: -32601 }), -32601);
+ * assert.equal(errorCode(new Error("x")), undefined);
+ * ```
+ */
+export function errorCode(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "number" ? code : undefined;
 }

@@ -25,7 +25,10 @@ export interface StdioTransportOptions {
   env?: Record<string, string>;
   /** How long to wait after SIGTERM before SIGKILL, in milliseconds. */
   killGraceMs?: number;
-  /** How long what the server started may outlive it before it is stopped, in milliseconds. */
+  /**
+   * Milliseconds what a local server started may outlive it before it is stopped.
+   * @default {1500}
+   */
   shutdownGraceMs?: number;
 }
 
