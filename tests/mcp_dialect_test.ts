@@ -2,8 +2,11 @@
 // lenient keys, each client's variables — checked against a real (scripted) server that writes
 // the arguments, working directory and environment it got.
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { resolve } from "node:path";
-import { clientOfConfig } from "../lib/mcp/client_dialect.ts";
+import { clientOfConfig, MCP_CLIENTS } from "../lib/mcp/client_dialect.ts";
+import { expandForClient, literalReferences } from "../lib/mcp/client_variables.ts";
+import { parseProcStat } from "../lib/mcp/process_sweep.ts";
 import { serverSpecFromJson } from "../lib/mcp/spec_from_json.ts";
 import { readConfigServers } from "../lib/cli/doctor_config.ts";
 import { runCollect } from "./_cli.ts";
@@ -379,4 +382,49 @@ Deno.test("--client overrides the file name; other files keep today's rules", as
     bad.err,
     /--client vim: unknown client; use one of claude-desktop, claude-code, cursor, vscode, gemini-cli, cline/,
   );
+});
+
+Deno.test("expandForClient() leaves text without a reference unchanged, and Claude Desktop's always", () => {
+  const lookup = (name: string) => `<${name}>`;
+  const base = (reference: string) => `[${reference}]`;
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 60 }),
+      fc.constantFrom(...MCP_CLIENTS),
+      (text, client) => {
+        assert.equal(expandForClient(text, "claude-desktop", lookup, base), text);
+        assert.equal(expandForClient(text, "cline", lookup, base), text);
+        if (!text.includes("$")) assert.equal(expandForClient(text, client, lookup, base), text);
+      },
+    ),
+  );
+  // Every reference Claude Desktop leaves as written is named in a warning.
+  fc.assert(
+    fc.property(
+      fc.array(fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,8}$/), { maxLength: 5 }),
+      (names) => {
+        const text = names.map((name) => `x\${${name}}`).join(" ");
+        assert.deepEqual(
+          literalReferences(text, "claude-desktop"),
+          names.map((name) => `\${${name}}`),
+        );
+      },
+    ),
+  );
+});
+
+Deno.test("parseProcStat() reads the fields after the command name, whatever the name holds", () => {
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 15 }).filter((name) => !name.includes("\n")),
+      fc.nat(),
+      fc.nat(),
+      fc.nat(),
+      (comm, ppid, pgrp, session) => {
+        const line = `4242 (${comm}) S ${ppid} ${pgrp} ${session} 34816 4242 4194304 100 0`;
+        assert.deepEqual(parseProcStat(line), { state: "S", ppid, pgrp, session });
+      },
+    ),
+  );
+  assert.equal(parseProcStat("garbage"), null);
 });

@@ -12,6 +12,7 @@
  */
 
 import type { McpClient } from "./client_dialect.ts";
+import { InputError } from "../base/errors.ts";
 
 // VS Code's and Cursor's own variables (besides `env:` and `input:`), as our default rules read them.
 const EDITOR_NAMED = new Set([
@@ -33,6 +34,18 @@ function editorKnows(client: McpClient, kind: string | undefined, name: string):
   return client === "vscode" && (name === "workspaceRoot" || name === "cwd");
 }
 
+// VS Code's `${cwd}`: the folder the editor started in, here ours.
+function ourFolder(): string {
+  try {
+    return Deno.cwd();
+  } catch {
+    throw new InputError(
+      "refers to ${cwd}, but deno may not read the working directory; run deno with --allow-read",
+      "server",
+    );
+  }
+}
+
 /**
  * Expand a value as `client` does. `base` expands one reference by our own
  * rules (it knows `${env:NAME}`, `${input:ID}` and the editors' named
@@ -44,7 +57,8 @@ function editorKnows(client: McpClient, kind: string | undefined, name: string):
  * @param lookup Reads one variable; `undefined` when unset.
  * @param base Expands one reference (`${env:NAME}`, `${workspaceFolder}`…) by our rules.
  * @returns The expanded text.
- * @throws {InputError} From `base`, for a variable that is unset (with no default).
+ * @throws {InputError} From `base`, for a variable that is unset (with no default); for
+ *   VS Code's `${cwd}` when deno may not read the working directory.
  *
  * @example Usage
  * ```ts
@@ -85,7 +99,7 @@ export function expandForClient(
       return value.replace(EDITOR_REFERENCE, (whole, kind: string | undefined, name: string) => {
         if (!editorKnows(client, kind, name)) return whole;
         if (kind === undefined && name === "workspaceRoot") return base("${workspaceFolder}");
-        if (kind === undefined && name === "cwd") return Deno.cwd();
+        if (kind === undefined && name === "cwd") return ourFolder();
         return base(whole);
       });
   }
