@@ -389,6 +389,13 @@ export class DenoCommandTransport implements Transport {
     } catch (error) {
       this.#noiseCount++;
       if (this.#noise.length < 20) this.#noise.push(clip(line));
+      // JSON-RPC pretty-printed over several lines can never be read: stop now, not at a timeout.
+      if (
+        /^\s*"jsonrpc"\s*:\s*"2\.0"\s*,?\s*$/.test(line) &&
+        this.#noise.some((text) => /^\s*\{\s*$/.test(text))
+      ) {
+        void this.kill();
+      }
       this.onerror?.(
         new Error(`not a JSON-RPC line on stdout: ${line.slice(0, 200)}`, { cause: error }),
       );
