@@ -80,6 +80,18 @@ Deno.test("toolscore doctor --mcp-config reads a VS Code file with comments and 
       `${dir}/.cursor/mcp.json`,
     ]);
     assert.equal(run.code, 0, run.err);
+    // Another name with a top-level `servers` is VS Code's, comments and all; without it, JSON.
+    await Deno.writeTextFile(`${dir}/team.json`, '{"servers": {"s": {"command": "srv"}}, // x\n}');
+    const [team] = await readConfigServers(`${dir}/team.json`);
+    assert.equal(team!.spec?.client, "vscode");
+    await Deno.writeTextFile(
+      `${dir}/other.json`,
+      '{"mcpServers": {"s": {"command": "srv"}}, // x\n}',
+    );
+    await assert.rejects(
+      () => readConfigServers(`${dir}/other.json`),
+      /other\.json:1:\d+: invalid JSON \(/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,7 +1,8 @@
 /**
  * The servers of `doctor --mcp-config FILE`: the file read as its client
- * reads it (`client_dialect.ts`: JSONC for VS Code and Cursor, lenient keys,
- * the client's variables), or as `--client NAME` says. With `--all`, an
+ * reads it (`client_dialect.ts`: JSONC for VS Code and Cursor — also a file
+ * of another name whose top-level `servers` makes it VS Code's —, lenient
+ * keys, the client's variables), or as `--client NAME` says. With `--all`, an
  * entry that cannot be read fails alone: the others are still checked.
  *
  * @module
@@ -90,7 +91,18 @@ export async function readConfigServers(
 ): Promise<ConfigEntry[]> {
   const given = options.client === undefined ? undefined : clientFlag(options.client);
   const byName = given ?? clientOfConfig(config);
-  const value = await readDocument(config, readsJsonc(byName) ? { syntax: "jsonc" } : {});
+  let value: unknown;
+  try {
+    value = await readDocument(config, readsJsonc(byName) ? { syntax: "jsonc" } : {});
+  } catch (error) {
+    // A VS Code config under another name (a top-level `servers`) may hold comments too.
+    if (!(error instanceof InputError) || byName !== undefined || /\.ya?ml$/i.test(config)) {
+      throw error;
+    }
+    const jsonc = await readDocument(config, { syntax: "jsonc" }).catch(() => undefined);
+    if (clientOfConfig(config, jsonc) !== "vscode") throw error;
+    value = jsonc;
+  }
   const client = given ?? clientOfConfig(config, value);
   const read = (entry: string | undefined) =>
     // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
