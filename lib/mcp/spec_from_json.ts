@@ -376,7 +376,7 @@ export function serverSpecFromJson(
   if (value.envFile !== undefined) {
     spec.envFile = nonEmptyString(value.envFile, joinPath(path, "envFile"));
   }
-  noteLiterals(spec, path, "url", notes);
+  noteLiterals(spec, path, "url", notes, raw);
   return spec;
 }
 
@@ -394,6 +394,7 @@ function noteLiterals(
   path: string,
   urlKey: string,
   notes: ConfigNote[],
+  raw?: unknown,
 ): void {
   const client = spec.client;
   if (client === undefined) return;
@@ -406,7 +407,12 @@ function noteLiterals(
   } else {
     spec.command.forEach((token, i) =>
       values.push([
-        i === 0 ? joinPath(path, "command") : joinPath(joinPath(path, "args"), i - 1),
+        // `command` + `args` as clients write them; our shape's command array otherwise.
+        Array.isArray(raw)
+          ? joinPath(joinPath(path, "command"), i)
+          : i === 0
+          ? joinPath(path, "command")
+          : joinPath(joinPath(path, "args"), i - 1),
         token,
       ])
     );
