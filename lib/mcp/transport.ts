@@ -5,7 +5,8 @@
  * kills and reaps the child and its process group. Once the child has
  * exited, what it started gets a grace (`shutdownGraceMs`, 1.5 s) to exit by
  * itself — a watchdog that follows its server out is no leftover — before
- * what is left (by marker, process group or session) is stopped and named.
+ * what is left (by marker, process group or session) is stopped and named;
+ * after `kill()` (a timeout, Ctrl-C) there is no grace.
  *
  * The SDK's own stdio transport is not used: it needs `--allow-env` for
  * variables we do not otherwise read, and passes a fixed environment that
@@ -116,6 +117,7 @@ export class DenoCommandTransport implements Transport {
   #protocolVersion?: string;
   #sent: string[] = [];
   #hurry = Promise.withResolvers<void>();
+  #hurried = false;
 
   /**
    * Prepare a transport; nothing starts until `start()`.
@@ -264,6 +266,7 @@ export class DenoCommandTransport implements Transport {
    * @returns When the child is reaped.
    */
   kill(): Promise<void> {
+    this.#hurried = true; // and no grace for what it started
     this.#hurry.resolve();
     return this.close();
   }
@@ -319,7 +322,7 @@ export class DenoCommandTransport implements Transport {
     // the grace is over; only what outlives it is stopped and named.
     const until = performance.now() + (this.options.shutdownGraceMs ?? 1500);
     let left = await current();
-    while (left.length > 0 && performance.now() < until) {
+    while (left.length > 0 && !this.#hurried && performance.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(100, until - performance.now())));
       left = await current();
     }
