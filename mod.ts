@@ -278,9 +278,11 @@ export type {
 // Doctor: MCP server specs and the preflight checks.
 export { McpServerError, providerToolNames, toolNameProblems } from "./lib/mcp/mod.ts";
 export type {
+  ConfigNote,
   HttpServerSpec,
   LeftBehind,
   MarkedProcess,
+  McpClient,
   McpServerErrorKind,
   MCPServerSpec,
   McpServerSpec,

@@ -78,7 +78,15 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     const catalog = `${dir}/tools.json`;
     const server = () => badServer(["--catalog", catalog], { readable: catalog }).command;
     await Deno.writeTextFile(catalog, JSON.stringify(V1));
-    const written = await runCollect(["doctor", "--update-baseline", baseline, "--", ...server()]);
+    const written = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--update-baseline",
+      baseline,
+      "--",
+      ...server(),
+    ]);
     assert.equal(written.code, 0, written.out);
     assert.equal(written.err, `doctor: wrote the catalog of bad to ${baseline}\n`);
     const text = await Deno.readTextFile(baseline);
@@ -96,7 +104,15 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     ]);
 
     // Unchanged: passes.
-    const same = await runCollect(["doctor", "--baseline", baseline, "--", ...server()]);
+    const same = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--baseline",
+      baseline,
+      "--",
+      ...server(),
+    ]);
     assert.equal(same.code, 0, same.out);
     assert.match(
       same.out,
@@ -107,6 +123,8 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     await Deno.writeTextFile(catalog, JSON.stringify(V2));
     const changed = await runCollect([
       "doctor",
+      "--linger",
+      "0.1",
       "--baseline",
       baseline,
       "--json",
@@ -129,11 +147,21 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
 
     // Only the safety and compatible changes: a warning, exit 0 (1 with --fail-on-warn).
     await Deno.writeTextFile(catalog, JSON.stringify([V1[0], V1[1], V2[2], V2[3]]));
-    const safety = await runCollect(["doctor", "--baseline", baseline, "--", ...server()]);
+    const safety = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--baseline",
+      baseline,
+      "--",
+      ...server(),
+    ]);
     assert.equal(safety.code, 0, safety.out);
     assert.match(safety.out, /^! catalog-drift +against .*: 0 breaking, 1 safety, 1 compatible; /m);
     const strict = await runCollect([
       "doctor",
+      "--linger",
+      "0.1",
       "--baseline",
       baseline,
       "--fail-on-warn",
@@ -146,6 +174,8 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     await Deno.writeTextFile(catalog, JSON.stringify([...V1, V2[3]]));
     const compatible = await runCollect([
       "doctor",
+      "--linger",
+      "0.1",
       "--baseline",
       baseline,
       "--fail-on-warn",

@@ -80,13 +80,20 @@ Deno.test("toolscore doctor reads a server from a client config and a quoted com
         mcpServers: { fx: { command: Deno.execPath(), args: ["run", "--no-prompt", FIXTURE] } },
       }),
     );
-    const fromConfig = await runCollect(["doctor", "--mcp-config", config, "--json"]);
+    const fromConfig = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--mcp-config",
+      config,
+      "--json",
+    ]);
     // The fixture's count_items has an invalid schema on purpose: tool-schemas fails.
     assert.equal(fromConfig.code, 1, fromConfig.out);
     assert.equal(JSON.parse(fromConfig.out).checks[6].status, "pass");
 
     const line = `"${Deno.execPath()}" run --no-prompt ${FIXTURE} --name quoted`;
-    const fromLine = await runCollect(["doctor", "--server", line, "--json"]);
+    const fromLine = await runCollect(["doctor", "--linger", "0.1", "--server", line, "--json"]);
     assert.equal(fromLine.code, 1, fromLine.out);
     assert.match(JSON.parse(fromLine.out).checks[6].detail, /^quoted 1\.2\.3/);
   } finally {
@@ -135,7 +142,7 @@ Deno.test("toolscore doctor tells a ${VAR} deno may not read from one that is no
     const doctor = async (allowEnv: string, env: Record<string, string>) => {
       const args = ["run", "--no-prompt", "--allow-read", "--allow-run", allowEnv, "cli.ts"];
       const { stdout } = await new Deno.Command(Deno.execPath(), {
-        args: [...args, "doctor", "--spec", spec],
+        args: [...args, "doctor", "--linger", "0.1", "--spec", spec],
         env,
         stdin: "null",
         stdout: "piped",
@@ -238,7 +245,7 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
         },
       }),
     );
-    const text = await runCollect(["doctor", "--mcp-config", config, "--all"]);
+    const text = await runCollect(["doctor", "--linger", "0.1", "--mcp-config", config, "--all"]);
     assert.equal(text.code, 1);
     assert.match(text.out, /^== clean ==\n✓ server-start /m);
     assert.match(text.out, /^== noisy ==\n/m);
@@ -247,7 +254,8 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
     assert.match(text.out, /\n3 servers: clean: pass, noisy: warn, broken: fail\n$/);
 
     const json = JSON.parse(
-      (await runCollect(["doctor", "--mcp-config", config, "--all", "--json"])).out,
+      (await runCollect(["doctor", "--linger", "0.1", "--mcp-config", config, "--all", "--json"]))
+        .out,
     );
     assert.deepEqual(Object.keys(json), ["servers", "counts", "worst"]);
     assert.deepEqual(json.counts, { pass: 1, warn: 1, fail: 1, skip: 0 });
@@ -270,11 +278,28 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
     assert.deepEqual(noisy.output.stdout, ["bad_server v0.1 starting", "listening on stdio"]);
 
     // --fail-on-warn: the noisy server alone fails.
-    const noisyOnly = ["doctor", "--mcp-config", config, "--mcp-server", "noisy"];
+    const noisyOnly = [
+      "doctor",
+      "--linger",
+      "0.1",
+      "--mcp-config",
+      config,
+      "--mcp-server",
+      "noisy",
+    ];
     assert.equal((await runCollect(noisyOnly)).code, 0);
     assert.equal((await runCollect([...noisyOnly, "--fail-on-warn"])).code, 1);
     // --all refuses what is not about servers.
-    const mixed = await runCollect(["doctor", "--mcp-config", config, "--all", "--key", "K"]);
+    const mixed = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--mcp-config",
+      config,
+      "--all",
+      "--key",
+      "K",
+    ]);
     assert.equal(mixed.code, 2);
     assert.match(mixed.err, /--all checks the servers only/);
   } finally {

@@ -127,7 +127,7 @@ Deno.test("fix 5: Cursor and VS Code configs are read as those clients do, value
     const missing = await runCollect(["doctor", "--mcp-config", config]);
     assert.match(
       missing.out,
-      /server\.env\.API_KEY: refers to \$\{input:api-key\}, which the client prompts for \("API key"\) asks for when it starts the server; pass --input api-key=VALUE/,
+      /server\.env\.API_KEY: refers to \$\{input:api-key\}, which the client asks for \("API key"\) when it starts the server; pass --input api-key=VALUE/,
     );
   } finally {
     Deno.env.delete("TOOLSCORE_TEST_FROM_ENV");

@@ -26,8 +26,16 @@ Deno.test("doctor --markdown writes the checklist: summary, table, the failing t
   const dir = await tempDir(".doctor_md_test_");
   try {
     const path = `${dir}/doctor.md`;
-    const plain = await runCollect(["doctor", "--", ...fixtureServer]);
-    const run = await runCollect(["doctor", "--markdown", path, "--", ...fixtureServer]);
+    const plain = await runCollect(["doctor", "--linger", "0.1", "--", ...fixtureServer]);
+    const run = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--markdown",
+      path,
+      "--",
+      ...fixtureServer,
+    ]);
     assert.equal(plain.code, 1);
     assert.equal(run.code, 1, run.err);
     const timeless = (text: string) => text.replace(/\d+\.\d+ s\b/g, "T s");
@@ -56,12 +64,21 @@ Deno.test("doctor --markdown writes the checklist: summary, table, the failing t
 
     // Its own earlier report is replaced; any other file is not (exit 2, left as it was).
     assert.equal(
-      (await runCollect(["doctor", "--markdown", path, "--", ...fixtureServer])).code,
+      (await runCollect(["doctor", "--linger", "0.1", "--markdown", path, "--", ...fixtureServer]))
+        .code,
       1,
     );
     const other = `${dir}/notes.md`;
     await Deno.writeTextFile(other, "my notes\n");
-    const refused = await runCollect(["doctor", "--markdown", other, "--", ...fixtureServer]);
+    const refused = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--markdown",
+      other,
+      "--",
+      ...fixtureServer,
+    ]);
     assert.equal(refused.code, 2);
     assert.match(refused.err, /notes\.md exists and is not a toolscore report/);
     assert.equal(await Deno.readTextFile(other), "my notes\n");
@@ -99,7 +116,16 @@ Deno.test("doctor --all --markdown escapes a hostile server name and tool name; 
       }),
     );
     const path = `${dir}/all.md`;
-    const run = await runCollect(["doctor", "--mcp-config", config, "--all", "--markdown", path]);
+    const run = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--mcp-config",
+      config,
+      "--all",
+      "--markdown",
+      path,
+    ]);
     assert.equal(run.code, 1, run.err);
     const text = await Deno.readTextFile(path);
     assert.match(
@@ -151,7 +177,16 @@ Deno.test("doctor --all --markdown on a 101-server config stays within 65,536 by
     const config = `${dir}/mcp.json`;
     await Deno.writeTextFile(config, JSON.stringify({ mcpServers: servers }));
     const path = `${dir}/all.md`;
-    const run = await runCollect(["doctor", "--mcp-config", config, "--all", "--markdown", path]);
+    const run = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--mcp-config",
+      config,
+      "--all",
+      "--markdown",
+      path,
+    ]);
     assert.equal(run.code, 1, run.err);
     const text = await Deno.readTextFile(path);
     const bytes = utf8Length(text);
@@ -212,8 +247,15 @@ Deno.test("doctor --github-summary appends the Markdown; unset, one stderr line 
     const summary = `${dir}/summary.md`;
     await Deno.writeTextFile(summary, "# earlier step\n");
     Deno.env.set("GITHUB_STEP_SUMMARY", summary);
-    const clean = ["doctor", "--github-summary", "--", ...badServer([]).command];
-    const failing = ["doctor", "--github-summary", "--", ...badServer(["--bad-tools"]).command];
+    const clean = ["doctor", "--linger", "0.1", "--github-summary", "--", ...badServer([]).command];
+    const failing = [
+      "doctor",
+      "--linger",
+      "0.1",
+      "--github-summary",
+      "--",
+      ...badServer(["--bad-tools"]).command,
+    ];
     assert.equal((await runCollect(clean)).code, 0);
     assert.equal((await runCollect(failing)).code, 1);
     const text = await Deno.readTextFile(summary);
@@ -227,7 +269,7 @@ Deno.test("doctor --github-summary appends the Markdown; unset, one stderr line 
     const path = `${dir}/doctor.md`;
     await Deno.writeTextFile(summary, "");
     assert.equal(
-      (await runCollect([...failing.slice(0, 2), "--markdown", path, ...failing.slice(2)])).code,
+      (await runCollect([...failing.slice(0, 4), "--markdown", path, ...failing.slice(4)])).code,
       1,
     );
     assert.equal(await Deno.readTextFile(summary), `${await Deno.readTextFile(path)}\n`);
@@ -260,7 +302,7 @@ Deno.test("doctor's exit code is the same with and without the report flags, --f
         [["--bad-tools"], false, 1, "FAIL"],
       ] as const
     ) {
-      const args = ["doctor", ...(failOnWarn ? ["--fail-on-warn"] : [])];
+      const args = ["doctor", "--linger", "0.1", ...(failOnWarn ? ["--fail-on-warn"] : [])];
       const server = ["--", ...badServer([...flags]).command];
       assert.equal((await runCollect([...args, ...server])).code, code, flags.join(" "));
       assert.equal((await runCollect([...args, "--markdown", path, ...server])).code, code);

@@ -9,6 +9,10 @@ import { badServer, doctorProcess, README_PERMISSIONS, readPids, running } from 
 
 const ignore = Deno.build.os !== "linux";
 
+// What these tests stop never exits by itself, and none crashes after initialize: a short
+// grace and linger (doctor_lifecycle_test.ts checks both at their defaults).
+const SHORT = ["--linger", "0.1", "--shutdown-grace", "0.2"];
+
 async function withPidFile(fn: (pidFile: string) => Promise<void>): Promise<void> {
   const dir = await tempDir(".doctor_orphans_");
   const pidFile = `${dir}/pids`;
@@ -44,6 +48,7 @@ for (
       await withPidFile(async (pidFile) => {
         const server = badServer([flag, "--pid-file", pidFile], { writable: pidFile });
         const { code, out } = await doctorProcess([...README_PERMISSIONS], [
+          ...SHORT,
           "--",
           ...server.command,
         ]);
@@ -69,6 +74,7 @@ Deno.test({
         writable: pidFile,
       });
       const { code, out } = await doctorProcess([...README_PERMISSIONS], [
+        ...SHORT,
         "--timeout",
         "1",
         "--",
@@ -106,6 +112,7 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
             ...README_PERMISSIONS,
             "cli.ts",
             "doctor",
+            ...SHORT,
             "--timeout",
             "60",
             "--",
@@ -156,7 +163,7 @@ Deno.test({
       });
       const { out } = await doctorProcess(
         ["--allow-read", "--allow-env", `--allow-run=${Deno.execPath()},sh`],
-        ["--", ...server.command],
+        [...SHORT, "--", ...server.command],
       );
       const pids = await readPids(pidFile, 2);
       const line = stoppedLine(out);
@@ -176,20 +183,22 @@ Deno.test({
 });
 
 Deno.test({
-  name: "toolscore doctor that may not even look says so, with a command that finds and stops them",
+  name:
+    "toolscore doctor that may not even look warns that the sweep is partial (--fail-on-warn fails)",
   ignore,
   async fn() {
     await withPidFile(async (pidFile) => {
       const server = badServer(["--escape", "--pid-file", pidFile], { writable: pidFile });
-      const { out } = await doctorProcess(
+      const { code, out } = await doctorProcess(
         ["--allow-read", "--allow-env", `--allow-run=${Deno.execPath()}`],
-        ["--", ...server.command],
+        ["--fail-on-warn", ...SHORT, "--", ...server.command],
       );
+      assert.equal(code, 1, out);
       const pids = await readPids(pidFile, 1);
-      const skip = /^- shutdown +(.*)$/m.exec(out)?.[1] ?? out;
+      const skip = /^! shutdown +(.*)$/m.exec(out)?.[1] ?? out;
       assert.match(
         skip,
-        /^could not look for processes the server started \(deno may neither run sh nor read \/proc; --allow-run without a list lets it\); to look: grep -lzxsF 'TOOLSCORE_MCP_RUN=[\w-]+' \/proc\/\[0-9\]\*\/environ$/,
+        /^could not look for processes the server started, so the sweep is partial \(deno may neither run sh nor read \/proc; --allow-run without a list lets it\); to look: grep -lzxsF 'TOOLSCORE_MCP_RUN=[\w-]+' \/proc\/\[0-9\]\*\/environ$/,
       );
       assert.ok(await running(pids[0]!));
       const look = /to look: (.*)$/.exec(skip)![1]!;
@@ -218,6 +227,7 @@ Deno.test({
           `--allow-run=${Deno.execPath()},sh`,
           "cli.ts",
           "doctor",
+          ...SHORT,
           "--timeout",
           "60",
           "--",

@@ -61,11 +61,12 @@ Deno.test("checkServer() lists the fixture's tools, fails the bad schema with it
 });
 
 Deno.test("checkServer() checks the pinned build and fails a mismatch with both values", async () => {
-  const first = await inspectServer(fixture(), { timeout: 20 });
+  const first = await inspectServer(fixture(), { timeout: 20, linger: 0.1 });
   const hash = /tools_sha256 ([0-9a-f]{64})/.exec(byName(first.checks, "tools-list").detail)![1]!;
 
   const ok = await checkServer(fixture(), {
     timeout: 20,
+    linger: 0.1,
     verify: { name: "fixture", version: "1.2.3", toolsSha256: hash },
   });
   assert.equal(byName(ok, "server-build").status, "pass");
@@ -76,7 +77,7 @@ Deno.test("checkServer() checks the pinned build and fails a mismatch with both 
 
   const changed = await checkServer(
     { ...fixture("--version", "1.3.0"), verify: { version: "1.2.3", toolsSha256: "0".repeat(64) } },
-    { timeout: 20 },
+    { timeout: 20, linger: 0.1 },
   );
   const build = byName(changed, "server-build");
   assert.equal(build.status, "fail");

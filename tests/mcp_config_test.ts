@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { isLegacySse, serverSpecFromJson, workspaceFolderOf } from "../lib/mcp/server_spec.ts";
+import { isLegacySse } from "../lib/mcp/server_spec.ts";
+import { serverSpecFromJson, workspaceFolderOf } from "../lib/mcp/spec_from_json.ts";
 import { expandVariables, parseEnvFile, serverEnvironment } from "../lib/mcp/server_env.ts";
 import { shellLine, shellQuote, splitCommandLine } from "../lib/mcp/command_line.ts";
 
@@ -47,7 +48,7 @@ Deno.test("expandVariables() reads ${env:NAME}, ${input:ID}, ${workspaceFolder} 
       expandVariables("${input:other}", lookup, "server.env.K", {
         inputPrompts: { other: "Other" },
       }),
-    /^InputError: server\.env\.K: refers to \$\{input:other\}, which the client prompts for \("Other"\) asks for when it starts the server; give it in the inputs option \(\{"other": …\}\)$/,
+    /^InputError: server\.env\.K: refers to \$\{input:other\}, which the client asks for \("Other"\) when it starts the server; give it in the inputs option \(\{"other": …\}\)$/,
   );
   assert.throws(
     () => expandVariables("${workspaceFolder}/x", lookup, "server.command[1]"),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { McpServerError } from "../mod.ts";
-import { describeServer, serverSpecFromJson, serverSpecToJson } from "../lib/mcp/server_spec.ts";
+import { describeServer, serverSpecToJson } from "../lib/mcp/server_spec.ts";
+import { serverSpecFromJson } from "../lib/mcp/spec_from_json.ts";
 import { splitCommandLine } from "../lib/mcp/command_line.ts";
 import { serverSpecFromCommandLine } from "../lib/mcp/spec_from_command.ts";
 import { BASE_ENV_NAMES, looksSecret, serverEnvironment } from "../lib/mcp/server_env.ts";

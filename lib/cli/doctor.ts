@@ -9,15 +9,16 @@
  * @module
  */
 
-import { inFile, InputError, UsageError } from "../base/errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { inspectDoctor } from "../doctor/run_doctor.ts";
 import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts";
 import type { DoctorTerms } from "../doctor/terms.ts";
-import { readDocument } from "../base/load.ts";
-import { isRemoteSpec, type McpServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import { isRemoteSpec, type McpServerSpec } from "../mcp/server_spec.ts";
+import { serverSpecFromJson } from "../mcp/spec_from_json.ts";
 import { serverSpecFromCommandLine } from "../mcp/spec_from_command.ts";
-import { isJsonObject } from "../scoring/calls.ts";
+import { type ConfigEntry, readConfigServers } from "./doctor_config.ts";
+import { DoctorCheck } from "../doctor/check.ts";
 import {
   type CliIO,
   type Command,
@@ -43,11 +44,14 @@ const FLAGS = {
   url: { type: "string" },
   "mcp-config": { type: "string" },
   "mcp-server": { type: "string" },
+  client: { type: "string" },
   all: { type: "boolean" },
   input: { type: "string", multiple: true },
   env: { type: "string", short: "e", multiple: true },
   timeout: { type: "string" },
   deadline: { type: "string" },
+  linger: { type: "string" },
+  "shutdown-grace": { type: "string" },
   baseline: { type: "string" },
   "update-baseline": { type: "string" },
   quiet: { type: "boolean", short: "q" },
@@ -78,7 +82,7 @@ Usage:
                    [--github-summary] [-- SERVER COMMAND…]
   toolscore doctor --mcp-config FILE --all [--baseline B | --update-baseline B]
 
-Checks, in order: spec, contract, keys, packages, prices, budget, server-start,
+Checks, in order: spec, contract, keys, packages, prices, budget, (config), server-start,
 handshake, stdout, tools-list, tool-schemas, tool-lint, resources, prompts,
 shutdown, server-build, (catalog-drift), contract-tools. Each line shows ✓ (pass),
 ! (warn), ✗ (fail) or - (skip), with a fix under each warning and failure.
@@ -93,13 +97,19 @@ Options:
   --no-server             do not start the server (check only files and environment)
   --server "CMD ARGS"     the server as one quoted command line (or: -- CMD ARGS…)
   --url URL               a remote server (Streamable HTTP; a URL ending in /sse: legacy SSE)
-  --mcp-config FILE       a client config with mcpServers (Claude Desktop, Cursor, VS Code)
+  --mcp-config FILE       a client config (Claude Desktop, Claude Code, Cursor, VS Code,
+                          Gemini CLI, Cline), read as that client reads it
   --mcp-server NAME       which entry of --mcp-config (needed when it has several)
+  --client NAME           read --mcp-config as this client does (claude-desktop, claude-code,
+                          cursor, vscode, gemini-cli, cline; default: by the file's name)
   --all                   check every server of --mcp-config, one section each
   --input ID=VALUE        a value for \${input:ID} in a VS Code config (repeatable)
   -e, --env KEY=VALUE     one more variable for a local server (repeatable)
   --timeout SECONDS       seconds per server request (default 30; wins over timeout_s)
   --deadline SECONDS      seconds for the whole server check (default 4 × timeout, ≥ 120)
+  --linger SECONDS        a local server must stay up this long after initialize (default 1)
+  --shutdown-grace SECONDS  what a local server started may outlive it this long, exiting by
+                          itself, before doctor stops it and warns (default 1.5)
   --baseline FILE         compare the server's catalog with FILE: breaking changes fail
   --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE
   --fail-on-warn          exit 1 on a warning too (for CI)
@@ -139,32 +149,10 @@ function pairs(values: string[], flag: string): Record<string, string> {
   return out;
 }
 
-async function configServers(
-  config: string,
-  entry: string | undefined,
-  all: boolean,
-): Promise<McpServerSpec[]> {
-  const value = await readDocument(config);
-  try {
-    // Errors read `file: mcpServers.name.args[1]: …`, not `file.mcpServers…`.
-    if (!all) return [serverSpecFromJson(value, { path: "", entry, configPath: config })];
-    const key = isJsonObject(value) && isJsonObject(value.mcpServers) ? "mcpServers" : "servers";
-    const servers = isJsonObject(value) ? value[key] : undefined;
-    if (!isJsonObject(servers) || Object.keys(servers).length === 0) {
-      throw new InputError("no servers in it (mcpServers or servers); add one", key);
-    }
-    return Object.keys(servers).map((name) =>
-      serverSpecFromJson(value, { path: "", entry: name, configPath: config })
-    );
-  } catch (error) {
-    throw error instanceof InputError ? inFile(error, config) : error;
-  }
-}
-
 async function serversFromFlags(
   flags: ReturnType<typeof parseFlags>,
   command: string[],
-): Promise<McpServerSpec[]> {
+): Promise<ConfigEntry[]> {
   const line = stringFlag(flags, "server");
   const url = stringFlag(flags, "url");
   const config = stringFlag(flags, "mcp-config");
@@ -180,11 +168,20 @@ async function serversFromFlags(
   if (all && (config === undefined || stringFlag(flags, "mcp-server") !== undefined)) {
     throw new UsageError("--all goes with --mcp-config FILE (and without --mcp-server)");
   }
-  if (command.length > 0) return [serverSpecFromCommandLine(command)];
-  if (line !== undefined) return [serverSpecFromCommandLine(line)];
-  if (url !== undefined) return [serverSpecFromJson({ url }, { path: "--url" })];
+  const client = stringFlag(flags, "client");
+  if (client !== undefined && config === undefined) {
+    throw new UsageError("--client goes with --mcp-config FILE");
+  }
+  const one = (spec: McpServerSpec): ConfigEntry[] => [{ name: spec.name ?? "", spec }];
+  if (command.length > 0) return one(serverSpecFromCommandLine(command));
+  if (line !== undefined) return one(serverSpecFromCommandLine(line));
+  if (url !== undefined) return one(serverSpecFromJson({ url }, { path: "--url" }));
   if (config !== undefined) {
-    return await configServers(config, stringFlag(flags, "mcp-server"), all);
+    return await readConfigServers(config, {
+      entry: stringFlag(flags, "mcp-server"),
+      all,
+      client,
+    });
   }
   return [];
 }
@@ -207,13 +204,16 @@ export const doctorCommand: Command = {
         `unexpected argument ${flags.positionals[0]}; put the server command after --`,
       );
     }
-    const servers = await serversFromFlags(flags, command);
+    const entries = await serversFromFlags(flags, command);
+    const servers = entries.flatMap((entry) => entry.spec ?? []);
     const all = flags.values.all === true;
     if (all && ["spec", "contract", "key"].some((name) => flags.values[name] !== undefined)) {
       throw new UsageError("--all checks the servers only; drop --spec, --contract and --key");
     }
     const timeout = numberFlag(flags, "timeout", [0.001, 86_400]);
     const deadline = numberFlag(flags, "deadline", [0.001, 86_400]);
+    const linger = numberFlag(flags, "linger", [0, 600]);
+    const shutdownGrace = numberFlag(flags, "shutdown-grace", [0, 600]);
     const inputs = pairs(listFlag(flags, "input"), "--input");
     const serverEnv = pairs(listFlag(flags, "env"), "-e/--env");
     if (Object.keys(serverEnv).length > 0 && servers.some(isRemoteSpec)) {
@@ -243,7 +243,16 @@ export const doctorCommand: Command = {
     const stopListening = onInterrupt(io);
     const runs: ServerRun[] = [];
     try {
-      for (const server of servers.length > 0 ? servers : [undefined]) {
+      for (const entry of entries.length > 0 ? entries : [undefined]) {
+        if (entry?.error !== undefined) {
+          // One bad entry of --all fails alone.
+          const check = new DoctorCheck("config", "fail", entry.error.message, {
+            fix: "fix the entry (the path above says where), or check it alone with --mcp-server",
+          });
+          runs.push({ name: entry.name, checks: [check], inspection: null });
+          continue;
+        }
+        const server = entry?.spec;
         const found = await inspectDoctor({
           specPath: all ? undefined : stringFlag(flags, "spec"),
           contractPath: all ? undefined : stringFlag(flags, "contract"),
@@ -253,6 +262,8 @@ export const doctorCommand: Command = {
           startServer: flags.values["no-server"] !== true,
           timeout,
           deadline,
+          linger,
+          shutdownGrace,
           inputs,
           serverEnv,
           baseline,

@@ -47,7 +47,7 @@ export class DoctorCheck {
    * Create a check result.
    *
    * @param name The check: `spec`, `contract`, `keys`, `packages`, `prices`, `budget`,
-   *   `server-start`, `handshake`, `stdout`, `tools-list`, `tool-schemas`, `tool-lint`,
+   *   `config` (a client config's entry), `server-start`, `handshake`, `stdout`, `tools-list`, `tool-schemas`, `tool-lint`,
    *   `resources`, `prompts`, `shutdown`, `server-build`, `catalog-drift`, `contract-tools`.
    * @param status Its outcome.
    * @param detail One sentence saying what was found.

@@ -12,6 +12,10 @@
  * `catalog-drift` with a baseline); the caller's timeout wins over the
  * spec's `timeout_s`; an overall deadline.
  *
+ * Changed in issue 37: a `config` check first for a spec read from a client
+ * config (`config_check.ts`); the linger of `server-start` (`linger_check.ts`);
+ * what a server started may outlive it by `shutdownGrace` seconds.
+ *
  * @module
  */
 
@@ -32,6 +36,8 @@ import { type Catalog, catalogOf } from "./catalog.ts";
 import { catalogDrift, driftCheck } from "./drift.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import { fixFor } from "./server_fixes.ts";
+import { configCheck } from "./config_check.ts";
+import { lingerCheck } from "./linger_check.ts";
 import {
   buildCheck,
   type FetchedList,
@@ -90,6 +96,18 @@ export interface CheckServerOptions {
    * @default {1500}
    */
   killGraceMs?: number;
+  /**
+   * Seconds a local server must stay up after answering `initialize` (the
+   * lists run meanwhile): one that exits sooner fails `server-start`.
+   * @default {1}
+   */
+  linger?: number;
+  /**
+   * Seconds what a local server started may outlive it (exiting by itself)
+   * before it is stopped and named in `shutdown`.
+   * @default {1.5}
+   */
+  shutdownGrace?: number;
 }
 
 /** What the server offers, as sent (for `--json`). */
@@ -197,6 +215,8 @@ export async function inspectServer(
     timings: {},
     output: { stdout: [], stderr: [] },
   };
+  const config = configCheck(spec);
+  if (config !== null) inspection.checks.push(config);
   let session: McpSession;
   try {
     session = await McpSession.open(spec, {
@@ -207,6 +227,9 @@ export async function inspectServer(
       env: options.env,
       terms,
       killGraceMs: options.killGraceMs,
+      shutdownGraceMs: options.shutdownGrace === undefined
+        ? undefined
+        : options.shutdownGrace * 1000,
     });
   } catch (error) {
     if (!(error instanceof McpServerError)) throw error;
@@ -243,6 +266,7 @@ export async function inspectServer(
     prompts: [],
   };
   inspection.server = summary;
+  const startAt = checks.length;
   checks.push(
     new DoctorCheck(
       "server-start",
@@ -270,6 +294,9 @@ export async function inspectServer(
       }
       if (declared(capabilities, "prompts")) lists.push(await fetchList(session, "prompts/list"));
     }
+    // A server that crashes just after the handshake would pass: keep it open a while.
+    const crashed = await lingerCheck(session, spec, options.linger ?? 1, terms, options);
+    if (crashed !== null) checks[startAt] = crashed;
   } finally {
     await session.close();
   }

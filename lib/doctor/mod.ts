@@ -19,5 +19,7 @@ export * from "./catalog.ts";
 export * from "./drift.ts";
 export * from "./tool_lint.ts";
 export * from "./server_checks.ts";
+export * from "./config_check.ts";
+export * from "./linger_check.ts";
 export * from "./server_fixes.ts";
 export * from "./markdown.ts";

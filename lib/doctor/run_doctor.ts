@@ -5,6 +5,7 @@
  * @module
  */
 
+import { configCheck } from "./config_check.ts";
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import { specKeyNames } from "../spec/arm_keys.ts";
 import { ToolscoreError } from "../base/errors.ts";
@@ -65,6 +66,16 @@ export interface RunDoctorOptions {
    * @default {undefined} (four times the per-request timeout, at least 120)
    */
   deadline?: number;
+  /**
+   * Seconds a local server must stay up after answering `initialize`.
+   * @default {1}
+   */
+  linger?: number;
+  /**
+   * Seconds what a local server started may outlive it before it is stopped and named.
+   * @default {1.5}
+   */
+  shutdownGrace?: number;
   /**
    * Values for `${input:ID}` in the server spec.
    * @default {{}}
@@ -214,11 +225,16 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       : options.specPath !== undefined && spec === undefined
       ? specMissing
       : "no server (a spec with a server, or a server spec)";
+    // How a client config's entry was read is known without starting it.
+    const config = server === undefined ? null : configCheck(server);
+    if (config !== null) checks.push(config);
     for (const name of SERVER_CHECKS) checks.push(new DoctorCheck(name, "skip", why));
   } else {
     inspection = await inspectServer(server, {
       timeout: options.timeout,
       deadline: options.deadline,
+      linger: options.linger,
+      shutdownGrace: options.shutdownGrace,
       inputs: options.inputs,
       env: options.serverEnv,
       baseline: options.baseline,

@@ -27,6 +27,10 @@ import {
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { DoctorCheck } from "./check.ts";
 
+// The newest supported revision before the current one.
+const PREVIOUS_PROTOCOL_VERSION: string | undefined = SUPPORTED_PROTOCOL_VERSIONS
+  .filter((version) => version !== LATEST_PROTOCOL_VERSION).sort().at(-1);
+
 /** The capability keys MCP defines (2025-11-25). */
 export const KNOWN_CAPABILITIES: readonly string[] = [
   "experimental",
@@ -40,7 +44,8 @@ export const KNOWN_CAPABILITIES: readonly string[] = [
 ];
 
 /**
- * `handshake`: the protocol version (current, old or refused), `serverInfo`
+ * `handshake`: the protocol version (current; the previous revision, a
+ * note; older, a warning; or refused), `serverInfo`
  * with a name and a version, known capability keys, `listChanged` noted,
  * and the legacy SSE transport flagged as deprecated.
  *
@@ -72,6 +77,11 @@ export function handshakeCheck(
   const notes: string[] = [];
   if (protocolVersion === LATEST_PROTOCOL_VERSION) {
     notes.push(`protocol ${protocolVersion} (current)`);
+  } else if (protocolVersion !== null && protocolVersion === PREVIOUS_PROTOCOL_VERSION) {
+    // The revision before the current one is what most servers still speak: a note (issue 37).
+    notes.push(
+      `protocol ${protocolVersion} (the previous revision, supported; current: ${LATEST_PROTOCOL_VERSION})`,
+    );
   } else if (protocolVersion !== null && SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
     warns.push(`protocol ${protocolVersion} is old (current: ${LATEST_PROTOCOL_VERSION})`);
   } else notes.push(`protocol ${protocolVersion ?? "unknown"}`);

@@ -104,16 +104,31 @@ export function fixFor(
     case "invalid":
       return "fix the server's answer at the JSON paths named; the official SDK's client refuses it";
     case "http":
-      return /\b40[13]\b/.test(error.message)
+      return /asks for OAuth/.test(error.message)
+        ? "until doctor speaks OAuth, pass a token the provider issued in a header (see above)"
+        : /\b40[13]\b/.test(error.message)
         ? "set the header's variable to a valid key or token for this server"
         : /\b404\b/.test(error.message)
         ? "fix server.url: the MCP endpoint's path"
         : "check the server's logs for this status";
     case "unsupported":
       return "the server does not offer this list";
-    case "protocol":
+    case "protocol": {
+      const loop = /^(\S+) returned the cursor ("(?:[^"\\]|\\.)*") twice/.exec(error.message);
+      if (loop) {
+        return `make ${loop[1]} end: give each page a new nextCursor and the last page none ` +
+          `(the cursor ${loop[2]} came back)`;
+      }
+      if (/over several lines \(pretty-printed/.test(error.message)) {
+        return "write each message as one line of JSON followed by a newline " +
+          "(JSON.stringify(message), without indentation)";
+      }
+      if (/answered in plain HTTP, not TLS/.test(error.message)) {
+        return "use http:// in the URL (or serve TLS on that port)";
+      }
       return isRemoteSpec(spec)
         ? "check that the server is running and that the URL is its MCP (Streamable HTTP) endpoint"
         : "check that the server speaks MCP on stdio and logs to stderr, not stdout";
+    }
   }
 }

@@ -18,11 +18,11 @@ import { InputError } from "../base/errors.ts";
 import { McpServerError } from "./server_error.ts";
 import { isRemoteSpec, type McpServerSpec } from "./server_spec.ts";
 import { readEnv, type VariableContext } from "./server_env.ts";
-import { DenoCommandTransport } from "./transport.ts";
-import { httpTransport, stdioTransport } from "./session_transport.ts";
+import { type ChildExit, DenoCommandTransport } from "./transport.ts";
+import { httpTransport, stdioTransport, type StdioTransportOptions } from "./session_transport.ts";
 import type { LeftBehind } from "./server_error.ts";
 import { endSession, RecordingTransport } from "./recording_transport.ts";
-import { failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
+import { errorCode, failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
@@ -45,7 +45,7 @@ export const LIST_KEYS = {
 export type ListMethod = keyof typeof LIST_KEYS;
 
 /** Options for {@linkcode McpSession.open}. */
-export interface McpSessionOptions {
+export interface McpSessionOptions extends Pick<StdioTransportOptions, "shutdownGraceMs"> {
   /**
    * Seconds each request may take; wins over the spec's `timeout_s`.
    * @default {undefined} (the spec's `timeout_s`, else 30)
@@ -96,11 +96,6 @@ export interface ServerIdentity {
   instructions: string | null;
 }
 
-function errorCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "number" ? code : undefined;
-}
-
 /**
  * One open connection to a server. Always close it (`await using` works):
  * closing kills and reaps a local server and what it started, and ends a
@@ -126,6 +121,7 @@ export class McpSession implements AsyncDisposable {
   #timings: Record<string, number> = {};
   #envNames: readonly string[];
   #sessionEnded = false;
+  #openedAt = performance.now();
 
   /**
    * Wrap a connected client; use {@linkcode McpSession.open} instead.
@@ -181,6 +177,7 @@ export class McpSession implements AsyncDisposable {
       inputPrompts: spec.inputPrompts,
       workspaceFolder: spec.workspaceFolder,
       inputHint: terms.input,
+      client: spec.client,
     };
     let inner: Transport;
     let envNames: string[] = [];
@@ -238,6 +235,18 @@ export class McpSession implements AsyncDisposable {
       initializeS: (performance.now() - started) / 1000,
       envNames,
     });
+  }
+
+  /**
+   * Wait until `ms` after `initialize` was answered, or until a local server exits.
+   *
+   * @param ms Milliseconds after `initialize`.
+   * @returns How a local server ended, or `null` while it runs (and for a remote one).
+   */
+  async exitWithin(ms: number): Promise<ChildExit | null> {
+    const local = this.#transport instanceof DenoCommandTransport ? this.#transport : undefined;
+    await local?.waitForExit(this.#openedAt + ms - performance.now());
+    return local?.exit ?? null;
   }
 
   /** The local server's process id (`undefined` for a remote server). */

@@ -18,7 +18,7 @@ import { describeServer, isRemoteSpec, type McpServerSpec } from "./server_spec.
 import { looksSecret, referencedVariables } from "./server_env.ts";
 import { DenoCommandTransport } from "./transport.ts";
 import type { LeftBehind } from "./server_error.ts";
-import type { RecordingTransport } from "./recording_transport.ts";
+import { authChallenge, type RecordingTransport } from "./recording_transport.ts";
 import { stopCommand } from "./process_sweep.ts";
 
 // JSON-RPC error codes the SDK uses for its own failures.
@@ -95,10 +95,21 @@ export function leftBehindNote(
 ): { detail: string; fix: string | null; status: "skip" | "warn" } | null {
   if (!left) return null;
   if (!left.looked && !left.pipesHeld) {
+    // Not looking is no proof that nothing is left: a warning, so that --fail-on-warn sees it.
+    if (Deno.build.os !== "linux") {
+      return {
+        status: "warn",
+        detail: "the sweep is partial: the server's process group was stopped, but on " +
+          `${Deno.build.os} doctor cannot list what left it (no /proc)`,
+        fix:
+          `look for what the server started (ps -ef) and stop it; its processes carry ${left.marker}`,
+      };
+    }
     return {
-      status: "skip",
-      detail: "could not look for processes the server started (deno may neither run sh nor " +
-        `read /proc; --allow-run without a list lets it); to look: grep -lzxsF '${left.marker}' /proc/[0-9]*/environ`,
+      status: "warn",
+      detail: "could not look for processes the server started, so the sweep is partial (deno " +
+        "may neither run sh nor read /proc; --allow-run without a list lets it); to look: " +
+        `grep -lzxsF '${left.marker}' /proc/[0-9]*/environ`,
       fix: stopCommand(left.marker, []),
     };
   }
@@ -202,7 +213,22 @@ function messageOf(error: unknown): string {
   return error.message + cause;
 }
 
-function errorCode(error: unknown): number | undefined {
+/**
+ * The numeric `code` of a thrown JSON-RPC or HTTP error, if any.
+ *
+ * @param error What was thrown.
+ * @returns The code, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { errorCode } from "./client_failure.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(errorCode({ code: -32601 }), -32601);
+ * assert.equal(errorCode(new Error("x")), undefined);
+ * ```
+ */
+export function errorCode(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "number" ? code : undefined;
 }
@@ -238,6 +264,7 @@ function httpFailure(
   error: Error,
   step: string,
   secrets: readonly string[],
+  challenge: string | undefined,
 ): McpServerError {
   const headers = Object.keys(spec.headers ?? {});
   const auth = headers.filter((name) => /auth|key|token/i.test(name));
@@ -251,14 +278,31 @@ function httpFailure(
       headers.join(", ")
     }; add the header the server's docs name (often Authorization: Bearer \${TOKEN})`
     : 'no credentials were sent; add headers: {Authorization: "Bearer ${TOKEN}"} (or the header the server\'s docs name)';
-  const text = status === 401
+  const oauth = status === 401 && /^\s*Bearer\b.*\bresource_metadata\s*=/i.test(challenge ?? "");
+  const text = oauth
+    ? `the server answered ${step} with HTTP 401 Unauthorized and asks for OAuth ` +
+      "(WWW-Authenticate: Bearer resource_metadata=…), which doctor does not support yet; " +
+      "get a token from the server's provider and send it in a config entry's " +
+      'headers: {Authorization: "Bearer ${TOKEN}"} (--mcp-config FILE)'
+    : status === 401
     ? `the server answered ${step} with HTTP 401 Unauthorized: it wants credentials; ${named}`
+    : status === 403 && headers.length === 0
+    ? `the server answered ${step} with HTTP 403 Forbidden, and no credentials were sent; add headers: {Authorization: "Bearer \${TOKEN}"} (or the header the server's docs name)`
     : status === 403
     ? `the server answered ${step} with HTTP 403 Forbidden: the credentials were refused for this server (a wrong key, scope or plan); ${named}`
     : status === 404
     ? `the server answered ${step} with HTTP 404 Not Found: nothing serves MCP at ${spec.url}; check the path (Streamable HTTP servers often serve /mcp, legacy SSE ones /sse)`
     : `the server answered ${step} with HTTP ${status}${body === "" ? "" : `: ${body}`}`;
   return new McpServerError("http", text, { cause: error });
+}
+
+// What rustls and OpenSSL say when a TLS client meets a plain-HTTP server.
+const PLAIN_HTTP = /InvalidContentType|wrong version number|http request to an https server/i;
+
+// A line of a JSON-RPC message written over several lines (`  "jsonrpc": "2.0",`), if any.
+function prettyPrintedLine(noise: readonly string[]): string | undefined {
+  const line = noise.find((text) => /^\s*"jsonrpc"\s*:\s*"2\.0"\s*,?\s*$/.test(text));
+  return line === undefined || !noise.some((text) => /^\s*\{\s*$/.test(text)) ? undefined : line;
 }
 
 /** What {@linkcode failure} needs to know. */
@@ -363,7 +407,29 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
     });
   }
   if (isRemoteSpec(spec) && status !== undefined) {
-    return httpFailure(spec, status, error as Error, step, secrets);
+    return httpFailure(spec, status, error as Error, step, secrets, authChallenge(transport));
+  }
+  if (isRemoteSpec(spec) && spec.url.startsWith("https:") && PLAIN_HTTP.test(messageOf(error))) {
+    const plain = spec.url.replace(/^https:/, "http:");
+    return new McpServerError(
+      "protocol",
+      `${spec.url} answered in plain HTTP, not TLS (https): the port serves http; use ${plain}`,
+      { cause: error },
+    );
+  }
+  const pretty = local === undefined ? undefined : prettyPrintedLine(local.stdoutNoise);
+  if (pretty !== undefined) {
+    return new McpServerError(
+      "protocol",
+      `no answer to ${step}: the server writes each JSON-RPC message over several lines ` +
+        `(pretty-printed, e.g. ${JSON.stringify(redact(pretty, secrets))}), and MCP's stdio ` +
+        `transport reads one message per line (${describeServer(spec)})`,
+      {
+        cause: error,
+        stderr: local!.stderrTail.map((line) => redact(line, secrets)),
+        leftBehind,
+      },
+    );
   }
   // What the server wrote may echo a secret it was given.
   const stderr = (local?.stderrTail ?? []).map((line) => redact(line, secrets));

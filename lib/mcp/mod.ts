@@ -10,6 +10,9 @@
  */
 
 export * from "./server_spec.ts";
+export * from "./spec_from_json.ts";
+export * from "./client_dialect.ts";
+export * from "./client_variables.ts";
 export * from "./command_line.ts";
 export * from "./spec_from_command.ts";
 export * from "./server_env.ts";

@@ -4,8 +4,13 @@
  * that what it started is found even after it left the server's process
  * group: by reading `/proc/<pid>/environ` — directly when deno may (it asks
  * for `--allow-all` there), else through `sh` and `grep` (any `--allow-run`
- * that covers `sh`). Stopping them needs `--allow-run` without a list (deno
- * signals other processes only then).
+ * that covers `sh`). A child started with a bare environment lacks the
+ * marker, so the server's process group and session (it leads both: it is
+ * started detached, in a session of its own) count too, read from
+ * `/proc/<pid>/stat` (issue 37): a double-forked daemon (ppid 1) keeps
+ * them unless it starts a session of its own. Zombies do not count.
+ * Stopping them needs `--allow-run` without a list (deno signals other
+ * processes only then).
  *
  * @module
  */
@@ -15,10 +20,18 @@ export const MARKER_VARIABLE = "TOOLSCORE_MCP_RUN";
 
 import type { MarkedProcess } from "./server_error.ts";
 
-// Lists `pid<TAB>command line` of every process whose environment holds "$1" as a whole entry.
-const FIND_SCRIPT = `for f in $(grep -lzxsF -- "$1" /proc/[0-9]*/environ); do
-  p=\${f#/proc/}; p=\${p%/environ}
-  printf '%s\\t' "$p"; tr '\\0' ' ' < "/proc/$p/cmdline" 2>/dev/null; echo
+// Lists `pid<TAB>command line` of every live process whose environment holds "$1" as a whole
+// entry, or whose process group or session is "$2".
+const FIND_SCRIPT = `m=$1; l=$2
+marked=" $(grep -lzxsF -- "$m" /proc/[0-9]*/environ | tr '\\n' ' ') "
+for d in /proc/[0-9]*; do
+  p=\${d#/proc/}
+  read -r s < "$d/stat" 2>/dev/null || continue
+  s=\${s##*) }
+  set -- $s
+  [ "$1" = Z ] && continue
+  case "$marked" in *" $d/environ "*) ;; *) [ "$3" = "$l" ] || [ "$4" = "$l" ] || continue ;; esac
+  printf '%s\\t' "$p"; tr '\\0' ' ' < "$d/cmdline" 2>/dev/null; echo
 done`;
 
 function permitted(name: "sh"): boolean {
@@ -34,18 +47,54 @@ function short(command: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-function readProcDirectly(marker: string): MarkedProcess[] {
+/**
+ * The state, process group and session of a process, from its `/proc/<pid>/stat` line.
+ *
+ * @param stat The line.
+ * @returns The fields, or `null` when the line is not a stat line.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseProcStat } from "./process_sweep.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(parseProcStat("42 (my (odd) cmd) S 1 40 39 0 -1"), { state: "S", ppid: 1, pgrp: 40, session: 39 });
+ * ```
+ */
+export function parseProcStat(
+  stat: string,
+): { state: string; ppid: number; pgrp: number; session: number } | null {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  if (fields.length < 4 || !/^\d+$/.test(fields[2] ?? "")) return null;
+  return {
+    state: fields[0]!,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    session: Number(fields[3]),
+  };
+}
+
+function readProcDirectly(marker: string, leader: number | undefined): MarkedProcess[] {
   const found: MarkedProcess[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    let environ: string;
+    let stat: ReturnType<typeof parseProcStat>;
     try {
-      environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
+      stat = parseProcStat(Deno.readTextFileSync(`/proc/${entry.name}/stat`));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      continue; // gone
+    }
+    if (stat === null || stat.state === "Z") continue;
+    const ours = leader !== undefined && (stat.pgrp === leader || stat.session === leader);
+    let environ = "";
+    try {
+      if (!ours) environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) throw error;
       continue; // gone, or another user's
     }
-    if (!environ.split("\0").includes(marker)) continue;
+    if (!ours && !environ.split("\0").includes(marker)) continue;
     let command = "";
     try {
       command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
@@ -58,11 +107,12 @@ function readProcDirectly(marker: string): MarkedProcess[] {
 }
 
 /**
- * Every process carrying the marker entry `marker` (`NAME=value`), or `null`
- * when they cannot be looked for here (not Linux, or deno may read neither
- * `/proc` nor run `sh`).
+ * Every live process carrying the marker entry `marker` (`NAME=value`) or,
+ * given `leader`, in its process group or session; `null` when they cannot
+ * be looked for here (not Linux, or deno may read neither `/proc` nor run `sh`).
  *
  * @param marker The whole environment entry, e.g. `TOOLSCORE_MCP_RUN=3f…`.
+ * @param leader The server's pid, which leads its process group and session.
  * @returns The processes, or `null`.
  *
  * @example Usage
@@ -72,17 +122,20 @@ function readProcDirectly(marker: string): MarkedProcess[] {
  * console.log(await findMarkedProcesses("TOOLSCORE_MCP_RUN=no-such-run"));
  * ```
  */
-export async function findMarkedProcesses(marker: string): Promise<MarkedProcess[] | null> {
+export async function findMarkedProcesses(
+  marker: string,
+  leader?: number,
+): Promise<MarkedProcess[] | null> {
   if (Deno.build.os !== "linux") return null;
   try {
-    return readProcDirectly(marker);
+    return readProcDirectly(marker, leader);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotCapable)) return null;
   }
   if (!permitted("sh")) return null;
   try {
     const output = await new Deno.Command("sh", {
-      args: ["-c", FIND_SCRIPT, "sh", marker],
+      args: ["-c", FIND_SCRIPT, "sh", marker, String(leader ?? -1)],
       env: { PATH: "/usr/bin:/bin:/usr/sbin:/sbin" },
       clearEnv: true,
       stdin: "null",

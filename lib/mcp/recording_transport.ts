@@ -145,17 +145,53 @@ export async function remoteTransport(
   headers: Record<string, string>,
   sse: boolean,
 ): Promise<Transport> {
+  // The last WWW-Authenticate challenge, for the message of a 401 (the SDK's error drops it).
+  const seen: { challenge?: string } = {};
+  const watched: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const challenge = response.headers.get("www-authenticate");
+    if (challenge !== null) seen.challenge = challenge.slice(0, 1000);
+    return response;
+  };
   // Loaded only for remote servers; the casts keep the SDK's types (a `.js` subpath alone is `any`).
+  let transport: Transport;
   if (sse) {
     const { SSEClientTransport } = await import(
       "@modelcontextprotocol/sdk/client/sse.js"
     ) as typeof import("@modelcontextprotocol/sdk/client/sse");
-    return new SSEClientTransport(url, { requestInit: { headers } });
+    transport = new SSEClientTransport(url, { requestInit: { headers }, fetch: watched });
+  } else {
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    ) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp");
+    transport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      fetch: watched,
+    });
   }
-  const { StreamableHTTPClientTransport } = await import(
-    "@modelcontextprotocol/sdk/client/streamableHttp.js"
-  ) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp");
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  CHALLENGES.set(transport, seen);
+  return transport;
+}
+
+const CHALLENGES = new WeakMap<Transport, { challenge?: string }>();
+
+/**
+ * The last `WWW-Authenticate` header a remote server sent on this transport.
+ *
+ * @param transport A transport from {@linkcode remoteTransport}.
+ * @returns The header, or `undefined` (none, or not a remote transport).
+ *
+ * @example Usage
+ * ```ts
+ * import { authChallenge, remoteTransport } from "./recording_transport.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const transport = await remoteTransport(new URL("http://127.0.0.1:9/mcp"), {}, false);
+ * assert.equal(authChallenge(transport), undefined);
+ * ```
+ */
+export function authChallenge(transport: Transport): string | undefined {
+  return CHALLENGES.get(transport)?.challenge;
 }
 
 /**

@@ -9,6 +9,8 @@
 
 import { InputError } from "../base/errors.ts";
 import type { StdioServerSpec } from "./server_spec.ts";
+import type { McpClient } from "./client_dialect.ts";
+import { expandForClient } from "./client_variables.ts";
 
 /**
  * The variables a local server inherits from us when they are set: the search
@@ -84,6 +86,8 @@ export interface VariableContext {
   workspaceFolder?: string;
   /** How the caller gives an input, for the error: the library's option or the CLI's flag. */
   inputHint?: (id: string) => string;
+  /** The client whose config this is: expand as it does (`client_variables.ts`); else our rules. */
+  client?: McpClient;
 }
 
 // `${NAME}`, `${env:NAME}`, `${input:ID}` and the named variables of VS Code and Cursor.
@@ -158,6 +162,15 @@ export function expandVariables(
   where: string,
   context: VariableContext = {},
 ): string {
+  if (context.client !== undefined) {
+    const ours = { ...context, client: undefined };
+    return expandForClient(
+      value,
+      context.client,
+      lookup,
+      (reference) => expandVariables(reference, lookup, where, ours),
+    );
+  }
   return value.replace(REFERENCE, (_, kind: string | undefined, name: string) => {
     if (kind === "input") {
       const found = context.inputs?.[name];
@@ -165,9 +178,9 @@ export function expandVariables(
       const prompt = context.inputPrompts?.[name];
       const hint = context.inputHint?.(name) ?? `give it in the inputs option ({"${name}": …})`;
       throw new InputError(
-        `refers to \${input:${name}}, which ${
-          prompt === undefined ? "the client" : `the client prompts for ("${prompt}")`
-        } asks for when it starts the server; ${hint}`,
+        `refers to \${input:${name}}, which the client asks for${
+          prompt === undefined ? "" : ` ("${prompt}")`
+        } when it starts the server; ${hint}`,
         where,
       );
     }
@@ -293,7 +306,11 @@ export function serverEnvironment(
     const value = lookup(name);
     if (value !== undefined) env[name] = value;
   }
-  const context = { ...options, workspaceFolder: options.workspaceFolder ?? spec.workspaceFolder };
+  const context = {
+    ...options,
+    workspaceFolder: options.workspaceFolder ?? spec.workspaceFolder,
+    client: options.client ?? spec.client,
+  };
   Object.assign(env, options.envFile ?? {});
   for (const [name, value] of Object.entries(spec.env ?? {})) {
     env[name] = expandVariables(value, lookup, `server.env.${name}`, context);

@@ -25,6 +25,11 @@ export interface StdioTransportOptions {
   env?: Record<string, string>;
   /** How long to wait after SIGTERM before SIGKILL, in milliseconds. */
   killGraceMs?: number;
+  /**
+   * Milliseconds what a local server started may outlive it before it is stopped.
+   * @default {1500}
+   */
+  shutdownGraceMs?: number;
 }
 
 /**
@@ -66,7 +71,13 @@ export async function stdioTransport(
   const env = serverEnvironment(spec, lookup, { ...context, envFile, extra: options.env });
   const [command, ...args] = spec.command.map((token, i) => expand(token, `server.command[${i}]`));
   const cwd = spec.cwd === undefined ? undefined : expand(spec.cwd, "server.cwd");
-  return new DenoCommandTransport(command!, { args, env, cwd, killGraceMs: options.killGraceMs });
+  return new DenoCommandTransport(command!, {
+    args,
+    env,
+    cwd,
+    killGraceMs: options.killGraceMs,
+    shutdownGraceMs: options.shutdownGraceMs,
+  });
 }
 
 /**

@@ -2,7 +2,11 @@
  * An MCP stdio transport over `Deno.Command`, for the official SDK's
  * `Client`: newline-delimited JSON-RPC on the child's stdin and stdout, its
  * stderr kept (the last lines) for error messages, and a shutdown that always
- * kills and reaps the child and its process group.
+ * kills and reaps the child and its process group. Once the child has
+ * exited, what it started gets a grace (`shutdownGraceMs`, 1.5 s) to exit by
+ * itself — a watchdog that follows its server out is no leftover — before
+ * what is left (by marker, process group or session) is stopped and named;
+ * after `kill()` (a timeout, Ctrl-C) there is no grace.
  *
  * The SDK's own stdio transport is not used: it needs `--allow-env` for
  * variables we do not otherwise read, and passes a fixed environment that
@@ -46,6 +50,12 @@ export interface DenoCommandTransportOptions {
    * @default {1500}
    */
   killGraceMs?: number;
+  /**
+   * Milliseconds to let what the server started exit by itself once the server has
+   * exited (a watchdog that follows it), before it is stopped and named as left behind.
+   * @default {1500}
+   */
+  shutdownGraceMs?: number;
 }
 
 /** How the child ended. */
@@ -107,6 +117,7 @@ export class DenoCommandTransport implements Transport {
   #protocolVersion?: string;
   #sent: string[] = [];
   #hurry = Promise.withResolvers<void>();
+  #hurried = false;
 
   /**
    * Prepare a transport; nothing starts until `start()`.
@@ -255,6 +266,7 @@ export class DenoCommandTransport implements Transport {
    * @returns When the child is reaped.
    */
   kill(): Promise<void> {
+    this.#hurried = true; // and no grace for what it started
     this.#hurry.resolve();
     return this.close();
   }
@@ -283,13 +295,15 @@ export class DenoCommandTransport implements Transport {
     let signalled = true;
     const seen = new Map<number, MarkedProcess>();
     let looked = unix;
-    const look = async () => {
-      if (!unix || !looked) return;
-      const found = await findMarkedProcesses(this.#marker);
+    // What runs now that the server started: by its marker, its process group and its session.
+    const current = async (): Promise<MarkedProcess[]> => {
+      if (!unix || !looked) return [];
+      const found = await findMarkedProcesses(this.#marker, child.pid);
       if (found === null) looked = false;
-      for (const process of found ?? []) {
-        if (process.pid !== child.pid) seen.set(process.pid, process);
-      }
+      return (found ?? []).filter((process) => process.pid !== child.pid);
+    };
+    const look = async () => {
+      for (const process of await current()) seen.set(process.pid, process);
     };
     // Closing stdin waits for pending writes; a child that stopped reading must not block us.
     if (this.#writer) await within(this.#writer.close(), Math.min(grace, 500));
@@ -304,16 +318,22 @@ export class DenoCommandTransport implements Transport {
       }
     }
     await status;
-    await look();
+    // A helper may exit by itself shortly after the server: look again until none is left or
+    // the grace is over; only what outlives it is stopped and named.
+    const until = performance.now() + (this.options.shutdownGraceMs ?? 1500);
+    let left = await current();
+    while (left.length > 0 && !this.#hurried && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, until - performance.now())));
+      left = await current();
+    }
+    for (const process of left) seen.set(process.pid, process);
     signalled = signalGroup(child, "SIGKILL") && signalled; // leftovers of the group, if any
     const stopped = [...seen.values()];
     if (stopped.length > 0) signalled = killProcesses(stopped) && signalled;
     let survivors: MarkedProcess[] = [];
     if (looked && stopped.length > 0) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      survivors = (await findMarkedProcesses(this.#marker) ?? []).filter((p) =>
-        p.pid !== child.pid
-      );
+      survivors = await current();
     }
     // Something that outlived the child (or escaped its group) may still hold the pipes open.
     const pipesHeld = !(await within(Promise.all(this.#pumps), survivors.length > 0 ? 100 : 500));
@@ -372,6 +392,13 @@ export class DenoCommandTransport implements Transport {
     } catch (error) {
       this.#noiseCount++;
       if (this.#noise.length < 20) this.#noise.push(clip(line));
+      // JSON-RPC pretty-printed over several lines can never be read: stop now, not at a timeout.
+      if (
+        /^\s*"jsonrpc"\s*:\s*"2\.0"\s*,?\s*$/.test(line) &&
+        this.#noise.some((text) => /^\s*\{\s*$/.test(text))
+      ) {
+        void this.kill();
+      }
       this.onerror?.(
         new Error(`not a JSON-RPC line on stdout: ${line.slice(0, 200)}`, { cause: error }),
       );

@@ -20,7 +20,8 @@ import { joinPath } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { pointerToPath } from "../base/json_pointer.ts";
 import { readDocument } from "../base/load.ts";
-import { type McpServerSpec, serverSpecFromJson } from "../mcp/server_spec.ts";
+import type { McpServerSpec } from "../mcp/server_spec.ts";
+import { serverSpecFromJson } from "../mcp/spec_from_json.ts";
 import { pricesFromJson, type PriceTable, type TokenCounts } from "./prices.ts";
 
 /** The JSON Schema of an agent spec (2020-12). */

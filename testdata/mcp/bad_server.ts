@@ -23,8 +23,16 @@
  *   --record FILE      append the method of every message received to FILE (needs --allow-write)
  *   --dump FILE        write {args, cwd, env} to FILE as JSON on start (needs --allow-write=FILE,
  *                      and --allow-env for the variables to show; the others are listed by name)
+ *   --bare-child       start `sleep 300` with an empty environment (no marker; same group)
+ *   --double-fork      start `sleep 300` through `sh -c '… &'` with an empty environment: its
+ *                      parent exits at once, so it runs with ppid 1 (needs --allow-run=sleep,sh)
+ *   --watchdog S       when stdin closes, start `sleep S` (a helper that outlives the server by
+ *                      S seconds, then exits by itself), and exit
+ *   --crash-after MS   exit with code 3 MS milliseconds after answering initialize, saying why
+ *                      on stderr
+ *   --pretty           write each answer pretty-printed, over several lines (a protocol bug)
  *
- * --grandchild and --escape need --allow-run=sleep.
+ * --grandchild, --escape, --bare-child and --watchdog need --allow-run=sleep.
  *
  * @module
  */
@@ -87,6 +95,27 @@ function spawnSleeper(detached: boolean): void {
 }
 if (has("--grandchild")) spawnSleeper(false);
 if (has("--escape")) spawnSleeper(true);
+if (has("--bare-child")) {
+  const child = new Deno.Command("sleep", {
+    args: ["300"],
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  child.unref();
+  if (pidFile) Deno.writeTextFileSync(pidFile, `${child.pid}\n`, { append: true });
+}
+if (has("--double-fork")) {
+  const { stdout } = new Deno.Command("sh", {
+    args: ["-c", "sleep 300 </dev/null >/dev/null 2>&1 & echo $!"],
+    clearEnv: true,
+    env: { PATH: "/usr/bin:/bin" },
+    stdin: "null",
+    stderr: "null",
+  }).outputSync();
+  if (pidFile) Deno.writeTextFileSync(pidFile, new TextDecoder().decode(stdout), { append: true });
+}
 
 if (has("--hang")) {
   console.error("bad_server: hanging on purpose");
@@ -94,6 +123,18 @@ if (has("--hang")) {
   setInterval(() => {}, 1 << 30);
 } else {
   await serve();
+  const watchdog = flag("--watchdog");
+  if (watchdog) {
+    const child = new Deno.Command("sleep", {
+      args: [watchdog],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    if (pidFile) Deno.writeTextFileSync(pidFile, `${child.pid}\n`, { append: true });
+  }
+  Deno.exit(0);
 }
 
 function tools(): unknown[] {
@@ -159,7 +200,10 @@ async function serve(): Promise<void> {
       if (record) Deno.writeTextFileSync(record, `${message.method}\n`, { append: true });
       if (message.id === undefined) continue; // a notification
       const reply = (body: Record<string, unknown>) =>
-        write(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }) + "\n");
+        write(
+          JSON.stringify({ jsonrpc: "2.0", id: message.id, ...body }, null, has("--pretty") ? 2 : 0) +
+            "\n",
+        );
       const method = message.method as string;
       if (method === "initialize") {
         const capabilities: Record<string, unknown> = has("--no-tools")
@@ -174,6 +218,13 @@ async function serve(): Promise<void> {
             serverInfo: has("--bad-init") ? { name: "bad" } : { name: "bad", version: "0.1.0" },
           },
         });
+        const crash = flag("--crash-after");
+        if (crash) {
+          setTimeout(() => {
+            console.error("bad_server: lost the database connection, crashing on purpose");
+            Deno.exit(3);
+          }, Number(crash));
+        }
       } else if (method === "tools/list" && !has("--no-tools")) {
         if (slow > 0) {
           await new Promise((resolve) => setTimeout(resolve, slow));
