@@ -8,6 +8,14 @@
  * back as `role: "tool"` messages; a failed call's text starts with
  * `Error: `, as the wire format has no error flag.
  *
+ * Issue 30: a `type: "custom"` call (`custom: {name, input}`, free text) is a
+ * call of `custom.name` with `{input: TEXT}` as its arguments, and its result
+ * goes back as a `role: "tool"` message like any other. Missing or `null`
+ * `arguments` are `{}`, with a note on the call; a call of another type, or
+ * one with no id, is still answered (its id made up when missing, and sent
+ * back in the assistant message so that the result answers it). A refusal
+ * (`message.refusal`) is kept in the reply and in the conversation.
+ *
  * @module
  */
 
@@ -30,6 +38,9 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 function parseArguments(id: string, name: string, raw: unknown): ModelCall {
   if (isJsonObject(raw)) return { id, name, args: raw };
+  if (raw === undefined || raw === null) {
+    return { id, name, args: {}, note: `arguments were ${describeJson(raw)}: read as {}` };
+  }
   if (typeof raw !== "string") {
     return { id, name, args: null, argsError: `arguments were ${describeJson(raw)}, not a string` };
   }
@@ -47,6 +58,35 @@ function parseArguments(id: string, name: string, raw: unknown): ModelCall {
   } catch (error) {
     return { id, name, args: null, rawArgs: raw, argsError: (error as Error).message };
   }
+}
+
+// One tool_calls entry: a function call, a custom call (free text input, read as {input}), or
+// a call of a type Chat Completions does not define (made a failed call by the loop).
+function readToolCall(call: unknown, id: string): ModelCall {
+  const type = isJsonObject(call) ? call.type : undefined;
+  if (isJsonObject(call) && type === "custom" && isJsonObject(call.custom)) {
+    const { name, input } = call.custom;
+    const named = typeof name === "string" ? name : "";
+    if (typeof input === "string") return { id, name: named, args: { input }, kind: "custom" };
+    return { ...parseArguments(id, named, input), kind: "custom" };
+  }
+  if (
+    isJsonObject(call) && (type === "function" || type === undefined) && isJsonObject(call.function)
+  ) {
+    const fn = call.function;
+    return parseArguments(id, typeof fn.name === "string" ? fn.name : "", fn.arguments);
+  }
+  const inner = isJsonObject(call) && typeof type === "string" ? call[type] : undefined;
+  const name = isJsonObject(inner) && typeof inner.name === "string" ? inner.name : "";
+  return {
+    id,
+    name,
+    args: null,
+    malformed: "unknown-type",
+    argsError: `a tool call of type ${
+      typeof type === "string" ? JSON.stringify(type) : describeJson(type)
+    } (not function or custom)`,
+  };
 }
 
 /**
@@ -86,17 +126,19 @@ export function readChatCompletion(
     );
   }
   const calls: ModelCall[] = [];
-  const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  rawCalls.forEach((call, i) => {
-    const fn = isJsonObject(call) && isJsonObject(call.function) ? call.function : undefined;
-    const name = typeof fn?.name === "string" ? fn.name : "";
+  const rawCalls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).map((call, i) => {
     const id = isJsonObject(call) && typeof call.id === "string" && call.id !== ""
       ? call.id
       : `call_${i}`;
-    calls.push(parseArguments(id, name, fn?.arguments));
+    calls.push(readToolCall(call, id));
+    // A call without an id is sent back with the one made up, so that its result answers it.
+    return isJsonObject(call) && call.id !== id ? { ...call, id } : call;
   });
   const text = typeof message.content === "string" ? message.content : null;
   const record = body as JsonObject;
+  const refusal = typeof message.refusal === "string" && message.refusal !== ""
+    ? message.refusal
+    : undefined;
   return {
     reply: {
       text,
@@ -106,10 +148,12 @@ export function readChatCompletion(
       stopReason: isJsonObject(choice) && typeof choice.finish_reason === "string"
         ? choice.finish_reason
         : null,
+      ...(refusal !== undefined ? { refusal } : {}),
     },
     message: {
       role: "assistant",
       content: text,
+      ...(refusal !== undefined ? { refusal } : {}),
       ...(rawCalls.length > 0 ? { tool_calls: rawCalls } : {}),
     },
   };

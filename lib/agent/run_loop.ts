@@ -12,7 +12,14 @@
  * `isError` result, a JSON-RPC error, arguments that are not JSON) goes back
  * to the model as an error; a server that crashes or times out, a provider
  * that fails for good, and the run's own timeout end the run with an
- * infrastructure error (the calls so far are kept).
+ * infrastructure error (the calls so far are kept, and the call in flight,
+ * see `turns.ts`).
+ *
+ * Issue 30: a call the model sent that cannot be made (no name, arguments
+ * that are not an object, an unknown type) is a failed call whose error goes
+ * back to the model, and the run goes on; every turn's stop reason, text and
+ * refusal are kept; a run whose last reply stopped on the output-token limit
+ * ends with `stop: "max_tokens"` and its final answer marked truncated.
  *
  * @module
  */
@@ -25,6 +32,16 @@ import { providerToolNames } from "../mcp/tool_names.ts";
 import type { Redactor } from "./keys.ts";
 import type { ModelCall, Provider, ReplyUsage, ToolDefinition, ToolReply } from "./provider.ts";
 import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
+import {
+  CallInFlight,
+  callNotes,
+  finalAnswerOf,
+  inFlightCall,
+  malformedCall,
+  stoppedOnLength,
+  type TurnRecord,
+  turnRecord,
+} from "./turns.ts";
 
 /** What a fault did to one tool result (see `faults.ts`). */
 export interface AppliedFault {
@@ -73,8 +90,12 @@ export interface RunOutput {
   model: string;
   /** Model replies read. */
   turns: number;
-  /** `final_answer`, `max_turns`, or `error`. */
-  stop: "final_answer" | "max_turns" | "error";
+  /** `final_answer`, `max_tokens` (the last reply was cut short), `max_turns`, or `error`. */
+  stop: "final_answer" | "max_tokens" | "max_turns" | "error";
+  /** Each model turn: its stop reason, text and refusal (issue 30). */
+  modelTurns?: TurnRecord[];
+  /** The final answer was cut short by the output-token limit (`stop: "max_tokens"`). */
+  finalAnswerTruncated?: boolean;
   /** The infrastructure failure, when `stop` is `error`. */
   error?: string;
   /** MCP name → provider name, for the tools that were renamed. */
@@ -181,17 +202,18 @@ async function runCall(
     text,
     isError,
   });
-  if (call.args === null) {
-    if (call.rawArgs !== undefined) record.rawArgs = call.rawArgs;
-    record.argsError = call.argsError ?? "arguments did not parse";
-    record.error = `the arguments are not a JSON object: ${record.argsError}`;
-    record.isError = true;
-    record.durationS = 0;
-    return { record, reply: reply(record.error, true) };
-  }
-  record.args = call.args;
+  const malformed = malformedCall(call, tool);
+  if (malformed !== undefined) return { record: malformed, reply: reply(malformed.error!, true) };
+  record.args = call.args!;
+  const notes = callNotes(call);
+  if (notes !== undefined) record.metadata = notes;
   const started = performance.now();
-  const answer = await guard(session.callToolOrError(tool, call.args));
+  let answer: Awaited<ReturnType<McpSession["callToolOrError"]>>;
+  try {
+    answer = await guard(session.callToolOrError(tool, call.args!));
+  } catch (error) {
+    throw new CallInFlight(inFlightCall(record, error, session.stderr, seconds(started)), error);
+  }
   record.durationS = seconds(started);
   let seen: { text: string; isError: boolean; result: unknown };
   if ("error" in answer) {
@@ -248,6 +270,7 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   const timeout = AbortSignal.timeout(spec.timeoutS * 1000);
   const signal = AbortSignal.any([input.signal, timeout]);
   const calls: ToolCall[] = [];
+  const modelTurns: TurnRecord[] = [];
   let usage: ReplyUsage = { inputTokens: 0, outputTokens: 0 };
   let model: string | null = null;
   let turns = 0;
@@ -255,10 +278,11 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   let session: McpSession | undefined;
   const finish = (
     stop: RunOutput["stop"],
-    extra: { finalAnswer?: string; error?: string } = {},
+    extra: { finalAnswer?: string; error?: string; finalAnswerTruncated?: boolean } = {},
   ): RunOutput => ({
     calls,
     ...extra,
+    modelTurns,
     usage: turns === 0 ? { inputTokens: null, outputTokens: null } : usage,
     model: model ?? arm.model,
     turns,
@@ -286,8 +310,12 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       turns++;
       usage = addUsage(usage, reply.usage);
       model = reply.model ?? model;
+      modelTurns.push(turnRecord(reply, turns));
       if (reply.calls.length === 0) {
-        return finish("final_answer", { finalAnswer: reply.text ?? "" });
+        const finalAnswer = finalAnswerOf(reply);
+        return stoppedOnLength(reply.stopReason)
+          ? finish("max_tokens", { finalAnswer, finalAnswerTruncated: true })
+          : finish("final_answer", { finalAnswer });
       }
       results = [];
       for (const call of reply.calls) {
@@ -301,8 +329,13 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       }
     }
     return finish("max_turns");
-  } catch (error) {
+  } catch (caught) {
     if (input.signal.aborted) throw new RunStopped("stopped");
+    let error = caught;
+    if (error instanceof CallInFlight) { // the call that did not come back is kept (issue 30)
+      calls.push({ ...error.record, metadata: { ...error.record.metadata, turn: turns } });
+      error = error.cause;
+    }
     const message = error instanceof RunStopped && error.why === "timeout"
       ? `the run passed timeout_s (${spec.timeoutS} s)`
       : error instanceof Error

@@ -13,6 +13,7 @@ import {
   callFailed,
   type FormatName,
   hasOutcome,
+  isJsonObject,
   type ToolCall,
   type Trace,
 } from "../scoring/calls.ts";
@@ -189,7 +190,9 @@ function callLines(call: ToolCall, index: number, colors: Palette, full: boolean
     `cost ${call.costUsd !== undefined ? usd(call.costUsd) : "unknown"}`,
   ];
   if (call.id !== undefined) facts.push(`id ${call.id}`);
-  const lines = [`  ${index + 1}. ${colors.bold(call.tool)} ${args}`, `     ${facts.join("   ")}`];
+  if (call.malformed !== undefined) facts.push(colors.red(`malformed ${call.malformed}`));
+  const name = call.tool === "" ? colors.red("(no name)") : colors.bold(call.tool);
+  const lines = [`  ${index + 1}. ${name} ${args}`, `     ${facts.join("   ")}`];
   if (call.result !== undefined) lines.push(`     result ${show(call.result, full)}`);
   return lines;
 }
@@ -234,8 +237,13 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
   lines.push(
     trace.finalAnswer === undefined
       ? `final answer ${colors.yellow("unknown")}`
-      : `final answer ${show(trace.finalAnswer, full)}`,
+      : `final answer ${show(trace.finalAnswer, full)}${
+        trace.finalAnswerTruncated === true
+          ? colors.yellow(" (cut short: the model hit its output-token limit)")
+          : ""
+      }`,
   );
+  lines.push(...turnLines(trace, full));
   for (const note of trace.notes ?? []) lines.push(`note ${note}`);
   for (const skip of trace.skipped ?? []) {
     lines.push(
@@ -243,6 +251,21 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
     );
   }
   return lines;
+}
+
+// Issue 30: what `agent run` kept of each model turn (metadata.model_turns).
+function turnLines(trace: Trace, full: boolean): string[] {
+  const turns = trace.metadata?.model_turns;
+  if (!Array.isArray(turns)) return [];
+  return turns.filter(isJsonObject).map((turn) => {
+    const parts = [`turn ${turn.turn} stop ${turn.stop_reason ?? "unknown"}`];
+    if (typeof turn.calls === "number") {
+      parts.push(`${turn.calls} call${turn.calls === 1 ? "" : "s"}`);
+    }
+    if (typeof turn.text === "string") parts.push(`text ${show(turn.text, full)}`);
+    if (typeof turn.refusal === "string") parts.push(`refusal ${show(turn.refusal, full)}`);
+    return parts.join("   ");
+  });
 }
 
 /** The `inspect` command. */

@@ -319,6 +319,7 @@ export function evaluateTrace(
   metrics.honesty_metrics = checkHonesty(trace.calls, finalAnswer, {
     config: options.honesty,
     violations: policy?.violations,
+    truncatedAnswer: !external && trace.finalAnswerTruncated === true,
   });
   return new EvaluationResult(
     metrics,

@@ -16,6 +16,7 @@
 import { InputError } from "../base/errors.ts";
 
 import { joinPath } from "../base/json_pointer.ts";
+import { isMalformedKind, type MalformedKind, namelessError } from "./malformed.ts";
 
 // joinPath lives in lib/base (json_pointer needs it too); the readers keep importing it from here.
 export { joinPath };
@@ -55,6 +56,8 @@ export interface ToolCall {
   description?: string;
   /** Anything else the reader found (`schema`, `http_status`…). */
   metadata?: JsonObject;
+  /** Why a call the model sent could not be made (see `malformed.ts`). */
+  malformed?: MalformedKind;
 }
 
 /** The format names every entry point accepts. */
@@ -88,6 +91,11 @@ export interface Trace {
   calls: ToolCall[];
   /** The last assistant text after the last tool call; `undefined` = unknown. */
   finalAnswer?: string;
+  /**
+   * The final answer was cut short (the model stopped on its output-token
+   * limit): the honesty checks that read it are unknown, never pass.
+   */
+  finalAnswerTruncated?: boolean;
   /** The model, when the trace names it. */
   model?: string;
   /** Token usage, when recorded. */
@@ -231,6 +239,7 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
   side_effects: "sideEffects",
   description: "description",
   metadata: "metadata",
+  malformed: "malformed",
 };
 
 const FILE_ENTRIES = Object.entries(FILE_KEYS);
@@ -258,6 +267,11 @@ export interface CallFromJsonOptions {
    * @default {false}
    */
   strictKeys?: boolean;
+  /**
+   * Accept `tool: ""` with a `malformed` reason and a non-empty `error` (the `toolscore` format).
+   * @default {false}
+   */
+  allowMalformed?: boolean;
 }
 
 /**
@@ -293,16 +307,15 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   }
   const tool = value.tool;
   if (tool === undefined) throw new InputError("missing key tool", joinPath(where(), "tool"));
-  if (typeof tool !== "string" || tool === "") {
-    throw new InputError("tool must be a non-empty string", joinPath(where(), "tool"));
-  }
+  const toolError = namelessError(value, options);
+  if (toolError !== undefined) throw new InputError(toolError, joinPath(where(), "tool"));
   // Fields are gathered first and set in one fixed order, so every call with the same fields
   // has the same object shape whatever the key order of the file (property access on calls is
   // then fast everywhere downstream). One variable and one store per field, not a loop over a
   // table: a loop of keyed stores made reading a trace about 1.5x slower.
   let args: unknown, id: unknown, result: unknown, error: unknown, isError: unknown;
   let durationS: unknown, costUsd: unknown, rawArgs: unknown, argsError: unknown;
-  let sideEffects: unknown, description: unknown, metadata: unknown;
+  let sideEffects: unknown, description: unknown, metadata: unknown, malformed: unknown;
   let extra: JsonObject | undefined;
   for (const key in value) {
     if (key === "tool" || !Object.hasOwn(value, key)) continue;
@@ -361,9 +374,12 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
       case "metadata":
         metadata = raw;
         break;
+      case "malformed":
+        malformed = raw;
+        break;
     }
   }
-  const call: ToolCall = { tool };
+  const call: ToolCall = { tool: tool as string };
   if (args !== undefined) call.args = args as JsonObject | null;
   if (id !== undefined) call.id = id as string;
   if (result !== undefined) call.result = result;
@@ -377,6 +393,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   if (description !== undefined) call.description = description as string;
   if (extra !== undefined) call.metadata = { ...extra, ...(metadata as JsonObject ?? {}) };
   else if (metadata !== undefined) call.metadata = metadata as JsonObject;
+  if (malformed !== undefined) call.malformed = malformed as MalformedKind;
   return call;
 }
 
@@ -393,6 +410,7 @@ const FIELD_EXPECTS: Partial<Record<keyof ToolCall, string>> = {
   isError: "true or false",
   durationS: "a number of seconds >= 0, or null when unknown",
   costUsd: "a number of USD >= 0, or null when unknown",
+  malformed: "no-name, bad-arguments or unknown-type",
 };
 
 function fieldValid(field: keyof ToolCall, value: unknown): boolean {
@@ -414,6 +432,8 @@ function fieldValid(field: keyof ToolCall, value: unknown): boolean {
     case "durationS":
     case "costUsd":
       return value === null || (typeof value === "number" && Number.isFinite(value) && value >= 0);
+    case "malformed":
+      return isMalformedKind(value);
     default:
       return true;
   }
