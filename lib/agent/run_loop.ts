@@ -225,7 +225,7 @@ async function runCall(
     const structured = answer.result.structuredContent;
     seen = { text, isError, result: text === "" && structured !== undefined ? structured : text };
     if (structured !== undefined && text !== "") {
-      record.metadata = { structured_content: structured };
+      record.metadata = { ...record.metadata, structured_content: structured };
     }
   }
   const faulted = input.faults?.(tool, occurrence, seen) ?? null;
