@@ -115,6 +115,7 @@ const PUBLIC_API = [
   "loadProtocol: function",
   "loadReceipt: function",
   "loadRuns: function",
+  "MalformedKind: typeAlias",
   "MarkedProcess: interface",
   "Matcher: interface",
   "matcherFromJson: function",
