@@ -58,7 +58,7 @@ Deno.test("callFromJson() and every reader but toolscore still reject an empty t
         role: "assistant",
         tool_calls: [{ id: "c", type: "function", function: { name: "", arguments: "{}" } }],
       }, "t.json"),
-    /tool call has no function or custom tool name/,
+    /tool call has no function name/,
   );
 });
 

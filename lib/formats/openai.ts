@@ -247,7 +247,9 @@ export const openaiReader: FormatReader = documentReader(
           if (call === undefined) return;
           if (call.tool === "") {
             throw new InputError(
-              "tool call has no function or custom tool name",
+              entry.type === "custom"
+                ? "custom tool call has no name"
+                : "tool call has no function name",
               `${source}: messages[${index}].tool_calls[${j}]`,
             );
           }
