@@ -125,6 +125,21 @@ Deno.test("agent run with odd model answers over three wire formats and the memo
       const evaluated = await runCollect(["eval", `${CONTRACTS}contract_memory.json`, path]);
       assert.ok(evaluated.code === 0 || evaluated.code === 1, `${arm.id}: ${evaluated.err}`);
     }
+    // eval --json of a trace with a nameless call still validates against the result schema.
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const schema = JSON.parse(await Deno.readTextFile("schemas/result.schema.json"));
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    const doc = await runCollect([
+      "eval",
+      `${CONTRACTS}contract_memory.json`,
+      `${dir}/runs/gemini-nameless/remember-0.json`,
+      "--json",
+    ]);
+    const result: { calls: { actual: Json[] } } = JSON.parse(doc.out);
+    assert.ok(validate(result), JSON.stringify(validate.errors));
+    assert.equal(result.calls.actual[0]!.tool, "");
+    const nameOnly = { ...result.calls, actual: [{ tool: "" }] };
+    assert.equal(validate({ ...result, calls: nameOnly }), false);
     const calls = (id: string) => traces.get(id)!.calls as Json[];
     const turns = (id: string) => (traces.get(id)!.metadata as Json).model_turns as Json[];
 
