@@ -46,9 +46,11 @@ Print what toolscore read from each trace: the format it was detected as, the
 model and token usage, the run's task (for run files), every tool call with its
 arguments, outcome (ok, FAILED with the error, FAILED (error text) when the
 result text reports an error, or unknown when the trace did not capture it),
-duration and cost, the final answer, and notes: a transcript with no tool
-calls, and items of a known format that were skipped ("skipped 1 item of type
-X"). Use it to see why a score is what it is.
+duration and cost, the final answer (marked when the model's output-token
+limit cut it), the model's turns of an agent run trace (stop reason, text beside
+the calls, refusal), and notes: a transcript with no tool calls, and items of a
+known format that were skipped ("skipped 1 item of type X"). Use it to see why
+a score is what it is.
 
 Shapes read (--format name: shape):
   toolscore         {"format": "toolscore", "calls": […]} (what agent run writes)
