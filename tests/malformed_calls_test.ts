@@ -173,13 +173,16 @@ Deno.test("readChatCompletion() reads custom calls, missing and null arguments, 
   assert.equal(reply.refusal, "I can't.");
   assert.equal(message.refusal, "I can't.");
   // The call without an id goes back with the id made up for it.
-  assert.equal((message.tool_calls as { id: string }[])[4]!.id, "call_4");
+  const echoed = message.tool_calls as { id: string; function?: { arguments: unknown } }[];
+  assert.equal(echoed[4]!.id, "call_4");
+  // Missing and null arguments go back as the {} that was run.
+  assert.deepEqual([echoed[1]!.function!.arguments, echoed[2]!.function!.arguments], ["{}", "{}"]);
   assert.equal(malformedCall(reply.calls[3]!, "")!.malformed, "unknown-type");
   assert.equal(malformedCall(reply.calls[0]!, "sql"), undefined);
 });
 
 Deno.test("readMessage() and readGenerateContent() read missing and null inputs as {} with a note", () => {
-  const { reply } = readMessage({
+  const { reply, content } = readMessage({
     content: [
       { type: "text", text: "Looking." },
       { type: "tool_use", id: "t1", name: "ping" },
@@ -195,6 +198,12 @@ Deno.test("readMessage() and readGenerateContent() read missing and null inputs 
     [{}, false],
   ]);
   assert.equal(malformedCall(reply.calls[2]!, "")!.malformed, "no-name");
+  assert.deepEqual((content as { input?: unknown }[]).map((block) => block.input), [
+    undefined,
+    {},
+    {},
+    {},
+  ]);
   const gemini = readGenerateContent({
     candidates: [{
       content: {

@@ -117,7 +117,13 @@ export function readMessage(
       model: typeof body.model === "string" ? body.model : null,
       stopReason: typeof body.stop_reason === "string" ? body.stop_reason : null,
     },
-    content: body.content,
+    // A tool_use block goes back with the input that was run ({} for a missing or null one).
+    content: body.content.map((block) =>
+      isJsonObject(block) && block.type === "tool_use" &&
+        (block.input === undefined || block.input === null)
+        ? { ...block, input: {} }
+        : block
+    ),
   };
 }
 

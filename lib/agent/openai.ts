@@ -89,6 +89,16 @@ function readToolCall(call: unknown, id: string): ModelCall {
   };
 }
 
+// The call as it goes back in the assistant message: with the id made up when it had none (so
+// that its result answers it), and missing or null function arguments as "{}" (what was run).
+function echoedCall(call: unknown, id: string): unknown {
+  if (!isJsonObject(call)) return call;
+  const fn = call.function;
+  const bare = isJsonObject(fn) && (fn.arguments === undefined || fn.arguments === null);
+  if (call.id === id && !bare) return call;
+  return { ...call, id, ...(bare ? { function: { ...fn, arguments: "{}" } } : {}) };
+}
+
 /**
  * Read one Chat Completions answer.
  *
@@ -131,8 +141,7 @@ export function readChatCompletion(
       ? call.id
       : `call_${i}`;
     calls.push(readToolCall(call, id));
-    // A call without an id is sent back with the one made up, so that its result answers it.
-    return isJsonObject(call) && call.id !== id ? { ...call, id } : call;
+    return echoedCall(call, id);
   });
   const text = typeof message.content === "string" ? message.content : null;
   const record = body as JsonObject;
