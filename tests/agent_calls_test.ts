@@ -117,6 +117,13 @@ Deno.test("agent run with odd model answers over three wire formats and the memo
       assert.equal(row.stop, arm.model === "length" ? "max_tokens" : "final_answer", arm.id);
     }
 
+    // Every run's receipt verifies (it re-reads the trace), and compare reads the rows.
+    const receipts = arms.map((arm) => `${dir}/runs/${arm.id}/remember-0.receipt.json`);
+    const verify = await runCollect(["verify", ...receipts]);
+    assert.equal(verify.code, 0, verify.out + verify.err);
+    const compare = await runCollect(["compare", out, "--json"]);
+    assert.equal(compare.code, 0, compare.err);
+
     const traces = new Map<string, Json>();
     for (const arm of arms) {
       const path = `${dir}/runs/${arm.id}/remember-0.json`;
