@@ -160,7 +160,9 @@ async function main(): Promise<number> {
       }
     }
     const errors = rows.filter((row) => row.status === "error");
-    console.log(`runs: ${rows.length} rows in ${seconds.toFixed(1)} s (agent run exit ${run.code})`);
+    console.log(
+      `runs: ${rows.length} rows in ${seconds.toFixed(1)} s (agent run exit ${run.code})`,
+    );
     console.log(`status: ${JSON.stringify(count(rows, (row) => String(row.status)))}`);
     console.log(`stop: ${JSON.stringify(count(rows, (row) => String(row.stop)))}`);
     console.log(
