@@ -325,6 +325,12 @@ Deno.test("agent run keeps the call in flight when its server dies (failed) or h
       ((waiting!.metadata as Json).server_stderr as string[]).some((l) => l.includes("a lock")),
     );
     assert.equal((hung.summary as Json).unknown_outcome_count, 1);
+    const shown = await runCollect(["inspect", `${dir}/runs/hang/remember-0.json`]);
+    assert.match(shown.out, /in flight no answer: no answer to tools\/call hang within 5 s/);
+    assert.match(shown.out, /server stderr .*waiting for a lock/);
+    const shownDeath = await runCollect(["inspect", `${dir}/runs/die/remember-0.json`]);
+    assert.match(shownDeath.out, /FAILED: the server failed during the call/);
+    assert.match(shownDeath.out, /server stderr .*FATAL segmentation fault/);
   } finally {
     await model.close();
     await Deno.remove(dir, { recursive: true });

@@ -196,6 +196,13 @@ function callLines(call: ToolCall, index: number, colors: Palette, full: boolean
   const name = call.tool === "" ? colors.red("(no name)") : colors.bold(call.tool);
   const lines = [`  ${index + 1}. ${name} ${args}`, `     ${facts.join("   ")}`];
   if (call.result !== undefined) lines.push(`     result ${show(call.result, full)}`);
+  // Issue 30: what agent run noted on the call, and a call in flight when its server failed.
+  const { note, in_flight: inFlight, server_stderr: stderr } = call.metadata ?? {};
+  if (typeof note === "string") lines.push(`     note ${cut(note, full)}`);
+  if (typeof inFlight === "string") lines.push(`     in flight ${cut(inFlight, full)}`);
+  if (Array.isArray(stderr) && stderr.length > 0) {
+    lines.push(`     server stderr ${cut(stderr.map(String).join("\n"), full)}`);
+  }
   return lines;
 }
 
