@@ -3,12 +3,14 @@
 // counts as an extra call and fails call-errors. Custom tool calls in Chat Completions
 // transcripts are calls of custom.name with {input}.
 import assert from "node:assert/strict";
-import { callFromJson, type ToolCall } from "../lib/scoring/calls.ts";
+import { callFromJson, callToJson, type ToolCall } from "../lib/scoring/calls.ts";
 import { computeMetrics } from "../lib/scoring/metrics.ts";
 import { toolscoreReader, traceToJson } from "../lib/formats/toolscore.ts";
 import { openaiReader } from "../lib/formats/openai.ts";
 import { traceFromValue } from "../lib/formats/detect.ts";
 import { evaluate } from "../lib/evaluate/evaluate.ts";
+import { evaluateContract } from "../lib/evaluate/evaluate_contract.ts";
+import { contractFromTrace } from "../lib/contract/init.ts";
 import { evaluationEvidence } from "../lib/checks/evidence.ts";
 import { checkHonesty } from "../lib/checks/honesty.ts";
 import { readChatCompletion } from "../lib/agent/openai.ts";
@@ -216,4 +218,48 @@ Deno.test("readMessage() and readGenerateContent() read missing and null inputs 
     {},
     true,
   ]]);
+});
+
+Deno.test("evaluateContract() with alternatives never pairs a malformed call, and contractFromTrace() requires none", () => {
+  const contract = {
+    contract_version: 2,
+    required: [{ id: "notify", alternatives: [[{ tool: "send_email" }], [{ tool: "send_sms" }]] }],
+  };
+  const bad = toolscoreReader.read({
+    format: "toolscore",
+    calls: [{
+      tool: "send_email",
+      malformed: "bad-arguments",
+      raw_args: "{to:",
+      args_error: "bad JSON",
+      error: "the arguments are not a JSON object",
+      is_error: true,
+    }],
+  }, "t.json");
+  const good = toolscoreReader.read({
+    format: "toolscore",
+    calls: [{ tool: "send_email", args: { to: "a@b.c" }, result: "sent" }],
+  }, "t.json");
+  // Beside a good send_sms, the malformed send_email must not make the email branch look made.
+  const both = toolscoreReader.read({
+    format: "toolscore",
+    calls: [...bad.calls.map(callToJson), { tool: "send_sms", args: {}, result: "sent" }],
+  }, "t.json");
+  const bothResult = evaluateContract(contract, both);
+  assert.equal(bothResult.metrics.required_call_recall, 1);
+  assert.deepEqual(bothResult.metrics.pairs.map((p) => p.actual), [1]);
+  const badResult = evaluateContract(contract, bad);
+  const goodResult = evaluateContract(contract, good);
+  assert.deepEqual(badResult.metrics.pairs, []);
+  assert.equal(badResult.metrics.required_call_recall, 0);
+  assert.equal(goodResult.metrics.required_call_recall, 1);
+  assert.deepEqual(
+    contractFromTrace(
+      toolscoreReader.read({
+        format: "toolscore",
+        calls: [NAMELESS, ...good.calls.map(callToJson)],
+      }, "t"),
+    ).required,
+    [{ tool: "send_email", args: { to: "a@b.c" } }],
+  );
 });
