@@ -285,7 +285,7 @@ Deno.test("agent run keeps the call in flight when its server dies (failed) or h
     const spec = await writeSpec(dir, {
       server: {
         command: [Deno.execPath(), "run", "--no-prompt", "testdata/mcp/dying_server.ts"],
-        timeout_s: 5,
+        timeout_s: 10,
       },
       arms: [
         { id: "die", provider: "openai", model: "die", base_url: model.url },
@@ -326,7 +326,7 @@ Deno.test("agent run keeps the call in flight when its server dies (failed) or h
     );
     assert.equal((hung.summary as Json).unknown_outcome_count, 1);
     const shown = await runCollect(["inspect", `${dir}/runs/hang/remember-0.json`]);
-    assert.match(shown.out, /in flight no answer: no answer to tools\/call hang within 5 s/);
+    assert.match(shown.out, /in flight no answer: no answer to tools\/call hang within 10 s/);
     assert.match(shown.out, /server stderr .*waiting for a lock/);
     const shownDeath = await runCollect(["inspect", `${dir}/runs/die/remember-0.json`]);
     assert.match(shownDeath.out, /FAILED: the server failed during the call/);
