@@ -82,6 +82,11 @@ for (const signal of ["SIGKILL", "SIGINT", "SIGTERM"] as const) {
       assert.equal(new Set(rows.map(keyOf)).size, 12);
       assert.equal(JSON.parse(rerun.out).runs, 12 - before.length);
       assert.deepEqual(await waitNoProcesses(marker), []);
+      // Every model call of both invocations is in the spend ledger, those of the runs the stop
+      // dropped too (a call in flight counts its reservation); a kill may lose the last lines.
+      const ledger = await readRows(`${dir}/runs.spend.jsonl`);
+      if (signal !== "SIGKILL") assert.ok(ledger.length >= model.requests.length);
+      assert.ok(ledger.length >= model.requests.length - 2, `${ledger.length} lines`);
     } finally {
       await model.close();
       await Deno.remove(dir, { recursive: true });

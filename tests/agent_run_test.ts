@@ -240,14 +240,14 @@ Deno.test("agent run works with exactly the permissions the README shows", async
     const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
     assert.match(
       readme,
-      /--allow-read --allow-write=runs\.jsonl,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
+      /--allow-read --allow-write=runs\.jsonl,runs\.spend\.jsonl,runs \\\n\s+--allow-env=OPENAI_API_KEY,PATH,HOME,DENO_DIR --allow-net=api\.openai\.com --allow-run/,
     );
     const child = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "--no-prompt",
         "--allow-read",
-        `--allow-write=${out},${dir}/runs`,
+        `--allow-write=${out},${dir}/runs.spend.jsonl,${dir}/runs`,
         "--allow-env=TOOLSCORE_TEST_KEY,PATH,HOME,DENO_DIR",
         "--allow-net=127.0.0.1",
         "--allow-run",
@@ -297,6 +297,11 @@ Deno.test("agent run --dry-run prints the plan and estimates, runs the doctor, a
     );
     assert.match(run.out, /estimate per run: 20,000 input \+ 2,000 output tokens \(default\)/);
     assert.match(run.out, /good \(openai gpt-good\): \d runs, ~\$0\.\d+/);
+    // The worst case reserved before each call: 4,096 output tokens at $4/Mtok, plus input.
+    assert.match(
+      run.out,
+      /reserved before each call: \$0\.02 \(4,096 output tokens\) \+ \$0\.00033 per 1,000 request bytes/,
+    );
     assert.match(run.out, /free \(openai unpriced\): \d runs, cost unknown \(no price\)/);
     assert.match(run.out, /estimated total: ~\$[\d.]+ plus the unpriced arms/);
     assert.match(run.out, /server-start/);
@@ -309,6 +314,7 @@ Deno.test("agent run --dry-run prints the plan and estimates, runs the doctor, a
     assert.equal(doc.plan.runs, 18);
     assert.deepEqual(doc.plan.unpriced_arms, ["free"]);
     assert.equal(doc.plan.per_arm[0].runs, 6);
+    assert.equal(doc.plan.per_arm[0].reserve_per_call.output_tokens, 4096);
     assert.equal(doc.doctor.worst, "fail");
   } finally {
     Deno.env.delete("TOOLSCORE_TEST_KEY");

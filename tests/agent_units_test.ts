@@ -93,12 +93,12 @@ Deno.test("planRuns() shards partition the matrix, and run ids do not depend on 
     repeats: 3,
   });
   const all = planRuns(spec);
-  assert.deepEqual(all.slice(0, 4).map((r) => `${r.arm.id}/${r.task.id}/${r.repeat}`), [
-    "a/t1/0",
-    "a/t1/1",
-    "a/t1/2",
-    "a/t2/0",
-  ]);
+  // Cell by cell (repeat, then task by id), the two arms in turn going first.
+  const cells = all.slice(0, 4).map((r) => `${r.task.id}/${r.repeat}`);
+  assert.deepEqual(cells, ["t1/0", "t1/0", "t2/0", "t2/0"]);
+  const arms = all.slice(0, 4).map((r) => r.arm.id);
+  assert.deepEqual([arms[0], arms[1]], [arms[3], arms[2]]);
+  assert.deepEqual(new Set(arms.slice(0, 2)), new Set(["a", "z"]));
   fc.assert(fc.property(fc.integer({ min: 1, max: 15 }), (n) => {
     const shards = Array.from({ length: n }, (_, i) => planRuns(spec, { k: i + 1, n }));
     const ids = shards.flat().map((r) => r.runId).sort();

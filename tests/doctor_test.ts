@@ -397,7 +397,13 @@ Deno.test("loadAgentSpec() reads YAML, applies defaults and resolves paths again
   });
   assert.equal(spec.tasks[0]!.contract, "testdata/mcp/contract_flights.json");
   assert.deepEqual(spec.keys, ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]);
-  assert.deepEqual(spec.budget, { maxUsd: 1, estimatePerRun: null });
+  assert.deepEqual(spec.budget, {
+    maxUsd: 1,
+    estimatePerRun: null,
+    perShardUsd: null,
+    maxUsdPerRun: null,
+    maxTokensPerRun: null,
+  });
   assert.equal(spec.repeats, 3);
   assert.equal(spec.maxTurns, 20);
   assert.equal(spec.timeoutS, 120);

@@ -20,12 +20,12 @@ Deno.test("toolscore compare prints a table per variant and the verdicts", async
   // The rows carry task and repeat, so the variants' runs match one to one: McNemar decides.
   assert.match(
     out,
-    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], McNemar p = 0\.0044 over 60 matched runs \(only large passed 16, only mini 3\); pooled Fisher p = 0\.002\n {4}McNemar's exact test decided: the runs match one to one by \(task, repeat\), 60 pairs on 4 tasks\n/,
+    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], McNemar p = 0\.0044 over 60 matched runs \(only large passed 16, only mini 3\), Holm-adjusted p = 0\.0089 over 3 pairs; pooled Fisher p = 0\.002\n {4}large − mini: \+22 points \[\+8, \+35\] \(95%, Newcombe's paired interval over the matched runs\)\n {4}McNemar's exact test decided, on these tasks \(generalize: runs\): the runs match one to one by \(task, repeat\), 60 pairs on 4 tasks; on tasks like these, the sign-flip test over tasks cannot reach p < 0\.05: 4 tasks differ \(smallest possible p = 2 \/ 2\^4 = 0\.125; at least 6 are needed\), so the verdict speaks for these tasks only\n/,
   );
   // Pooled Fisher with overlapping intervals could not tell these apart; the matched runs can.
   assert.match(
     out,
-    /mini beats local: 44\/60 = 0\.73 \[0\.61, 0\.83\] vs 32\/60 = 0\.53 \[0\.41, 0\.65\], McNemar p = 0\.029 over 60 matched runs \(only mini passed 19, only local 7\); pooled Fisher p = 0\.037/,
+    /mini beats local: 44\/60 = 0\.73 \[0\.61, 0\.83\] vs 32\/60 = 0\.53 \[0\.41, 0\.65\], McNemar p = 0\.029 over 60 matched runs \(only mini passed 19, only local 7\), Holm-adjusted p = 0\.029 over 3 pairs; pooled Fisher p = 0\.037/,
   );
   assert.match(out, /variant local: cost unknown for every run; it counts as worst/);
 });
@@ -35,11 +35,11 @@ Deno.test("toolscore compare --test fisher keeps the pooled Fisher rule and says
   assert.equal(code, 0, err);
   assert.match(
     out,
-    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], p = 0\.002\n {4}Fisher's exact test on the pooled runs and the Wilson intervals decided \(test = fisher\)\n/,
+    /large beats mini: 57\/60 = 0\.95 \[0\.86, 0\.98\] vs 44\/60 = 0\.73 \[0\.61, 0\.83\], p = 0\.002, Holm-adjusted p = 0\.004 over 3 pairs\n {4}large − mini: \+22 points \[\+9, \+34\] \(95%, Newcombe's hybrid score interval over the pooled runs\)\n {4}Fisher's exact test on the pooled runs and the Wilson intervals decided \(test = fisher\)\n/,
   );
   assert.match(
     out,
-    /mini and local are not distinguishable: 44\/60 vs 32\/60, p = 0\.037 < alpha = 0\.05, intervals overlap/,
+    /mini and local are not distinguishable: 44\/60 vs 32\/60, p = 0\.037, Holm-adjusted p = 0\.037 over 3 pairs < alpha = 0\.05, intervals overlap/,
   );
   const bad = await cli("compare", RUNS, "--test", "bayes");
   assert.equal(bad.code, 2);

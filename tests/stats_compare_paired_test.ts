@@ -42,7 +42,7 @@ Deno.test("compareRuns() calls B better on the paired example that pooled Fisher
   );
   assert.equal(
     pair.testReason,
-    "McNemar's exact test decided: the runs match one to one by (task, repeat), 100 pairs on 20 tasks",
+    "McNemar's exact test decided, on these tasks (generalize: runs): the runs match one to one by (task, repeat), 100 pairs on 20 tasks; on tasks like these, the sign-flip test over the 20 tasks gives p = 0.0018 (if the tasks are a random sample of them)",
   );
   const fisher = compareRuns(runs, { test: "fisher" }).pairs[0]!;
   assert.equal(fisher.distinguishable, false);

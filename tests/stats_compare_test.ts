@@ -164,6 +164,9 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "min_n",
     "alpha",
     "test",
+    "adjust",
+    "errors",
+    "generalize",
     "baseline",
     "variants",
     "pairs",
@@ -186,6 +189,7 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "clustered_interval",
     "clustered_se",
     "design_effect",
+    "task_classes",
   ]);
   assert.deepEqual(Object.keys(json.pairs[0]), [
     "a",
@@ -200,6 +204,11 @@ Deno.test("Comparison.toJSON() is snake_case and JSON-safe", () => {
     "paired_tasks",
     "discordant",
     "test_reason",
+    "difference_interval",
+    "difference_method",
+    "adjusted_p_value",
+    "adjust",
+    "task_p_value",
   ]);
   assert.equal(json.variants[1].cost, null);
 });

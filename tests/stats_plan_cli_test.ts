@@ -40,8 +40,8 @@ Deno.test("toolscore plan with runs gives design effects, more runs and their co
   );
   assert.equal(code, 0, err);
   assert.match(out, /from 0\.60: 270\n/);
-  assert.match(out, /^A +100 +20 +0\.48 +1\.80 +487 +387 +\$0\.002 +\$0\.77$/m);
-  assert.match(out, /^B +100 +20 +0\.60 +2\.63 +710 +610 +\$0\.0035 +\$2\.1$/m);
+  assert.match(out, /^A +100 +20 +0\.48 +1\.80 +487 +98 +387 +\$0\.002 +\$0\.77$/m);
+  assert.match(out, /^B +100 +20 +0\.60 +2\.63 +710 +142 +610 +\$0\.0035 +\$2\.1$/m);
   assert.match(out, /^Estimated cost of the more runs: \$2\.9$/m);
 
   const json = JSON.parse(
@@ -110,7 +110,7 @@ Deno.test("toolscore plan says why a design effect is unknown", async () => {
       `${dir}/runs.jsonl`,
     );
     assert.equal(code, 0);
-    assert.match(out, /^one +10 +1 +0\.60 +unknown +unknown +unknown +unknown +unknown$/m);
+    assert.match(out, /^one +10 +1 +0\.60 +unknown +unknown +unknown +unknown +unknown +unknown$/m);
     assert.match(
       out,
       /- one: design effect unknown \(1 task; needs two or more\), so its runs needed are unknown/,
@@ -170,7 +170,7 @@ Deno.test("toolscore compare --html says which test decided each pair", async ()
     assert.equal(code, 0, err);
     assert.match(
       await Deno.readTextFile(html),
-      /<td>mcnemar p = 0\.0018<\/td><td><span class="badge pass">called<\/span> B beats A: .*<br><small>McNemar&#39;s exact test decided: the runs match one to one by \(task, repeat\), 100 pairs on 20 tasks<\/small><\/td>/,
+      /<td>mcnemar p = 0\.0018<\/td><td><span class="badge pass">called<\/span> B beats A: .*<br><small>McNemar&#39;s exact test decided, on these tasks \(generalize: runs\): the runs match one to one by \(task, repeat\), 100 pairs on 20 tasks; on tasks like these, the sign-flip test over the 20 tasks gives p = 0\.0018 \(if the tasks are a random sample of them\)<\/small><\/td>/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

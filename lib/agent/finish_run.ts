@@ -182,6 +182,9 @@ export async function finishRun(
     );
   }
   const notes: string[] = [];
+  // Stopped by the budget: not judged (outcome unknown, left out of n), run again by a rerun.
+  const stopped = output.stop === "budget" || output.stop === "run_budget";
+  if (output.budgetNote !== undefined) notes.push(output.budgetNote);
   if (!output.serverFresh) {
     notes.push("the server is remote (url): it is not fresh per run, so runs may share state");
   }
@@ -203,9 +206,9 @@ export async function finishRun(
     model: run.arm.model,
     task_id: run.task.id,
     repeat: run.repeat,
-    status: output.stop === "error" ? "error" : "ok",
+    status: output.stop === "error" ? "error" : stopped ? "stopped" : "ok",
     passed: null,
-    outcome: "error",
+    outcome: stopped ? "unknown" : "error",
     score: null,
     grade: null,
     min_score: null,
@@ -227,7 +230,7 @@ export async function finishRun(
     spec_sha256: spec.sha256,
     started_at: startedAt.toISOString(),
   };
-  if (output.stop === "error") return { row: redactor.value(row), costUsd: cost };
+  if (output.stop === "error" || stopped) return { row: redactor.value(row), costUsd: cost };
 
   const expected = context.expected.get(run.task.id)!;
   const honesty: HonestyConfig | undefined = applied !== undefined

@@ -88,6 +88,13 @@ export interface PostJsonOptions {
    * @default {undefined}
    */
   onRetry?: (attempt: number, waitMs: number, reason: string) => void;
+  /**
+   * Called once before the first attempt with the UTF-8 size of the body (the
+   * budget reserves the call's worst case here); what it throws ends the call
+   * unsent.
+   * @default {undefined}
+   */
+  beforeSend?: (bodyBytes: number) => void;
 }
 
 /** A successful response. */
@@ -246,6 +253,7 @@ export async function postJson(
   const random = options.random ?? Math.random;
   const where = redactor.text(new URL(url).origin + new URL(url).pathname);
   const payload = JSON.stringify(body);
+  options.beforeSend?.(new TextEncoder().encode(payload).length);
   let last = "";
   let lastStatus: number | null = null;
   let lastKind: ProviderErrorKind = "network";

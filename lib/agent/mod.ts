@@ -19,6 +19,7 @@ export * from "./plan.ts";
 export * from "./output.ts";
 export * from "./estimate.ts";
 export * from "./budget.ts";
+export * from "./ledger.ts";
 export * from "./faults.ts";
 export * from "./finish_run.ts";
 export * from "./run_matrix.ts";

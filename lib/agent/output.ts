@@ -1,8 +1,9 @@
 /**
  * The output JSONL of `agent run`: the rows already there (for resume), a
- * trailing line cut by a kill (removed, and named), error rows dropped
- * before they are retried (`--retry-errors`), and the writer that appends
- * each new row as one whole line with one write.
+ * trailing line cut by a kill (removed, and named), the rows a rerun
+ * replaced (a stopped row, an error row `--retry-errors` ran again) removed
+ * once their replacement is written, and the writer that appends each new
+ * row as one whole line with one write.
  *
  * @module
  */
@@ -17,6 +18,8 @@ export interface ExistingRows {
   rows: Map<string, Record<string, unknown>>;
   /** The cut trailing line that was removed, if any. */
   cut: { bytes: number; preview: string } | null;
+  /** Keys with more than one row (a rerun's row appended, the old one not yet removed). */
+  duplicates: Set<string>;
 }
 
 function rowKey(value: unknown, where: string): string {
@@ -53,7 +56,9 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
   try {
     bytes = await Deno.readFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { rows: new Map(), cut: null };
+    if (error instanceof Deno.errors.NotFound) {
+      return { rows: new Map(), cut: null, duplicates: new Set() };
+    }
     throw new InputError(`cannot read (${(error as Error).message})`, path);
   }
   let cut: ExistingRows["cut"] = null;
@@ -65,6 +70,7 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
     bytes = bytes.subarray(0, end);
   }
   const rows = new Map<string, Record<string, unknown>>();
+  const duplicates = new Set<string>();
   const lines = new TextDecoder().decode(bytes).split("\n");
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
@@ -78,55 +84,56 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
         where,
       );
     }
-    rows.set(rowKey(value, where), value as Record<string, unknown>);
+    const key = rowKey(value, where);
+    if (rows.has(key)) duplicates.add(key);
+    rows.set(key, value as Record<string, unknown>);
   });
-  return { rows, cut };
+  return { rows, cut, duplicates };
 }
 
 /**
- * Rewrite the output without the rows of some keys (error rows about to be
- * retried), atomically.
+ * Rewrite the output keeping, for each of some keys, only its last row (a
+ * stopped row whose rerun was appended after it), atomically.
  *
  * @param path The JSONL file.
- * @param keys The run keys to drop.
+ * @param keys The run keys whose earlier rows go.
  * @param tempDir Where the new text is written before it replaces the file (on the same disk).
  * @returns How many lines were dropped.
  *
  * @example Usage
  * ```ts ignore
- * import { dropRows } from "./output.ts";
+ * import { dropEarlierRows } from "./output.ts";
  *
- * await dropRows("runs.jsonl", new Set([key]), "runs");
+ * await dropEarlierRows("runs.jsonl", new Set([key]), "runs");
  * ```
  */
-export async function dropRows(
+export async function dropEarlierRows(
   path: string,
   keys: ReadonlySet<string>,
   tempDir: string,
 ): Promise<number> {
   if (keys.size === 0) return 0;
-  const text = await Deno.readTextFile(path);
-  let dropped = 0;
-  const kept = text.split("\n").filter((line, i) => {
-    if (line.trim() === "") return false;
-    if (keys.has(rowKey(JSON.parse(line), `${path}:${i + 1}`))) {
-      dropped++;
-      return false;
-    }
-    return true;
-  });
-  // Written beside the traces, then renamed over the output: no write permission is needed
-  // on the output's folder, and a kill leaves the old file or the new one, never half of one.
+  const lines = (await Deno.readTextFile(path)).split("\n").filter((line) => line.trim() !== "");
+  const rowKeys = lines.map((line, i) => rowKey(JSON.parse(line), `${path}:${i + 1}`));
+  const last = new Map<string, number>();
+  rowKeys.forEach((key, i) => last.set(key, i));
+  const kept = lines.filter((_, i) => !keys.has(rowKeys[i]!) || last.get(rowKeys[i]!) === i);
+  await replaceText(path, kept, tempDir);
+  return lines.length - kept.length;
+}
+
+// Written beside the traces, then renamed over the output: no write permission is needed
+// on the output's folder, and a kill leaves the old file or the new one, never half of one.
+async function replaceText(path: string, lines: string[], tempDir: string): Promise<void> {
   await Deno.mkdir(tempDir, { recursive: true });
   const temp = await Deno.makeTempFile({ dir: tempDir, prefix: ".rows-", suffix: ".tmp" });
   try {
-    await Deno.writeTextFile(temp, kept.map((line) => `${line}\n`).join(""));
+    await Deno.writeTextFile(temp, lines.map((line) => `${line}\n`).join(""));
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     throw new InputError(`cannot rewrite (${(error as Error).message})`, path);
   }
-  return dropped;
 }
 
 /**

@@ -1,10 +1,14 @@
 /**
- * The run matrix: every (arm, task, repeat) of a spec in one sorted order
- * (arm id, then task id, by code point; then repeat), each with a run id
- * derived from the spec's hash, the arm, the task and the repeat — the same
- * on every rerun and every shard — and the slice `--shard k/n` takes: the
- * runs whose index is ≡ k−1 (mod n). The shards' outputs concatenate into
- * the full run.
+ * The run matrix: every (arm, task, repeat) of a spec, cell by cell — for
+ * each repeat, for each task (by id, by code point), every arm of that
+ * (task, repeat) cell — each with a run id derived from the spec's hash, the
+ * arm, the task and the repeat — the same on every rerun and every shard.
+ * Inside a cell the arms (sorted by id) are rotated: cell `c` starts with
+ * arm `(s + c) mod A`, where `s` comes from the SHA-256 of the spec's
+ * `order_seed` (default 0), so that every arm goes first equally often and
+ * no arm always runs before the others (issue 28). `--shard k/n` takes whole
+ * cells: those whose index is ≡ k−1 (mod n). The shards' outputs
+ * concatenate into the full run.
  *
  * @module
  */
@@ -23,8 +27,10 @@ export interface PlannedRun {
   task: AgentTask;
   /** The repeat, from 0. */
   repeat: number;
-  /** Its index in the sorted matrix, from 0. */
+  /** Its index in the matrix order, from 0. */
   index: number;
+  /** Its cell's index (one cell = one task and repeat, every arm), from 0. */
+  cell: number;
 }
 
 /** A shard: the `k`-th of `n` (1-based). */
@@ -109,8 +115,14 @@ function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// Where the rotation of the arms starts, from the spec's order seed.
+function rotationStart(seed: number | string, arms: number): number {
+  return Number.parseInt(sha256Hex(`toolscore.order\n${seed}`).slice(0, 8), 16) % arms;
+}
+
 /**
- * Every run of a spec, in matrix order, optionally one shard of them.
+ * Every run of a spec, in matrix order (cell by cell), optionally one shard
+ * of them (whole cells).
  *
  * @param spec The spec.
  * @param shard The shard to take, if any.
@@ -129,26 +141,32 @@ function byCodePoint(a: string, b: string): number {
  *   tasks: [{ id: "t", prompt: "p", contract: "c.json" }],
  *   repeats: 2,
  * });
- * assert.deepEqual(planRuns(spec).map((r) => `${r.arm.id}${r.repeat}`), ["a0", "a1", "b0", "b1"]);
- * assert.deepEqual(planRuns(spec, { k: 2, n: 2 }).map((r) => r.index), [1, 3]);
+ * const order = planRuns(spec).map((r) => `${r.arm.id}${r.repeat}`);
+ * assert.ok(order.join() === "a0,b0,b1,a1" || order.join() === "b0,a0,a1,b1");
+ * assert.deepEqual(planRuns(spec, { k: 2, n: 2 }).map((r) => r.cell), [1, 1]);
  * ```
  */
 export function planRuns(spec: AgentSpec, shard?: Shard): PlannedRun[] {
   const arms = [...spec.arms].sort((a, b) => byCodePoint(a.id, b.id));
   const tasks = [...spec.tasks].sort((a, b) => byCodePoint(a.id, b.id));
+  const start = arms.length === 0 ? 0 : rotationStart(spec.orderSeed, arms.length);
   const runs: PlannedRun[] = [];
-  for (const arm of arms) {
+  let cell = 0;
+  for (let repeat = 0; repeat < spec.repeats; repeat++) {
     for (const task of tasks) {
-      for (let repeat = 0; repeat < spec.repeats; repeat++) {
+      for (let i = 0; i < arms.length; i++) {
+        const arm = arms[(start + cell + i) % arms.length]!;
         runs.push({
           runId: runId(spec.sha256, arm.id, task.id, repeat),
           arm,
           task,
           repeat,
           index: runs.length,
+          cell,
         });
       }
+      cell++;
     }
   }
-  return shard === undefined ? runs : runs.filter((run) => run.index % shard.n === shard.k - 1);
+  return shard === undefined ? runs : runs.filter((run) => run.cell % shard.n === shard.k - 1);
 }

@@ -42,6 +42,7 @@ import {
   type TurnRecord,
   turnRecord,
 } from "./turns.ts";
+import { BudgetStop, type RunMeter } from "./budget.ts";
 
 /** What a fault did to one tool result (see `faults.ts`). */
 export interface AppliedFault {
@@ -76,6 +77,11 @@ export interface RunInput {
   redactor: Redactor;
   /** Injected faults, if any. */
   faults?: FaultHook;
+  /**
+   * The run's budget meter: it reserved each call before it was sent (the
+   * provider's `beforeSend`) and is told how each ended.
+   */
+  meter?: Pick<RunMeter, "settle" | "fail">;
 }
 
 /** What one run produced. */
@@ -90,14 +96,19 @@ export interface RunOutput {
   model: string;
   /** Model replies read. */
   turns: number;
-  /** `final_answer`, `max_tokens` (the last reply was cut short), `max_turns`, or `error`. */
-  stop: "final_answer" | "max_tokens" | "max_turns" | "error";
+  /**
+   * `final_answer`, `max_tokens` (the last reply was cut short), `max_turns`, `error`, or a
+   * budget stop (`budget`, `run_budget`).
+   */
+  stop: "final_answer" | "max_tokens" | "max_turns" | "error" | "budget" | "run_budget";
   /** Each model turn: its stop reason, text and refusal (issue 30). */
   modelTurns?: TurnRecord[];
   /** The final answer was cut short by the output-token limit (`stop: "max_tokens"`). */
   finalAnswerTruncated?: boolean;
   /** The infrastructure failure, when `stop` is `error`. */
   error?: string;
+  /** Why the budget stopped the run, when `stop` is `budget` or `run_budget`. */
+  budgetNote?: string;
   /** MCP name → provider name, for the tools that were renamed. */
   renamed: Record<string, string>;
   /** Whether the server was started for this run alone (`false` for a `url` server). */
@@ -278,12 +289,20 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   let session: McpSession | undefined;
   const finish = (
     stop: RunOutput["stop"],
-    extra: { finalAnswer?: string; error?: string; finalAnswerTruncated?: boolean } = {},
+    extra: {
+      finalAnswer?: string;
+      error?: string;
+      budgetNote?: string;
+      finalAnswerTruncated?: boolean;
+    } = {},
   ): RunOutput => ({
     calls,
     ...extra,
     modelTurns,
-    usage: turns === 0 ? { inputTokens: null, outputTokens: null } : usage,
+    // A budget stop before the first call sent nothing: its usage is 0, not unknown.
+    usage: turns === 0 && extra.budgetNote === undefined
+      ? { inputTokens: null, outputTokens: null }
+      : usage,
     model: model ?? arm.model,
     turns,
     stop,
@@ -306,7 +325,11 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
     const occurrences = new Map<string, number>();
     let results: ToolReply[] = [];
     while (turns < spec.maxTurns) {
-      const reply = await guard(conversation.next(results));
+      const reply = await guard(conversation.next(results)).catch((error) => {
+        input.meter?.fail(error);
+        throw error;
+      });
+      input.meter?.settle(reply.usage);
       turns++;
       usage = addUsage(usage, reply.usage);
       model = reply.model ?? model;
@@ -336,6 +359,7 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       calls.push({ ...error.record, metadata: { ...error.record.metadata, turn: turns } });
       error = error.cause;
     }
+    if (error instanceof BudgetStop) return finish(error.stop, { budgetNote: error.message });
     const message = error instanceof RunStopped && error.why === "timeout"
       ? `the run passed timeout_s (${spec.timeoutS} s)`
       : error instanceof Error

@@ -1,9 +1,20 @@
 /**
  * `agent run` as a library call: plan the matrix (or one shard of it), skip
- * the runs the output already holds, run the rest N at a time, and append
- * one row per finished run. A stop (Ctrl-C, SIGTERM: the `signal`) ends the
- * runs in flight without writing them and stops their servers; a rerun
- * completes the matrix.
+ * the runs the output already holds, run the rest cell by cell, N runs at a
+ * time, and append one row per finished run. A stop (Ctrl-C, SIGTERM: the
+ * `signal`) ends the runs in flight without writing them and stops their
+ * servers; a rerun completes the matrix.
+ *
+ * The budget (`budget.ts`) admits whole cells and reserves each model call;
+ * every call's spend goes to the ledger (`ledger.ts`) at once, and the cap
+ * of this invocation is the spec's (`budget.max_usd`, or under `--shard k/n`
+ * `budget.per_shard_usd`, else `max_usd / n`) minus what the ledger already
+ * holds for these runs. A row with `status: "stopped"` (a budget stop) is
+ * run again like a missing row, an error row too under `--retry-errors`;
+ * the new row carries the cost of the one it replaced as `prior_cost_usd`,
+ * and the old row is removed once its replacement is written (a run not
+ * started keeps its old row). A run whose first model call the budget
+ * refused is not started (no row).
  *
  * @module
  */
@@ -14,12 +25,15 @@ import { type Expected, loadExpected } from "../evaluate/expected.ts";
 import { type FinishContext, finishRun, runFiles } from "./finish_run.ts";
 import type { PostJsonOptions } from "./http.ts";
 import { readArmKeys } from "./keys.ts";
-import { dropRows, readExistingRows, RowWriter } from "./output.ts";
+import { dropEarlierRows, readExistingRows, RowWriter } from "./output.ts";
 import { type PlannedRun, planRuns, runKey, type Shard } from "./plan.ts";
 import { createProvider } from "./providers.ts";
-import { BudgetGate } from "./budget.ts";
+import { BudgetGate, type CellTicket } from "./budget.ts";
+import { ledgerSpend, openSpendLedger } from "./ledger.ts";
+import { SPEND_SCHEMA } from "../stats/runs.ts";
 import { type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
+import { InputError } from "../base/errors.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
 /** A run that was not started, and why. */
@@ -103,10 +117,20 @@ export interface MatrixSummary {
   runs: number;
   /** Of them, error rows. */
   errors: number;
+  /** Of them, rows stopped by the budget (`status: "stopped"`). */
+  stopped: number;
   /** Runs not started, with the reason. */
   notStarted: NotStarted[];
-  /** The known cost of the rows written now, USD. */
+  /** What the model calls of this invocation cost (the ledger's lines added now), USD. */
   spendUsd: number;
+  /** The ledger's spend for the runs of this matrix (or shard), earlier invocations included. */
+  spendTotalUsd: number;
+  /** This matrix's (or shard's) cap, USD; `null` without a budget. */
+  budgetUsd: number | null;
+  /** Cells (task × repeat) in the matrix or shard. */
+  cells: number;
+  /** Of them, cells whose every arm has a row that is not stopped. */
+  completeCells: number;
   /** Rows written now whose cost is unknown. */
   unknownCost: number;
   /** Whether the signal stopped the matrix. */
@@ -175,20 +199,25 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       }: ${JSON.stringify(keys.redactor.text(existing.cut.preview))}; that run runs again`,
     });
   }
+  // A row whose replacement was written just before a kill: the old one goes now.
+  await dropEarlierRows(options.output, existing.duplicates, outDir);
   const retry = new Set<string>();
+  // What the rows a run replaces cost (a stopped row, an error row retried).
+  const prior = new Map<string, number>();
   const todo: PlannedRun[] = [];
   let skippedErrors = 0;
   for (const run of planned) {
     const key = runKey(run.arm.id, run.task.id, run.repeat);
     const row = existing.rows.get(key);
     if (row === undefined) todo.push(run);
-    else if (row.status === "error" && options.retryErrors === true) {
-      retry.add(key);
+    else if (row.status === "stopped" || (row.status === "error" && options.retryErrors === true)) {
+      if (row.status === "error") retry.add(key);
+      prior.set(key, amount(row.cost_usd) + amount(row.prior_cost_usd));
       todo.push(run);
     } else if (row.status === "error") skippedErrors++;
   }
-  const dropped = await dropRows(options.output, retry, outDir);
-  if (dropped > 0) emit({ type: "note", text: `retrying ${dropped} error row(s)` });
+  const ledger = await openSpendLedger(options.output, existing.rows.values());
+  if (retry.size > 0) emit({ type: "note", text: `retrying ${retry.size} error row(s)` });
   emit({
     type: "planned",
     total: planned.length,
@@ -196,14 +225,30 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
     todo: todo.length,
   });
 
+  const matrixKeys = new Set(planned.map((run) => runKey(run.arm.id, run.task.id, run.repeat)));
+  const { maxUsd, perShardUsd } = spec.budget;
+  const cap = options.shard === undefined
+    ? maxUsd
+    : perShardUsd ?? (maxUsd === null ? null : maxUsd / options.shard.n);
+  const priorSpend = ledgerSpend(ledger.entries, options.shard ? matrixKeys : undefined);
+  const gate = new BudgetGate(spec, {
+    allowUnknownPrice: options.allowUnknownPrice,
+    capUsd: cap,
+    priorSpendUsd: priorSpend,
+  });
   const summary: MatrixSummary = {
     total: planned.length,
     skipped: planned.length - todo.length,
     skippedErrors,
     runs: 0,
     errors: 0,
+    stopped: 0,
     notStarted: [],
     spendUsd: 0,
+    spendTotalUsd: priorSpend,
+    budgetUsd: cap,
+    cells: new Set(planned.map((run) => run.cell)).size,
+    completeCells: 0,
     unknownCost: 0,
     interrupted: false,
   };
@@ -216,8 +261,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   };
   const stop = options.signal ?? new AbortController().signal;
   const writer = await RowWriter.open(options.output);
-  const queue = [...todo];
-  const gate = new BudgetGate(spec, { allowUnknownPrice: options.allowUnknownPrice });
+  const ledgerWriter = await RowWriter.open(ledger.path);
   const notStarted = (run: PlannedRun, reason: string) =>
     summary.notStarted.push({
       arm_id: run.arm.id,
@@ -226,9 +270,10 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       reason,
     });
 
-  // The run's cost when its row was written (`{cost}`), `null` when it was stopped unwritten.
-  async function one(run: PlannedRun): Promise<{ cost: number | null } | null> {
+  // Whether the run's row was written (not when it was stopped unwritten or not started).
+  async function one(run: PlannedRun, ticket: CellTicket): Promise<boolean> {
     const startedAt = new Date();
+    const key = runKey(run.arm.id, run.task.id, run.repeat);
     const work = runFiles(outDir, run).work;
     await Deno.remove(work, { recursive: true }).catch(() => {});
     await Deno.mkdir(work, { recursive: true });
@@ -236,12 +281,31 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       TOOLSCORE_RUN_ID: run.runId,
       TOOLSCORE_RUN_DIR: resolve(work),
     };
+    let turn = 0;
+    const meter = gate.meter(run.arm, ticket, (spend) => {
+      summary.spendUsd += spend.costUsd;
+      // Written as soon as the reply is read, so that a run never written still counts.
+      ledgerWriter.append({
+        schema: SPEND_SCHEMA,
+        arm_id: run.arm.id,
+        task_id: run.task.id,
+        repeat: run.repeat,
+        run_id: run.runId,
+        turn: ++turn,
+        cost_usd: spend.costUsd,
+        estimated: spend.estimated,
+        input_tokens: spend.inputTokens,
+        output_tokens: spend.outputTokens,
+        at: new Date().toISOString(),
+      }).catch((error) => fatal ??= { error: ledgerError(ledger.path, error) });
+    });
     // Ended once the run is over, so that a request the run's timeout left behind is cancelled.
     const requests = new AbortController();
     const provider = createProvider(run.arm, keys.byArm.get(run.arm.id), {
       ...options.http,
       signal: AbortSignal.any([stop, requests.signal]),
       redactor: keys.redactor,
+      beforeSend: (bytes) => meter.reserve(bytes),
     });
     emit({ type: "started", run });
     const runFaults = faults !== undefined ? new RunFaults(faults, run.runId) : undefined;
@@ -254,52 +318,108 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       signal: stop,
       redactor: keys.redactor,
       faults: runFaults?.hook,
+      meter,
     }).finally(() => requests.abort());
-    if (stop.aborted) return null;
+    if (stop.aborted) return false;
+    if (output.stop === "budget" && output.turns === 0) {
+      // Not one call fitted: the run did not start (nothing to score, nothing spent).
+      await Deno.remove(work, { recursive: true }).catch(() => {});
+      notStarted(run, output.budgetNote ?? "budget");
+      return false;
+    }
     const injected = runFaults && { faults: runFaults.applied, replaced: runFaults.replaced };
     const finished = await finishRun(context, run, output, startedAt, injected);
-    if (stop.aborted) return null;
+    if (stop.aborted) return false;
+    if (prior.has(key)) finished.row.prior_cost_usd = prior.get(key);
     await writer.append(finished.row);
+    existing.rows.set(key, finished.row);
+    if (prior.has(key)) replaced.add(key);
     summary.runs++;
     if (finished.row.status === "error") summary.errors++;
+    if (finished.row.status === "stopped") summary.stopped++;
     if (finished.costUsd === null) summary.unknownCost++;
-    else summary.spendUsd += finished.costUsd;
     emit({ type: "finished", run, row: finished.row, costUsd: finished.costUsd });
-    return { cost: finished.costUsd };
+    return true;
   }
+
+  // Runs of an arm that cannot run under the cap (no price) are not started; the rest of their
+  // cell still is. Cells then go in matrix order, each admitted whole.
+  const cells = new Map<number, PlannedRun[]>();
+  for (const run of todo) {
+    const refusal = gate.refusal(run.arm);
+    if (refusal !== null) notStarted(run, refusal);
+    else cells.set(run.cell, [...cells.get(run.cell) ?? [], run]);
+  }
+  const waiting = [...cells.values()];
+  let current: { queue: PlannedRun[]; ticket: CellTicket; left: number } | undefined;
+  function next(): { run: PlannedRun; cell: NonNullable<typeof current> } | undefined {
+    while (current === undefined || current.queue.length === 0) {
+      const runs = waiting.shift();
+      if (runs === undefined) return undefined;
+      const admission = gate.admitCell(runs.map((run) => run.arm));
+      if (!admission.ok) {
+        for (const run of [runs, ...waiting.splice(0)].flat()) notStarted(run, admission.reason);
+        return undefined;
+      }
+      current = { queue: [...runs], ticket: admission.ticket, left: runs.length };
+    }
+    return { run: current.queue.shift()!, cell: current };
+  }
+  const replaced = new Set<string>();
 
   // A failure that is not a run's (a file that cannot be written) stops the matrix once the
   // runs in flight are done; it is rethrown then.
   let fatal: { error: unknown } | undefined;
   async function worker(): Promise<void> {
     while (!stop.aborted && fatal === undefined) {
-      const run = queue.shift();
-      if (run === undefined) return;
-      const admission = gate.admit(run.arm);
-      if (!admission.ok) {
-        notStarted(run, admission.reason);
-        continue;
-      }
-      let written: { cost: number | null } | null = null;
+      const taken = next();
+      if (taken === undefined) return;
+      const { run, cell } = taken;
+      let written = false;
       try {
-        written = await one(run);
+        written = await one(run, cell.ticket);
       } catch (error) {
         if (!stop.aborted) fatal ??= { error };
       } finally {
-        gate.settle(admission.estimate, written?.cost ?? null);
+        if (--cell.left === 0) gate.release(cell.ticket);
       }
-      if (written === null && stop.aborted) notStarted(run, "stopped while it ran; not written");
+      if (!written && stop.aborted) notStarted(run, "stopped while it ran; not written");
     }
   }
 
   try {
-    const workers = Math.max(1, Math.min(options.concurrency ?? 1, queue.length || 1));
+    const workers = Math.max(1, Math.min(options.concurrency ?? 1, todo.length || 1));
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
     await writer.close();
+    await ledgerWriter.close();
   }
   if (fatal !== undefined) throw fatal.error;
+  // The stopped and error rows that were run again now have their replacement: the old line goes.
+  await dropEarlierRows(options.output, replaced, outDir);
   summary.interrupted = stop.aborted;
-  for (const run of queue) notStarted(run, "the matrix was stopped before it started");
+  summary.spendTotalUsd = gate.spentUsd;
+  const left = [current?.queue ?? [], ...waiting].flat();
+  for (const run of left) notStarted(run, "the matrix was stopped before it started");
+  summary.completeCells = completeCells(planned, existing.rows);
   return summary;
+}
+
+function amount(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+function ledgerError(path: string, error: unknown): InputError {
+  return new InputError(`cannot write (${(error as Error).message})`, path);
+}
+
+// Cells whose every arm has a row that is not stopped.
+function completeCells(planned: PlannedRun[], rows: Map<string, Record<string, unknown>>): number {
+  const complete = new Map<number, boolean>();
+  for (const run of planned) {
+    const row = rows.get(runKey(run.arm.id, run.task.id, run.repeat));
+    const done = row !== undefined && row.status !== "stopped";
+    complete.set(run.cell, (complete.get(run.cell) ?? true) && done);
+  }
+  return [...complete.values()].filter(Boolean).length;
 }

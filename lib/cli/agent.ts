@@ -13,7 +13,7 @@ import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run_doctor.ts";
 import { closeAllTransports } from "../mcp/transport.ts";
 import { readEnv } from "../mcp/server_env.ts";
-import { runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
+import { callReservation, runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
 import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
 import {
   defaultOutDir,
@@ -64,17 +64,27 @@ Options:
   --out-dir DIR         traces and receipts (default: beside FILE, in FILE's name
                         without .jsonl: runs.jsonl → runs/)
   --concurrency N       runs at once (default 1)
-  --shard k/n           only the runs whose index in the sorted (arm, task, repeat)
-                        list is k-1 mod n; the shards' files concatenate into the run
+  --shard k/n           only the cells (task, repeat) whose index is k-1 mod n; the
+                        shards' files concatenate into the run
   --retry-errors        run again the runs whose row has status "error"
   --allow-unknown-price under budget.max_usd, run arms without a price (cost stays unknown)
   --dry-run             print the plan and estimated cost, run the doctor, run nothing
-  --json                print {runs, errors, not_started, spend_usd, …} at the end
+  --json                print {runs, errors, stopped, not_started, spend_usd,
+                        spend_total_usd, budget_usd, …} at the end
 
-budget.max_usd: before each run starts, the spend so far plus the estimates of the
-runs in flight and of this run (budget.estimate_per_run, else 20,000 input + 2,000
-output tokens, at the arm's price) must not pass it; the first that would stops the
-matrix. Runs not started are listed with the reason (and in --json's not_started).
+Runs go cell by cell (for each repeat, for each task, every arm; the arm order
+rotated by the spec's order_seed); --shard takes whole cells.
+
+budget.max_usd is a hard cap: before each model call its worst case (request
+bytes / 3 input tokens + the arm's max_tokens, else 4096, output tokens) is
+reserved, and a call that would pass the cap is not made; a cell starts only if
+its arms' run estimates (budget.estimate_per_run, else 20,000 + 2,000 tokens) fit
+too. Every call's cost goes to RUNS.spend.jsonl, so reruns, resumes and
+--retry-errors continue the same budget; --shard k/n gets budget.per_shard_usd,
+else max_usd / n. budget.max_usd_per_run and budget.max_tokens_per_run limit one
+run. A run the budget stopped is written with status "stopped" (left out of n by
+compare; a rerun runs it again); runs not started are listed with the reason.
+
 Injected faults (the spec's faults file: {tool, occurrence, kind: error | timeout |
 warning | replace, message?, result?, probability?, seed?}) change real tool results
 before the model sees them; each run's are written to RUN.injected.json.
@@ -85,13 +95,14 @@ Ctrl-C or SIGTERM stops cleanly: runs in flight are not written, their servers a
 stopped; the same command again finishes the matrix. Key values are read from the
 environment only and never printed or written.
 
-Permissions: --allow-read (spec, contracts, output), --allow-write=RUNS.jsonl,DIR,
+Permissions: --allow-read (spec, contracts, output),
+--allow-write=RUNS.jsonl,RUNS.spend.jsonl,DIR,
 --allow-env=KEY,… (the arms' keys, plus PATH, HOME… for the server), --allow-net=HOST,…
 (the providers and a url server), --allow-run (a stdio server; unscoped so that
 its process group can be stopped).
 
 Exit codes: 0 every run has a row with status ok; ${EXIT_INCOMPLETE} the matrix is incomplete (error rows
-— rerun with --retry-errors — or runs not started); 1 --dry-run: a doctor check
+— rerun with --retry-errors —, stopped rows or runs not started); 1 --dry-run: a doctor check
 failed; 2 usage or input error; 130/143 stopped by SIGINT/SIGTERM (rerun to finish).
 
 Examples:
@@ -119,10 +130,22 @@ interface Plan {
   shard: string | null;
   shard_runs: number;
   estimate_per_run: { input_tokens: number; output_tokens: number; source: string };
-  per_arm: { arm_id: string; provider: string; model: string; runs: number; usd: number | null }[];
+  per_arm: {
+    arm_id: string;
+    provider: string;
+    model: string;
+    runs: number;
+    usd: number | null;
+    reserve_per_call: {
+      output_tokens: number;
+      output_usd: number | null;
+      input_usd_per_1000_bytes: number | null;
+    };
+  }[];
   total_usd: number;
   unpriced_arms: string[];
   budget_usd: number | null;
+  shard_budget_usd: number | null;
 }
 
 function planOf(spec: AgentSpec, shard: Shard | undefined): Plan {
@@ -131,12 +154,23 @@ function planOf(spec: AgentSpec, shard: Shard | undefined): Plan {
   const perArm = spec.arms.map((arm) => {
     const count = runs.filter((run) => run.arm.id === arm.id).length;
     const each = runEstimateUsd(spec, arm);
+    // The worst case reserved before each call: max_tokens of output, plus the request's
+    // bytes / 3 of input (known only when the request is built).
+    const output = callReservation(spec, arm, 0);
+    const perKb = callReservation(spec, arm, 3000);
     return {
       arm_id: arm.id,
       provider: arm.provider,
       model: arm.model,
       runs: count,
       usd: each === null ? null : each * count,
+      reserve_per_call: {
+        output_tokens: output.outputTokens,
+        output_usd: output.usd,
+        input_usd_per_1000_bytes: perKb.usd === null || output.usd === null
+          ? null
+          : (perKb.usd - output.usd) / 3,
+      },
     };
   });
   return {
@@ -155,7 +189,16 @@ function planOf(spec: AgentSpec, shard: Shard | undefined): Plan {
     total_usd: perArm.reduce((sum, arm) => sum + (arm.usd ?? 0), 0),
     unpriced_arms: perArm.filter((arm) => arm.usd === null).map((arm) => arm.arm_id),
     budget_usd: spec.budget.maxUsd,
+    shard_budget_usd: shard === undefined ? null : spec.budget.perShardUsd ??
+      (spec.budget.maxUsd === null ? null : spec.budget.maxUsd / shard.n),
   };
+}
+
+function reserveText(reserve: Plan["per_arm"][number]["reserve_per_call"]): string {
+  if (reserve.output_usd === null || reserve.input_usd_per_1000_bytes === null) return "";
+  return `; reserved before each call: ${usd(reserve.output_usd)} (${
+    reserve.output_tokens.toLocaleString("en-US")
+  } output tokens) + ${usd(reserve.input_usd_per_1000_bytes)} per 1,000 request bytes`;
 }
 
 function planText(plan: Plan): string {
@@ -168,13 +211,21 @@ function planText(plan: Plan): string {
     ...plan.per_arm.map((arm) =>
       `  ${arm.arm_id} (${arm.provider} ${arm.model}): ${arm.runs} runs, ${
         arm.usd === null ? "cost unknown (no price)" : `~${usd(arm.usd)}`
-      }`
+      }${reserveText(arm.reserve_per_call)}`
     ),
     `estimated total: ~${usd(plan.total_usd)}${
       plan.unpriced_arms.length > 0 ? " plus the unpriced arms" : ""
     }`,
   ];
-  if (plan.budget_usd !== null) lines.push(`budget: ${usd(plan.budget_usd)}`);
+  if (plan.budget_usd !== null) {
+    lines.push(
+      `budget: ${usd(plan.budget_usd)}${
+        plan.shard_budget_usd !== null && plan.shard !== null
+          ? `; this shard's cap: ${usd(plan.shard_budget_usd)}`
+          : ""
+      } (less what the spend ledger RUNS.spend.jsonl holds)`,
+    );
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -244,7 +295,12 @@ function summaryJson(summary: MatrixSummary): Record<string, unknown> {
     runs: summary.runs,
     errors: summary.errors,
     not_started: summary.notStarted,
+    stopped: summary.stopped,
     spend_usd: summary.spendUsd,
+    spend_total_usd: summary.spendTotalUsd,
+    budget_usd: summary.budgetUsd,
+    cells: summary.cells,
+    complete_cells: summary.completeCells,
     unknown_cost_runs: summary.unknownCost,
     total: summary.total,
     skipped: summary.skipped,
@@ -264,7 +320,18 @@ function summaryText(summary: MatrixSummary, output: string): string {
       lines.push(`  ${run.arm_id} ${run.task_id} #${run.repeat}: ${run.reason}`);
     }
   }
+  lines.push(budgetLine(summary));
   return `${lines.join("\n")}\n`;
+}
+
+// The last line: the spend against the budget, what the budget stopped, the complete cells.
+function budgetLine(summary: MatrixSummary): string {
+  const total = summary.budgetUsd === null
+    ? `${usd(summary.spendTotalUsd)} in all (no budget)`
+    : `${usd(summary.spendTotalUsd)} of the ${usd(summary.budgetUsd)} budget in all`;
+  return `budget: ${usd(summary.spendUsd)} spent now, ${total}; ${summary.stopped} run(s) ` +
+    `stopped, ${summary.notStarted.length} not started; ${summary.completeCells} of ` +
+    `${summary.cells} cell(s) complete`;
 }
 
 async function agentRun(args: string[], io: CliIO): Promise<number> {
@@ -335,7 +402,8 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
     );
     return received === "SIGTERM" ? 143 : 130;
   }
-  const incomplete = summary.errors + summary.notStarted.length + summary.skippedErrors;
+  const incomplete = summary.errors + summary.stopped + summary.notStarted.length +
+    summary.skippedErrors;
   return incomplete > 0 ? EXIT_INCOMPLETE : EXIT.ok;
 }
 

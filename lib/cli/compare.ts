@@ -11,7 +11,13 @@ import { comparisonHtml } from "../report/html/compare.ts";
 import { compareMarkdown } from "../report/markdown_stats.ts";
 import { REPORT_FLAGS, reportFlagsHelp, reportTargets, writeReports } from "./report_flags.ts";
 import { compareRuns, type CompareRunsOptions } from "../stats/compare.ts";
-import { COMPARE_TESTS, type CompareTest } from "../stats/comparison.ts";
+import { ADJUST_METHODS, type AdjustMethod } from "../stats/adjust.ts";
+import {
+  COMPARE_TESTS,
+  type CompareTest,
+  ERRORS_MODES,
+  type ErrorsMode,
+} from "../stats/comparison.ts";
 import { formatComparison } from "../report/stats_console.ts";
 import { loadRuns, type Run } from "../stats/runs.ts";
 import {
@@ -42,7 +48,24 @@ export const COMPARISON_FLAGS: FlagSpec = {
   baseline: { type: "string" },
   "min-n": { type: "string" },
   alpha: { type: "string" },
+  adjust: { type: "string" },
+  errors: { type: "string" },
 };
+
+/**
+ * The `--errors fail | exclude` flag (shared by `compare`, `select` and `plan`).
+ *
+ * @param flags Parsed flags.
+ * @returns The mode, or `undefined` when not given.
+ * @throws {UsageError} On another value.
+ */
+export function errorsFlag(flags: ParsedFlags): ErrorsMode | undefined {
+  const errors = stringFlag(flags, "errors");
+  if (errors !== undefined && !(ERRORS_MODES as readonly string[]).includes(errors)) {
+    throw new UsageError(`--errors ${errors}: expected ${ERRORS_MODES.join(" or ")}`);
+  }
+  return errors as ErrorsMode | undefined;
+}
 
 /** The help text of the run-reading flags. */
 export const RUN_FLAGS_HELP = `Runs:
@@ -66,7 +89,8 @@ function integerFlag(flags: ParsedFlags, name: string, low: number): number | un
 }
 
 /**
- * The comparison options the flags set (`-k`, `--baseline`, `--min-n`, `--alpha`, `--test`).
+ * The comparison options the flags set (`-k`, `--baseline`, `--min-n`, `--alpha`, `--test`,
+ * `--adjust`, `--errors`).
  *
  * @param flags Parsed flags.
  * @returns The options for `compareRuns`.
@@ -79,7 +103,13 @@ export function comparisonOptions(flags: ParsedFlags): CompareRunsOptions {
   if (test !== undefined && !(COMPARE_TESTS as readonly string[]).includes(test)) {
     throw new UsageError(`--test ${test}: expected ${COMPARE_TESTS.join(", ")}`);
   }
+  const adjust = stringFlag(flags, "adjust");
+  if (adjust !== undefined && !(ADJUST_METHODS as readonly string[]).includes(adjust)) {
+    throw new UsageError(`--adjust ${adjust}: expected ${ADJUST_METHODS.join(", ")}`);
+  }
   return {
+    adjust: adjust as AdjustMethod | undefined,
+    errors: errorsFlag(flags),
     test: test as CompareTest | undefined,
     k: integerFlag(flags, "k", 1),
     baseline: stringFlag(flags, "baseline"),
@@ -111,7 +141,17 @@ export async function readRuns(
       `give RUNS.jsonl files or --traces VARIANT=DIR; see toolscore ${command} --help`,
     );
   }
-  const runs = await loadRuns(paths, { variantKey: stringFlag(flags, "variant-key") });
+  let stopped = 0;
+  const runs = await loadRuns(paths, {
+    variantKey: stringFlag(flags, "variant-key"),
+    onStopped: () => stopped++,
+  });
+  if (stopped > 0) {
+    io.stderr(
+      `toolscore: note: ${stopped} run(s) stopped by the budget (status "stopped") left out ` +
+        `of n; run agent run again with a larger budget to run them\n`,
+    );
+  }
   if (traces.length > 0) {
     const gold = stringFlag(flags, "gold");
     if (gold === undefined) {
@@ -161,7 +201,11 @@ verdict for each pair. A difference is called only when both variants have at
 least --min-n runs and the deciding test says so at --alpha: with --test auto
 (the default) a paired test when both variants ran the same tasks (McNemar
 when runs match by task and repeat, else the sign-flip test over tasks), else
-the pooled Fisher exact test with the Wilson intervals apart.
+the pooled Fisher exact test with the Wilson intervals apart. With more than
+two variants, each pair's deciding p-value is adjusted over every pair
+reported (--adjust). Each pair shows the difference in pass rate with its 95%
+interval (Newcombe's), and each variant its flaky tasks (some repeats pass,
+some fail).
 
 ${RUN_FLAGS_HELP}
 
@@ -171,6 +215,10 @@ Options:
   --min-n N                runs per variant before a difference can be called (default 10)
   --alpha A                significance level of the pair tests (default 0.05)
   --test T                 auto, paired or fisher: how pairs are decided (default auto)
+  --adjust M               holm, bh or none: adjust the pairs' p-values when there are more
+                           than two variants (default holm; bh controls the false discovery rate)
+  --errors E               fail or exclude: an error run counts as not passing (default), or
+                           leaves n, pass rates, pass^k and the tests (the errors column counts it)
   --json                   print the comparison as one JSON document
 ${reportFlagsHelp("interval bars, pass^k, the cost vs pass-rate Pareto scatter, verdicts")}
 

@@ -39,7 +39,10 @@ adopt when every rule passes, reject when any fails, else undecided.
 The protocol's sha256 is printed so it can be recorded before the runs.
 
 Protocol keys: protocol_version (1), title, baseline, candidate, alpha (0.05),
-min_runs (default 10), k (1), rules: [{id, metric, expect: candidate_better |
+min_runs (default 10), k (1), errors (fail or exclude; default fail, as every
+protocol_version 1 protocol meant), adjust (holm, bh or none; default none:
+the family is the one pre-registered pair), generalize (runs or tasks;
+default runs), rules: [{id, metric, expect: candidate_better |
 not_worse, tolerance?, test?} or {id, metric, min?, max?}]; test (pass_rate
 candidate_better only) is paired, fisher or auto, absent meaning fisher. Metrics: pass_rate,
 pass_hat_k, interval_low, cost, latency. tolerance is absolute, in the
@@ -77,6 +80,9 @@ Examples:
       alpha: protocol.alpha ?? 0.05,
       minN: protocol.min_runs ?? 10,
       baseline: protocol.baseline,
+      errors: protocol.errors ?? "fail",
+      adjust: protocol.adjust ?? "none",
+      generalize: protocol.generalize ?? "runs",
     });
     const result = evaluateProtocol(protocol, comparison);
     await writeReports(

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { UsageError } from "../base/errors.ts";
 import { iterateRecords } from "../export/iterate.ts";
 import type { RunRecord } from "../export/schema.ts";
+import { tallyTasks, withTaskClass } from "../export/task_class.ts";
 import { writeExport } from "../export/write.ts";
 import { checkOutput } from "./overwrite.ts";
 import {
@@ -49,7 +50,10 @@ SHA-256. Both files are written atomically: a failing export leaves no file
 behind and never replaces an existing OUT. An existing OUT is replaced only when
 it is an earlier export (its toolscore manifest beside it) or with --force;
 never when it is one of the INPUTs. Unknown values are null;
-credentials are never written in clear. Check an export with
+credentials are never written in clear. Each record carries task_class: how
+its task behaved under its variant over all the INPUTs (stable_pass,
+stable_fail, flaky, or single under two runs; errors count as not passing),
+so the inputs are read twice. Check an export with
 toolscore validate-export OUT.jsonl.
 
 Inputs:
@@ -111,13 +115,16 @@ Examples:
         yield record;
       }
     };
-    const records = iterateRecords(inputs, {
+    const recordOptions = {
       gold: stringFlag(flags, "gold"),
       variant,
       minScore,
       taskPattern: stringFlag(flags, "task-pattern"),
-    });
+    };
     await checkOutput(output, "export", { inputs, force: flags.values.force === true });
+    // task_class is over the export's inputs: a first pass counts (variant, task), the second streams.
+    const tally = await tallyTasks(iterateRecords(inputs, recordOptions));
+    const records = withTaskClass(iterateRecords(inputs, recordOptions), tally);
     const [jsonl, manifest] = await writeExport(output, counted(records), inputs);
     if (withoutVariant > 0) {
       io.stderr(

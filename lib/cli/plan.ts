@@ -22,7 +22,7 @@ import {
   numberFlag,
   parseFlags,
 } from "./command.ts";
-import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
+import { errorsFlag, readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
 
 const FLAGS: FlagSpec = {
   ...RUN_FLAGS,
@@ -30,6 +30,7 @@ const FLAGS: FlagSpec = {
   difference: { type: "string" },
   alpha: { type: "string" },
   power: { type: "string" },
+  errors: { type: "string" },
 };
 
 interface VariantPlan {
@@ -39,6 +40,7 @@ interface VariantPlan {
   passRate: number | null;
   designEffect: number | null;
   runsNeeded: number | null;
+  tasksNeeded: number | null;
   moreRuns: number | null;
   meanCost: number | null;
   costKnown: number;
@@ -55,6 +57,10 @@ function planOf(
     ? null
     : runsNeeded(p1, p2, { ...settings, designEffect: stats.designEffect });
   const more = needed === null ? null : Math.max(0, needed - stats.n);
+  // generalize: tasks — the same runs, as tasks at the variant's runs per task.
+  const tasksNeeded = needed === null || stats.tasks === 0
+    ? null
+    : Math.ceil(needed / (stats.n / stats.tasks) - 1e-9);
   return {
     variant: stats.variant,
     n: stats.n,
@@ -62,6 +68,7 @@ function planOf(
     passRate: stats.passRate,
     designEffect: stats.designEffect,
     runsNeeded: needed,
+    tasksNeeded,
     moreRuns: more,
     meanCost: stats.cost,
     costKnown: stats.costKnown,
@@ -87,6 +94,9 @@ with a two-sided test at level A with probability W (Cohen's h and the
 normal power equation solved exactly, both tails; statsmodels'
 NormalIndPower gives the same numbers). This assumes independent runs and
 an unpaired comparison; runs paired by task and repeat usually need fewer.
+That number answers generalize: runs (a verdict about these tasks); the
+runs after the design effect, and the tasks they make at the variant's runs
+per task, answer generalize: tasks (a verdict about tasks like these).
 
 Given runs already made, it also prints each variant's design effect (deff:
 how much clustering by task inflates the variance; runs of one task are
@@ -100,6 +110,7 @@ Options:
   --difference D           the change to detect (P + D within 0 and 1; negative: --difference=-0.05)
   --alpha A                two-sided significance level (default 0.05)
   --power W                chance of detecting a real difference (default 0.8)
+  --errors E               fail or exclude: error runs count as not passing (default) or are left out
   --json                   print the plan as one JSON document
 
 ${RUN_FLAGS_HELP}
@@ -134,10 +145,11 @@ Examples:
     const independent = runsNeeded(p1, target, settings);
     const h = cohensH(p1, target);
     const given = flags.positionals.length > 0 || listFlag(flags, "traces").length > 0;
+    const errors = errorsFlag(flags);
     const plans = given
-      ? compareRuns(await readRuns("plan", flags, flags.positionals, io)).variants.map((stats) =>
-        planOf(stats, p1, target, settings)
-      )
+      ? compareRuns(await readRuns("plan", flags, flags.positionals, io), { errors }).variants.map((
+        stats,
+      ) => planOf(stats, p1, target, settings))
       : [];
     const costs = plans.map((plan) => plan.estimatedCost);
     const total = plans.length === 0 || costs.some((cost) => cost === null)
@@ -155,6 +167,7 @@ Examples:
             power,
             cohens_h: h,
             runs_needed: independent,
+            errors: errors ?? "fail",
             variants: plans.map((plan) => ({
               variant: plan.variant,
               n: plan.n,
@@ -162,6 +175,8 @@ Examples:
               pass_rate: plan.passRate,
               design_effect: plan.designEffect,
               runs_needed: plan.runsNeeded,
+              runs_needed_by_generalize: { runs: independent, tasks: plan.runsNeeded },
+              tasks_needed: plan.tasksNeeded,
               more_runs: plan.moreRuns,
               mean_cost: plan.meanCost,
               cost_known: plan.costKnown,
@@ -193,6 +208,7 @@ Examples:
           "pass rate",
           "deff",
           "runs needed",
+          "tasks needed",
           "more runs",
           "mean cost",
           "cost of more runs",
@@ -204,13 +220,16 @@ Examples:
           formatPassRate(plan.passRate),
           plan.designEffect === null ? "unknown" : plan.designEffect.toFixed(2),
           plan.runsNeeded === null ? "unknown" : String(plan.runsNeeded),
+          plan.tasksNeeded === null ? "unknown" : String(plan.tasksNeeded),
           plan.moreRuns === null ? "unknown" : String(plan.moreRuns),
           formatMetricValue("cost", plan.meanCost),
           formatMetricValue("cost", plan.estimatedCost),
         ]),
-        [1, 2, 4, 5, 6],
+        [1, 2, 4, 5, 6, 7],
       );
-      lines.push("Given the runs (runs needed = ceil(n × deff), deff from clustering by task):");
+      lines.push(
+        `Given the runs (generalize: tasks; runs needed = ceil(n × deff), deff from clustering by task; generalize: runs needs ${independent}):`,
+      );
       lines.push(...table, "");
       lines.push(`Estimated cost of the more runs: ${formatMetricValue("cost", total)}`);
       const unknown = plans.filter((plan) => plan.designEffect === null);

@@ -7,6 +7,7 @@
 
 import { UsageError } from "../base/errors.ts";
 import { compareRuns } from "../stats/compare.ts";
+import type { Comparison } from "../stats/comparison.ts";
 import { formatSelection } from "../report/stats_console.ts";
 import { selectVariant } from "../stats/select.ts";
 import {
@@ -29,6 +30,7 @@ import {
 const FLAGS: FlagSpec = {
   ...RUN_FLAGS,
   ...COMPARISON_FLAGS,
+  "exclude-flaky": { type: "boolean" },
   policy: { type: "string" },
   objective: { type: "string", multiple: true },
   weight: { type: "string", multiple: true },
@@ -47,6 +49,18 @@ function weightsOf(specs: string[]): Record<string, number> | undefined {
   }
   return weights;
 }
+
+/** Tasks flaky (some runs pass, some fail) under at least one variant, sorted. */
+function flakyTasks(comparison: Comparison): string[] {
+  const flaky = new Set<string>();
+  for (const stats of comparison.variants) {
+    for (const task of stats.taskClasses) if (task.class === "flaky") flaky.add(task.task);
+  }
+  return [...flaky].sort();
+}
+
+// From this many variants on, picking the best observed one overstates it.
+const WINNERS_CURSE_FROM = 3;
 
 /** `toolscore select`. */
 export const selectCommand: Command = {
@@ -72,7 +86,9 @@ Options:
   --policy P               lexicographic, weighted or pareto
   --objective O            an objective (repeatable; default pass_rate then cost)
   --weight METRIC=W        a weight for the weighted policy (repeatable)
-  -k K, --baseline V, --min-n N, --alpha A   as for toolscore compare
+  --exclude-flaky          leave out every task flaky (some runs pass, some fail) under any
+                           variant, for all variants alike (a note lists them)
+  -k K, --baseline V, --min-n N, --alpha A, --adjust M, --errors E   as for toolscore compare
   --json                   print the selection and the comparison as one JSON document
 
 Exit codes: 0 ok, 2 usage or input error.
@@ -86,18 +102,43 @@ Examples:
     const options = comparisonOptions(flags);
     const objectives = listFlag(flags, "objective");
     const weights = weightsOf(listFlag(flags, "weight"));
-    const runs = await readRuns("select", flags, flags.positionals, io);
-    const comparison = compareRuns(runs, options);
+    let runs = await readRuns("select", flags, flags.positionals, io);
+    let comparison = compareRuns(runs, options);
+    const notes: string[] = [];
+    if (flags.values["exclude-flaky"] === true) {
+      const flaky = flakyTasks(comparison);
+      const left = new Set(flaky);
+      runs = runs.filter((run) => !left.has(run.task));
+      comparison = compareRuns(runs, options);
+      const shown = flaky.slice(0, 10).join(", ") + (flaky.length > 10 ? ", …" : "");
+      notes.push(
+        flaky.length === 0
+          ? "--exclude-flaky: no task is flaky under any variant; nothing left out"
+          : `--exclude-flaky: ${flaky.length} task${
+            flaky.length === 1 ? "" : "s"
+          } flaky under some variant left out for every variant (${shown}); the choice speaks for the stable tasks only`,
+      );
+    }
     const selection = selectVariant(comparison, {
       policy: stringFlag(flags, "policy"),
       objectives: objectives.length > 0 ? objectives : undefined,
       weights,
     });
+    if (selection.chosen !== null && comparison.variants.length >= WINNERS_CURSE_FROM) {
+      notes.push(
+        `winner's curse: ${selection.chosen} is the best observed of ${comparison.variants.length} variants, so its observed figures likely overstate it; confirm it on fresh runs before quoting them`,
+      );
+    }
     if (flags.values.json === true) {
-      const document = { ...selection.toJSON(), comparison: comparison.toJSON() };
+      const document = { ...selection.toJSON(), notes, comparison: comparison.toJSON() };
       io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     } else {
-      io.stdout(formatSelection(selection, comparison, { color: io.color }));
+      const text = formatSelection(selection, comparison, { color: io.color });
+      io.stdout(
+        notes.length === 0
+          ? text
+          : `${text}Notes:\n${notes.map((note) => `  - ${note}`).join("\n")}\n`,
+      );
     }
     return EXIT.ok;
   },

@@ -120,6 +120,8 @@ export interface RunRecord {
   evidence: { pass: number; fail: number; unknown: number } | null;
   /** Why the run errored. */
   error: string | null;
+  /** Its task's class under its variant over the export's inputs (optional until the v2 record). */
+  task_class?: "stable_pass" | "stable_fail" | "flaky" | "single";
   /** Where the record came from. */
   source: RecordSource;
   /** The program that wrote the record. */

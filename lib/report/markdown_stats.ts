@@ -9,7 +9,12 @@
  */
 
 import type { Comparison } from "../stats/comparison.ts";
-import { formatMetricValue, formatPassRate, formatPValue } from "../stats/format.ts";
+import {
+  formatMetricValue,
+  formatPairDifference,
+  formatPassRate,
+  formatPValue,
+} from "../stats/format.ts";
 import type { ProtocolResult } from "../stats/protocol_result.ts";
 import { escapeMarkdown } from "./escape.ts";
 import type { MarkdownOptions } from "./markdown.ts";
@@ -47,9 +52,9 @@ function pairsAndNotes(budget: MarkdownBudget, comparison: Comparison): void {
       ? ""
       : ` against ${escapeMarkdown(comparison.baseline)}`;
     const items = comparison.pairs.map((pair) =>
-      `- ${pair.distinguishable ? "**called**" : "not called"}: ${escapeMarkdown(pair.verdict)}${
-        pair.testReason === "" ? "" : ` (${escapeMarkdown(pair.testReason)})`
-      }`
+      `- ${pair.distinguishable ? "**called**" : "not called"}: ${escapeMarkdown(pair.verdict)}; ${
+        escapeMarkdown(formatPairDifference(pair))
+      }${pair.testReason === "" ? "" : ` (${escapeMarkdown(pair.testReason)})`}`
     );
     budget.block(`Pairs${against} (alpha = ${comparison.alpha}, min_n = ${comparison.minN}):`);
     let i = 0;

@@ -8,7 +8,7 @@
 
 import type { Comparison } from "../stats/comparison.ts";
 import type { VariantStats } from "../stats/variant_stats.ts";
-import { formatPassRate } from "../stats/format.ts";
+import { formatPairDifference, formatPassRate } from "../stats/format.ts";
 import type { ProtocolResult, RuleStatus } from "../stats/protocol_result.ts";
 import { formatMetricValue } from "../stats/format.ts";
 import type { Selection } from "../stats/select.ts";
@@ -66,11 +66,42 @@ function amount(metric: "cost" | "latency", stats: VariantStats): string {
   return value !== null && known < stats.n ? `${text} (${known}/${stats.n})` : text;
 }
 
+/** Flaky tasks shown per variant before "and N more". */
+const FLAKY_SHOWN = 5;
+
+/**
+ * Per variant, the counts of each task class and its flaky tasks (capped);
+ * nothing when no task has two runs.
+ */
+function taskClassLines(comparison: Comparison): string[] {
+  const lines: string[] = [];
+  if (!comparison.variants.some((stats) => stats.taskClasses.some((t) => t.class !== "single"))) {
+    return lines;
+  }
+  for (const stats of comparison.variants) {
+    const count = { stable_pass: 0, stable_fail: 0, flaky: 0, single: 0 };
+    for (const task of stats.taskClasses) count[task.class]++;
+    const flaky = stats.taskClasses.filter((task) => task.class === "flaky");
+    const shown = flaky.slice(0, FLAKY_SHOWN).map((task) =>
+      `${task.task} ${task.passes}/${task.n}`
+    );
+    if (flaky.length > FLAKY_SHOWN) shown.push(`and ${flaky.length - FLAKY_SHOWN} more`);
+    lines.push(
+      `  ${stats.variant}: ${count.stable_pass} stable pass, ${count.stable_fail} stable fail, ${count.flaky} flaky${
+        count.single > 0 ? `, ${count.single} single` : ""
+      }${shown.length > 0 ? ` (${shown.join(", ")})` : ""}`,
+    );
+  }
+  return lines;
+}
+
 /**
  * A comparison as console text: a table per variant (n, tasks, pass rate
  * with its 95% Wilson interval, the task-clustered interval and design
- * effect "deff", pass^k, cost, latency, errors), the pair verdicts each with
- * the test that decided and why, and the notes.
+ * effect "deff", pass^k, cost, latency, errors), each variant's task classes
+ * over repeats (counts, and the flaky tasks, capped), the pair verdicts each
+ * with the difference and its interval and the test that decided and why,
+ * and the notes.
  *
  * @param comparison The comparison.
  * @param options Colour.
@@ -125,6 +156,11 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
     [1, 2, 10],
   );
   const lines = [paint(table[0]!, "bold", color), ...table.slice(1), ""];
+  const classes = taskClassLines(comparison);
+  if (classes.length > 0) {
+    lines.push(paint("Tasks over repeats (flaky: some runs pass, some fail):", "bold", color));
+    lines.push(...classes, "");
+  }
   if (comparison.pairs.length > 0) {
     const against = comparison.baseline === null ? "" : ` against ${comparison.baseline}`;
     lines.push(
@@ -136,6 +172,7 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
     );
     for (const pair of comparison.pairs) {
       lines.push(`  ${pair.distinguishable ? paint(pair.verdict, "green", color) : pair.verdict}`);
+      lines.push(`    ${formatPairDifference(pair)}`);
       if (pair.testReason !== "") lines.push(paint(`    ${pair.testReason}`, "dim", color));
     }
     lines.push("");

@@ -70,6 +70,12 @@ export interface AgentBudget {
   maxUsd: number | null;
   /** Tokens one run is expected to use; `null` = the default estimate. */
   estimatePerRun: TokenCounts | null;
+  /** A shard's cap under `--shard k/n`; `null` = `maxUsd / n`. */
+  perShardUsd: number | null;
+  /** One run's cap, USD; `null` = no limit. */
+  maxUsdPerRun: number | null;
+  /** One run's cap, input + output tokens; `null` = no limit. */
+  maxTokensPerRun: number | null;
 }
 
 /** A loaded agent spec (camelCase; the file is snake_case). */
@@ -92,6 +98,8 @@ export interface AgentSpec {
   budget: AgentBudget;
   /** Runs per arm × task. */
   repeats: number;
+  /** The seed that rotates the arm order inside each cell (default 0). */
+  orderSeed: number | string;
   /** Model turns per run at most. */
   maxTurns: number;
   /** Seconds per run at most. */
@@ -133,8 +141,15 @@ interface RawSpec {
   keys?: string[];
   packages?: string[];
   prices?: unknown;
-  budget?: { max_usd?: number; estimate_per_run?: { input_tokens: number; output_tokens: number } };
+  budget?: {
+    max_usd?: number;
+    per_shard_usd?: number;
+    max_usd_per_run?: number;
+    max_tokens_per_run?: number;
+    estimate_per_run?: { input_tokens: number; output_tokens: number };
+  };
   repeats?: number;
+  order_seed?: number | string;
   max_turns?: number;
   timeout_s?: number;
   faults?: string;
@@ -287,8 +302,12 @@ export function agentSpecFromJson(
       estimatePerRun: estimate
         ? { inputTokens: estimate.input_tokens, outputTokens: estimate.output_tokens }
         : null,
+      perShardUsd: raw.budget?.per_shard_usd ?? null,
+      maxUsdPerRun: raw.budget?.max_usd_per_run ?? null,
+      maxTokensPerRun: raw.budget?.max_tokens_per_run ?? null,
     },
     repeats: raw.repeats ?? 1,
+    orderSeed: raw.order_seed ?? 0,
     maxTurns: raw.max_turns ?? 20,
     timeoutS: raw.timeout_s ?? 120,
     baseDir,

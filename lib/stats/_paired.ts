@@ -25,6 +25,8 @@ export interface PairedAnalysis {
   discordant: [number, number] | null;
   /** McNemar: the matched run pairs. */
   pairs: number | null;
+  /** McNemar: [both passed, neither passed] over the matched pairs. */
+  concordant: [number, number] | null;
   /** Sign-flip: exact or Monte Carlo. */
   method: "exact" | "monte-carlo" | null;
   /** > 0 when b does better on the paired data, < 0 when a does, 0 when neither. */
@@ -35,11 +37,18 @@ export interface PairedAnalysis {
   differences: number[];
 }
 
-/** Whether two tasks' runs match one to one by repeat number. */
-function matched(x: TaskRuns, y: TaskRuns): boolean {
-  if (x.repeats === null || y.repeats === null || x.repeats.size !== y.repeats.size) return false;
-  for (const repeat of x.repeats.keys()) if (!y.repeats.has(repeat)) return false;
-  return true;
+/**
+ * The repeats two tasks' runs share, when they match one to one by repeat
+ * number (a repeat one side dropped, an error run left out under
+ * `errors: exclude`, is left out of both), else `null`.
+ */
+function matchedRepeats(x: TaskRuns, y: TaskRuns): number[] | null {
+  if (x.repeats === null || y.repeats === null) return null;
+  const xs = [...x.repeats.keys()].filter((repeat) => !(y.dropped?.has(repeat) ?? false));
+  const ys = [...y.repeats.keys()].filter((repeat) => !(x.dropped?.has(repeat) ?? false));
+  if (xs.length !== ys.length) return null;
+  for (const repeat of xs) if (!y.repeats.has(repeat)) return null;
+  return xs;
 }
 
 /**
@@ -48,9 +57,14 @@ function matched(x: TaskRuns, y: TaskRuns): boolean {
  *
  * @param a The first variant (the baseline, when there is one).
  * @param b The second variant.
+ * @param generalize `tasks`: the sign-flip test over tasks even when the runs match.
  * @returns The analysis, or `null`.
  */
-export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis | null {
+export function pairedAnalysis(
+  a: VariantStats,
+  b: VariantStats,
+  generalize: "runs" | "tasks" = "runs",
+): PairedAnalysis | null {
   const shared: [TaskRuns, TaskRuns][] = [];
   const leftOut: string[] = [];
   for (const [task, runs] of a.byTask) {
@@ -62,18 +76,22 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
   leftOut.sort();
   if (shared.length === 0) return null;
   const differences = shared.map(([x, y]) => y.passes / y.n - x.passes / x.n);
-  if (shared.every(([x, y]) => matched(x, y))) {
+  const matches = shared.map(([x, y]) => matchedRepeats(x, y));
+  if (generalize === "runs" && matches.every((repeats) => repeats !== null)) {
     let onlyA = 0;
     let onlyB = 0;
+    let both = 0;
     let pairs = 0;
-    for (const [x, y] of shared) {
-      for (const [repeat, passed] of x.repeats!) {
+    shared.forEach(([x, y], index) => {
+      for (const repeat of matches[index]!) {
+        const passed = x.repeats!.get(repeat)!;
         const other = y.repeats!.get(repeat)!;
         if (passed && !other) onlyA++;
         if (other && !passed) onlyB++;
+        if (passed && other) both++;
         pairs++;
       }
-    }
+    });
     return {
       test: "mcnemar",
       pValue: mcnemarExact(onlyA, onlyB),
@@ -81,6 +99,7 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
       leftOut,
       discordant: [onlyA, onlyB],
       pairs,
+      concordant: [both, pairs - both - onlyA - onlyB],
       method: null,
       direction: Math.sign(onlyB - onlyA),
       smallestP: Math.min(1, 2 * 2 ** -pairs),
@@ -96,6 +115,7 @@ export function pairedAnalysis(a: VariantStats, b: VariantStats): PairedAnalysis
     leftOut,
     discordant: null,
     pairs: null,
+    concordant: null,
     method: flip.method,
     direction: Math.abs(mean) < 1e-12 ? 0 : Math.sign(mean),
     smallestP: Math.min(1, 2 * 2 ** -shared.length),

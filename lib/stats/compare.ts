@@ -10,12 +10,32 @@
  * the earlier rule (Fisher p < alpha and the Wilson intervals apart).
  * `p_value` stays the pooled Fisher p-value, as the API reference defines it.
  *
+ * Changed by issue 41: with more than one pair reported, each pair's
+ * deciding p-value (the paired one when a paired test decided, else
+ * Fisher's) is adjusted over every pair reported (`adjust`, default Holm)
+ * and the verdict compares the adjusted value with alpha; every pair carries
+ * the 95% interval of its difference. `errors: "exclude"` leaves error runs
+ * out of n, pass rates, pass^k, cost and latency means, the paired tests
+ * (with their matched partners: a pair with one side missing is no pair)
+ * and task classes, while `counts.error` still counts them; `fail` (the
+ * default) keeps the earlier rule, an error is a run that did not pass.
+ *
  * @module
  */
 
 import { InputError } from "../base/errors.ts";
 import { comparePair } from "./compare_pair.ts";
-import { COMPARE_TESTS, type CompareTest, Comparison, type PairComparison } from "./comparison.ts";
+import { ADJUST_METHODS, type AdjustMethod, adjustPValues } from "./adjust.ts";
+import {
+  COMPARE_TESTS,
+  type CompareTest,
+  Comparison,
+  ERRORS_MODES,
+  type ErrorsMode,
+  type Generalize,
+  GENERALIZE_TO,
+  type PairComparison,
+} from "./comparison.ts";
 import { passHatK } from "./pass_hat_k.ts";
 import { type Run, RUN_OUTCOMES, type RunOutcome } from "./runs.ts";
 import { VariantStats } from "./variant_stats.ts";
@@ -50,6 +70,25 @@ export interface CompareRunsOptions {
    * @default {"auto"}
    */
   test?: CompareTest;
+  /**
+   * How the pairs' deciding p-values are adjusted when more than one pair is
+   * reported: `holm` (family-wise error), `bh` (false discovery rate) or `none`.
+   * @default {"holm"}
+   */
+  adjust?: AdjustMethod;
+  /**
+   * What an error run is: `fail` (a run that did not pass) or `exclude`
+   * (left out of every figure but the errors count).
+   * @default {"fail"}
+   */
+  errors?: ErrorsMode;
+  /**
+   * What the verdicts speak for: `runs` (these tasks: McNemar when the runs
+   * match by task and repeat) or `tasks` (tasks like these: the sign-flip
+   * test over tasks and the t interval over per-task differences).
+   * @default {"runs"}
+   */
+  generalize?: Generalize;
 }
 
 interface Tally {
@@ -57,7 +96,10 @@ interface Tally {
   counts: Record<RunOutcome, number>;
   n: number;
   // Per task: runs, passes, and pass/fail by repeat (null once a repeat is unknown or repeated).
-  tasks: Map<string, { n: number; passes: number; repeats: Map<number, boolean> | null }>;
+  tasks: Map<
+    string,
+    { n: number; passes: number; repeats: Map<number, boolean> | null; dropped: Set<number> }
+  >;
   cost: CompensatedSum;
   costKnown: number;
   latency: CompensatedSum;
@@ -98,9 +140,11 @@ function newTally(variant: string): Tally {
 }
 
 function statsOf(tally: Tally, k: number): VariantStats {
+  // Under errors: exclude a task whose every run was an error has no judged run: it is left out.
+  const tasks = new Map([...tally.tasks].filter(([, task]) => task.n > 0));
   let sum = 0;
   let counted = 0;
-  for (const { n: runs, passes } of tally.tasks.values()) {
+  for (const { n: runs, passes } of tasks.values()) {
     const value = passHatK(passes, runs, k);
     if (value !== null) {
       sum += value;
@@ -116,13 +160,13 @@ function statsOf(tally: Tally, k: number): VariantStats {
     interval: wilsonInterval(passes, tally.n),
     passHatK: counted === 0 ? null : sum / counted,
     k,
-    tasks: tally.tasks.size,
-    tasksShort: tally.tasks.size - counted,
+    tasks: tasks.size,
+    tasksShort: tasks.size - counted,
     cost: tally.costKnown === 0 ? null : tally.cost.value / tally.costKnown,
     costKnown: tally.costKnown,
     latency: tally.latencyKnown === 0 ? null : tally.latency.value / tally.latencyKnown,
     latencyKnown: tally.latencyKnown,
-    byTask: tally.tasks,
+    byTask: tasks,
   });
 }
 
@@ -134,6 +178,27 @@ function shortRuns(stats: VariantStats, minN: number): string {
 
 function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOptions, "baseline">> {
   const test = options.test ?? "auto";
+  const adjust = options.adjust ?? "holm";
+  const errors = options.errors ?? "fail";
+  if (!ADJUST_METHODS.includes(adjust)) {
+    throw new InputError(
+      `unknown adjustment ${JSON.stringify(adjust)}; use ${ADJUST_METHODS.join(", ")}`,
+      "adjust",
+    );
+  }
+  const generalize = options.generalize ?? "runs";
+  if (!GENERALIZE_TO.includes(generalize)) {
+    throw new InputError(
+      `unknown generalize ${JSON.stringify(generalize)}; use ${GENERALIZE_TO.join(", ")}`,
+      "generalize",
+    );
+  }
+  if (!ERRORS_MODES.includes(errors)) {
+    throw new InputError(
+      `unknown errors mode ${JSON.stringify(errors)}; use ${ERRORS_MODES.join(", ")}`,
+      "errors",
+    );
+  }
   if (!COMPARE_TESTS.includes(test)) {
     throw new InputError(
       `unknown test ${JSON.stringify(test)}; use ${COMPARE_TESTS.join(", ")}`,
@@ -152,7 +217,7 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
   if (!(alpha > 0 && alpha < 1)) {
     throw new InputError(`expected a number between 0 and 1 (exclusive), got ${alpha}`, "alpha");
   }
-  return { k, minN, alpha, test };
+  return { k, minN, alpha, test, adjust, errors, generalize };
 }
 
 /**
@@ -194,7 +259,7 @@ function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOpt
  * ```
  */
 export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {}): Comparison {
-  const { k, minN, alpha, test } = checkOptions(options);
+  const { k, minN, alpha, test, adjust, errors, generalize } = checkOptions(options);
   const tallies = new Map<string, Tally>();
   for (const run of runs) {
     let tally = tallies.get(run.variant);
@@ -202,12 +267,29 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
       tally = newTally(run.variant);
       tallies.set(run.variant, tally);
     }
-    tally.n++;
     tally.counts[run.outcome]++;
+    if (errors === "exclude" && run.outcome === "error") {
+      // Left out of every figure but the errors count; its matched partners leave too.
+      const task = tally.tasks.get(run.task);
+      if (run.repeat === null) {
+        if (task !== undefined) task.repeats = null;
+        else tally.tasks.set(run.task, { n: 0, passes: 0, repeats: null, dropped: new Set() });
+      } else if (task !== undefined) task.dropped.add(run.repeat);
+      else {
+        tally.tasks.set(run.task, {
+          n: 0,
+          passes: 0,
+          repeats: new Map(),
+          dropped: new Set([run.repeat]),
+        });
+      }
+      continue;
+    }
+    tally.n++;
     const passed = run.outcome === "pass";
     let task = tally.tasks.get(run.task);
     if (task === undefined) {
-      task = { n: 0, passes: 0, repeats: new Map() };
+      task = { n: 0, passes: 0, repeats: new Map(), dropped: new Set() };
       tally.tasks.set(run.task, task);
     }
     task.n++;
@@ -227,22 +309,34 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
   }
   const variants = [...tallies.values()].map((tally) => statsOf(tally, k));
   const baseline = options.baseline;
-  const pairs: PairComparison[] = [];
+  const matches: [VariantStats, VariantStats][] = [];
   if (baseline !== undefined) {
     const base = variants.find((stats) => stats.variant === baseline);
     if (base === undefined) {
       const known = variants.map((stats) => stats.variant).join(", ") || "none";
       throw new InputError(`unknown variant ${baseline}; the runs have ${known}`, "baseline");
     }
-    for (const stats of variants) {
-      if (stats !== base) pairs.push(comparePair(base, stats, { minN, alpha, test }));
-    }
+    for (const stats of variants) if (stats !== base) matches.push([base, stats]);
   } else {
     for (let i = 0; i < variants.length; i++) {
-      for (let j = i + 1; j < variants.length; j++) {
-        pairs.push(comparePair(variants[i]!, variants[j]!, { minN, alpha, test }));
-      }
+      for (let j = i + 1; j < variants.length; j++) matches.push([variants[i]!, variants[j]!]);
     }
+  }
+  let pairs = matches.map(([a, b]) => comparePair(a, b, { minN, alpha, test, generalize }));
+  if (pairs.length > 1 && adjust !== "none") {
+    // The family is every pair reported: k − 1 against a baseline, else k(k − 1)/2.
+    const adjusted = adjustPValues(pairs.map((pair) => pair.decidingPValue), { method: adjust });
+    pairs = matches.map(([a, b], index) =>
+      comparePair(a, b, {
+        minN,
+        alpha,
+        test,
+        generalize,
+        adjust,
+        adjustedPValue: adjusted[index]!,
+        family: matches.length,
+      })
+    );
   }
   return new Comparison({
     variants,
@@ -251,8 +345,11 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     minN,
     alpha,
     baseline: baseline ?? null,
-    notes: [...notesOf(variants, minN, k), ...pairNotes(variants, pairs)],
+    notes: [...notesOf(variants, minN, k, errors), ...pairNotes(variants, pairs)],
     test,
+    adjust: pairs.length > 1 ? adjust : "none",
+    errors,
+    generalize,
   });
 }
 
@@ -281,7 +378,12 @@ function pairNotes(variants: VariantStats[], pairs: PairComparison[]): string[] 
   return notes;
 }
 
-function notesOf(variants: VariantStats[], minN: number, k: number): string[] {
+function notesOf(
+  variants: VariantStats[],
+  minN: number,
+  k: number,
+  errors: ErrorsMode,
+): string[] {
   const notes: string[] = [];
   if (variants.length < 2) {
     notes.push(
@@ -297,8 +399,15 @@ function notesOf(variants: VariantStats[], minN: number, k: number): string[] {
         `variant ${stats.variant}: ${stats.tasksShort} of ${stats.tasks} tasks have fewer than k = ${k} runs and are left out of pass^${k}`,
       );
     }
+    if (errors === "exclude" && stats.counts.error > 0) {
+      notes.push(
+        `variant ${stats.variant}: ${stats.counts.error} error run${
+          stats.counts.error === 1 ? "" : "s"
+        } left out of n, pass rates, pass^k and the paired tests (--errors exclude)`,
+      );
+    }
     const unjudged = [
-      stats.counts.error > 0 ? `${stats.counts.error} error` : undefined,
+      errors === "fail" && stats.counts.error > 0 ? `${stats.counts.error} error` : undefined,
       stats.counts.unknown > 0 ? `${stats.counts.unknown} unknown` : undefined,
     ].filter((part) => part !== undefined);
     if (unjudged.length > 0) {

@@ -8,7 +8,20 @@
  */
 
 import { type PairedAnalysis, pairedAnalysis } from "./_paired.ts";
-import { COMPARE_TESTS, type CompareTest, PairComparison, type PairTest } from "./comparison.ts";
+import type { AdjustMethod } from "./adjust.ts";
+import {
+  differenceInterval,
+  pairedDifferenceInterval,
+  taskDifferenceInterval,
+} from "./difference_interval.ts";
+import {
+  COMPARE_TESTS,
+  type CompareTest,
+  type DifferenceMethod,
+  type Generalize,
+  PairComparison,
+  type PairTest,
+} from "./comparison.ts";
 import { fisherExact } from "./fisher.ts";
 import { formatPassRate, formatPValue } from "./format.ts";
 import { signFlipTest } from "./sign_flip.ts";
@@ -26,6 +39,76 @@ export interface ComparePairOptions {
    * @default {"auto"}
    */
   test?: CompareTest;
+  /**
+   * The family adjustment: with `adjustedPValue`, the verdict compares that
+   * value with alpha instead of the deciding p-value (`compareRuns` passes
+   * both when it reports more than one pair).
+   * @default {"none"}
+   */
+  adjust?: AdjustMethod;
+  /**
+   * The deciding p-value adjusted over the family (see `adjust`).
+   * @default {undefined}
+   */
+  adjustedPValue?: number;
+  /**
+   * Pairs in the family, for the verdict.
+   * @default {1}
+   */
+  family?: number;
+  /**
+   * What the verdict speaks for: `runs` (McNemar when the runs match by
+   * task and repeat) or `tasks` (the sign-flip test over tasks, and the t
+   * interval over per-task differences).
+   * @default {"runs"}
+   */
+  generalize?: Generalize;
+}
+
+const ADJUST_NAME = { holm: "Holm", bh: "BH", none: "" } as const;
+
+/** `, Holm-adjusted p = 0.077 over 3 pairs`, or nothing without adjustment. */
+function adjustedText(options: ComparePairOptions): string {
+  const adjust = options.adjust ?? "none";
+  if (adjust === "none" || options.adjustedPValue === undefined) return "";
+  return `, ${ADJUST_NAME[adjust]}-adjusted p = ${formatPValue(options.adjustedPValue)} over ${
+    plural(options.family ?? 1, "pair")
+  }`;
+}
+
+/** `b beats a` (Holm, none) or `b over a is a discovery at FDR q = 0.05` (BH). */
+function winText(winner: string, loser: string, options: ComparePairOptions): string {
+  return (options.adjust ?? "none") === "bh" && options.adjustedPValue !== undefined
+    ? `${winner} over ${loser} is a discovery at FDR q = ${options.alpha}`
+    : `${winner} beats ${loser}`;
+}
+
+/**
+ * The 95% interval of pass_rate(b) − pass_rate(a) that answers the deciding
+ * question: Newcombe's paired interval over the matched runs when McNemar
+ * decided, else his hybrid score interval over the pooled runs.
+ */
+function intervalOf(
+  a: VariantStats,
+  b: VariantStats,
+  test: PairTest,
+  paired: PairedAnalysis | null,
+  generalize: Generalize,
+): { interval: [number, number] | null; method: DifferenceMethod | null } {
+  if (generalize === "tasks" && test === "sign-flip" && paired !== null) {
+    const interval = taskDifferenceInterval(paired.differences);
+    if (interval !== null) return { interval, method: "task-t" };
+  }
+  if (test === "mcnemar" && paired !== null && paired.pairs! > 0) {
+    const [onlyA, onlyB] = paired.discordant!;
+    const [both, neither] = paired.concordant!;
+    return {
+      interval: pairedDifferenceInterval(both, onlyB, onlyA, neither),
+      method: "newcombe-paired",
+    };
+  }
+  if (a.n === 0 || b.n === 0) return { interval: null, method: null };
+  return { interval: differenceInterval(b.passes, b.n, a.passes, a.n), method: "newcombe" };
 }
 
 function countText(stats: VariantStats): string {
@@ -70,28 +153,66 @@ function pairedText(
   return `sign-flip p = ${p} over ${plural(paired.tasks, "task")}`;
 }
 
-function pairedReason(paired: PairedAnalysis, alpha: number): string {
+/**
+ * The task-level reading of a McNemar verdict: the sign-flip test over tasks ("on tasks like
+ * these"), whether it can reach alpha at all (smallest p = 2 / 2^(tasks that differ)), and
+ * that it speaks for tasks like these only if the tasks are a random sample of them.
+ */
+function taskLevelText(paired: PairedAnalysis, alpha: number, flipP: number): string {
+  const differing = paired.differences.filter((d) => Math.abs(d) > 1e-12).length;
+  const smallest = Math.min(1, 2 / 2 ** differing);
+  if (smallest >= alpha) {
+    const needed = Math.floor(Math.log2(2 / alpha)) + 1;
+    return `; on tasks like these, the sign-flip test over tasks cannot reach p < ${alpha}: ${
+      plural(differing, "task")
+    } differ (smallest possible p = 2 / 2^${differing} = ${
+      Number(smallest.toPrecision(3))
+    }; at least ${needed} are needed), so the verdict speaks for these tasks only`;
+  }
+  if (flipP >= alpha && paired.pValue < alpha) {
+    return `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
+      formatPValue(flipP)
+    } — McNemar counts matched runs as independent, and runs of one task may be alike`;
+  }
+  return `; on tasks like these, the sign-flip test over the ${paired.tasks} tasks gives p = ${
+    formatPValue(flipP)
+  } (if the tasks are a random sample of them)`;
+}
+
+function pairedReason(
+  paired: PairedAnalysis,
+  alpha: number,
+  flipP: number | null,
+  generalize: Generalize,
+): string {
   const leftOut = paired.leftOut.length === 0
     ? ""
     : `; ${plural(paired.leftOut.length, "task")} run by only one variant left out`;
   if (paired.test === "mcnemar") {
-    // McNemar counts matched runs as independent; when runs of a task are alike, only the
-    // tasks are independent, and the sign-flip test over them is the honest check — when
-    // there are enough tasks for it to reach alpha at all (2 · 2^−tasks < alpha).
-    const canCheck = 2 * 2 ** -paired.tasks < alpha && paired.pValue < alpha;
-    const flipP = canCheck ? signFlipTest(paired.differences).pValue : 0;
-    const caution = flipP >= alpha
-      ? `; caution: the sign-flip test over the ${paired.tasks} tasks gives p = ${
-        formatPValue(flipP)
-      } — McNemar counts matched runs as independent, and runs of one task may be alike`
-      : "";
-    return `McNemar's exact test decided: the runs match one to one by (task, repeat), ${
+    // McNemar counts matched runs as independent: it answers "on these tasks". When runs of
+    // a task are alike, only the tasks are independent, and the sign-flip test over them
+    // answers "on tasks like these".
+    return `McNemar's exact test decided, on these tasks (generalize: runs): the runs match one to one by (task, repeat), ${
       plural(paired.pairs!, "pair")
-    } on ${plural(paired.tasks, "task")}${leftOut}${caution}`;
+    } on ${plural(paired.tasks, "task")}${leftOut}${taskLevelText(paired, alpha, flipP!)}`;
   }
   const how = paired.method === "exact"
     ? "exact"
     : "Monte Carlo over 100000 seeded sign assignments";
+  if (generalize === "tasks") {
+    const differing = paired.differences.filter((d) => Math.abs(d) > 1e-12).length;
+    const smallest = Math.min(1, 2 / 2 ** differing);
+    const tooFew = smallest >= alpha
+      ? `; it cannot reach p < ${alpha}: ${
+        plural(differing, "task")
+      } differ (smallest possible p = 2 / 2^${differing} = ${
+        Number(smallest.toPrecision(3))
+      }; at least ${Math.floor(Math.log2(2 / alpha)) + 1} are needed)`
+      : "";
+    return `the sign-flip test over tasks decided (${how}), on tasks like these (generalize: tasks): ${
+      plural(paired.tasks, "task")
+    } run by both, a verdict about tasks like these only if they are a random sample of them${tooFew}${leftOut}`;
+  }
   return `the sign-flip test over tasks decided (${how}): ${
     plural(paired.tasks, "task")
   } run by both, whose runs do not match one to one by (task, repeat)${leftOut}`;
@@ -158,16 +279,18 @@ export function comparePair(
   const overlap = a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
   const short = [a, b].filter((stats) => stats.n < options.minN);
   const difference = a.passRate === null || b.passRate === null ? null : b.passRate - a.passRate;
-  const paired = requested === "fisher" ? null : pairedAnalysis(a, b);
+  const generalize = options.generalize ?? "runs";
+  const paired = requested === "fisher" ? null : pairedAnalysis(a, b, generalize);
 
   let test: PairTest = "fisher";
+  let taskPValue: number | null = null;
   let testReason = `${FISHER_DECIDED} (test = fisher)`;
   if (requested !== "fisher") {
     if (paired === null) {
       testReason = requested === "paired"
         ? "no paired test: no task was run by both variants"
         : `${FISHER_DECIDED}: no task was run by both variants, so no paired test`;
-    } else if (requested === "auto" && paired.smallestP >= alpha) {
+    } else if (requested === "auto" && paired.smallestP >= alpha && generalize === "runs") {
       const design = paired.test === "mcnemar"
         ? `McNemar's test over ${plural(paired.pairs!, "matched run")}`
         : `a sign-flip test over ${plural(paired.tasks, "task")}`;
@@ -176,13 +299,21 @@ export function comparePair(
       })`;
     } else {
       test = paired.test;
-      testReason = pairedReason(paired, alpha);
+      taskPValue = paired.test === "mcnemar"
+        ? signFlipTest(paired.differences).pValue
+        : paired.pValue;
+      testReason = pairedReason(paired, alpha, taskPValue, generalize);
     }
   }
   const usePaired = test !== "fisher";
   const noPairing = requested === "paired" && paired === null;
+  const deciding = usePaired ? paired!.pValue : pValue;
+  const decidingAdjusted = options.adjustedPValue ?? deciding;
   const distinguishable = short.length === 0 && !noPairing &&
-    (usePaired ? paired!.pValue < alpha && paired!.direction !== 0 : pValue < alpha && !overlap);
+    (usePaired
+      ? decidingAdjusted < alpha && paired!.direction !== 0
+      : decidingAdjusted < alpha && !overlap);
+  const adjusted = adjustedText(options);
 
   const p = `p = ${formatPValue(pValue)}`;
   let verdict: string;
@@ -199,26 +330,33 @@ export function comparePair(
     const winnerIsB = paired!.direction > 0;
     const [winner, loser] = winnerIsB ? [b, a] : [a, b];
     verdict = distinguishable
-      ? `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${rateText(loser)}, ${
-        pairedText(paired!, winnerIsB ? "b" : "a", a, b)
-      }; pooled Fisher ${p}`
+      ? `${winText(winner.variant, loser.variant, options)}: ${rateText(winner)} vs ${
+        rateText(loser)
+      }, ${pairedText(paired!, winnerIsB ? "b" : "a", a, b)}${adjusted}; pooled Fisher ${p}`
       : `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
         countText(b)
-      }, ${pairedText(paired!, "b", a, b)}${
-        paired!.pValue < alpha ? "" : ` ≥ alpha = ${alpha}`
+      }, ${pairedText(paired!, "b", a, b)}${adjusted}${
+        decidingAdjusted < alpha ? "" : ` ≥ alpha = ${alpha}`
       }; pooled Fisher ${p}`;
   } else if (distinguishable) {
     const [winner, loser] = (difference ?? 0) > 0 ? [b, a] : [a, b];
-    verdict = `${winner.variant} beats ${loser.variant}: ${rateText(winner)} vs ${
+    verdict = `${winText(winner.variant, loser.variant, options)}: ${rateText(winner)} vs ${
       rateText(loser)
-    }, ${p}`;
+    }, ${p}${adjusted}`;
   } else {
-    const reasons = [pValue < alpha ? `${p} < alpha = ${alpha}` : p];
+    const reasons = [
+      decidingAdjusted < alpha
+        ? `${p}${adjusted} < alpha = ${alpha}`
+        : adjusted === ""
+        ? p
+        : `${p}${adjusted} ≥ alpha = ${alpha}`,
+    ];
     reasons.push(overlap ? "intervals overlap" : "intervals do not overlap");
     verdict = `${a.variant} and ${b.variant} are not distinguishable: ${countText(a)} vs ${
       countText(b)
     }, ${reasons.join(", ")}`;
   }
+  const interval = intervalOf(a, b, test, paired, generalize);
   return new PairComparison({
     a: a.variant,
     b: b.variant,
@@ -232,5 +370,10 @@ export function comparePair(
     pairedTasks: usePaired ? paired!.tasks : 0,
     discordant: usePaired ? paired!.discordant : null,
     testReason,
+    differenceInterval: interval.interval,
+    differenceMethod: interval.method,
+    adjustedPValue: options.adjustedPValue ?? deciding,
+    taskPValue,
+    adjust: options.adjustedPValue === undefined ? "none" : options.adjust ?? "none",
   });
 }

@@ -6,7 +6,55 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import type { AdjustMethod } from "./adjust.ts";
 import type { VariantStats } from "./variant_stats.ts";
+
+/**
+ * What an error run is: `fail` (it counts as a run that did not pass, the
+ * rule before issue 41) or `exclude` (it leaves n, pass rates, pass^k, the
+ * paired tests and task classes; the errors column still counts it).
+ */
+export type ErrorsMode = "fail" | "exclude";
+
+/**
+ * The values of {@linkcode ErrorsMode}.
+ *
+ * @example Usage
+ * ```ts
+ * import { ERRORS_MODES } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...ERRORS_MODES], ["fail", "exclude"]);
+ * ```
+ */
+export const ERRORS_MODES: readonly ErrorsMode[] = ["fail", "exclude"];
+
+/**
+ * How a pair's difference interval was made: `newcombe-paired` (Newcombe's
+ * paired interval over matched runs), `newcombe` (his hybrid score interval
+ * over the pooled runs), `task-t` (the t interval over per-task differences).
+ */
+export type DifferenceMethod = "newcombe-paired" | "newcombe" | "task-t";
+
+/**
+ * What a verdict speaks for: `runs` (these tasks: McNemar over matched runs
+ * when they match) or `tasks` (tasks like these: the sign-flip test over
+ * tasks, and the t interval over per-task differences).
+ */
+export type Generalize = "runs" | "tasks";
+
+/**
+ * The values of {@linkcode Generalize}.
+ *
+ * @example Usage
+ * ```ts
+ * import { GENERALIZE_TO } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...GENERALIZE_TO], ["runs", "tasks"]);
+ * ```
+ */
+export const GENERALIZE_TO: readonly Generalize[] = ["runs", "tasks"];
 
 /**
  * How `compareRuns` picks the test for each pair: `auto` (paired
@@ -63,6 +111,16 @@ export interface PairComparisonFields {
   discordant?: [number, number] | null;
   /** Which test decided and why, one sentence. */
   testReason?: string;
+  /** 95% interval of `difference`, or `null` when a variant has no runs. */
+  differenceInterval?: [number, number] | null;
+  /** How `differenceInterval` was made, or `null`. */
+  differenceMethod?: DifferenceMethod | null;
+  /** The deciding p-value adjusted over every pair reported (the raw one with one pair). */
+  adjustedPValue?: number | null;
+  /** The adjustment the verdict used. */
+  adjust?: AdjustMethod;
+  /** The task-level sign-flip p-value over the tasks both ran ("on tasks like these"), or `null` when Fisher decided. */
+  taskPValue?: number | null;
 }
 
 /**
@@ -107,6 +165,16 @@ export class PairComparison implements PairComparisonFields {
   readonly discordant: [number, number] | null;
   /** Which test decided and why, one sentence. */
   readonly testReason: string;
+  /** 95% interval of `difference`, or `null` when a variant has no runs. */
+  readonly differenceInterval: [number, number] | null;
+  /** How `differenceInterval` was made, or `null`. */
+  readonly differenceMethod: DifferenceMethod | null;
+  /** The deciding p-value adjusted over every pair reported, or `null` before adjustment. */
+  readonly adjustedPValue: number | null;
+  /** The adjustment the verdict used. */
+  readonly adjust: AdjustMethod;
+  /** The task-level sign-flip p-value over the tasks both ran ("on tasks like these"), or `null` when Fisher decided. */
+  readonly taskPValue: number | null;
 
   /**
    * Create a pair comparison (usually `compareRuns` does).
@@ -126,13 +194,24 @@ export class PairComparison implements PairComparisonFields {
     this.pairedTasks = fields.pairedTasks ?? 0;
     this.discordant = fields.discordant ?? null;
     this.testReason = fields.testReason ?? "";
+    this.differenceInterval = fields.differenceInterval ?? null;
+    this.differenceMethod = fields.differenceMethod ?? null;
+    this.adjustedPValue = fields.adjustedPValue ?? null;
+    this.adjust = fields.adjust ?? "none";
+    this.taskPValue = fields.taskPValue ?? null;
+  }
+
+  /** The p-value that decided: the paired one when a paired test decided, else Fisher's. */
+  get decidingPValue(): number {
+    return this.pairedPValue ?? this.pValue;
   }
 
   /**
    * The pair in file shape (snake_case).
    *
    * @returns `{a, b, difference, p_value, overlap, distinguishable, verdict, test,
-   *   paired_p_value, paired_tasks, discordant, test_reason}`.
+   *   paired_p_value, paired_tasks, discordant, test_reason, difference_interval,
+   *   difference_method, adjusted_p_value, adjust, task_p_value}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -148,6 +227,11 @@ export class PairComparison implements PairComparisonFields {
       paired_tasks: this.pairedTasks,
       discordant: this.discordant === null ? null : [...this.discordant],
       test_reason: this.testReason,
+      difference_interval: this.differenceInterval === null ? null : [...this.differenceInterval],
+      difference_method: this.differenceMethod,
+      adjusted_p_value: this.adjustedPValue,
+      adjust: this.adjust,
+      task_p_value: this.taskPValue,
     };
   }
 }
@@ -170,6 +254,12 @@ export interface ComparisonFields {
   notes?: string[];
   /** The test option the pairs were compared with. */
   test?: CompareTest;
+  /** The adjustment over the pairs. */
+  adjust?: AdjustMethod;
+  /** What an error run is. */
+  errors?: ErrorsMode;
+  /** What the verdicts speak for. */
+  generalize?: Generalize;
 }
 
 /**
@@ -206,6 +296,12 @@ export class Comparison {
   readonly notes: string[];
   /** The test option the pairs were compared with (`auto`, `paired` or `fisher`). */
   readonly test: CompareTest;
+  /** The adjustment over the pairs (`holm`, `bh` or `none`). */
+  readonly adjust: AdjustMethod;
+  /** What an error run is (`fail` or `exclude`). */
+  readonly errors: ErrorsMode;
+  /** What the verdicts speak for (`runs` or `tasks`). */
+  readonly generalize: Generalize;
 
   /**
    * Create a comparison (usually `compareRuns` does).
@@ -221,6 +317,9 @@ export class Comparison {
     this.baseline = fields.baseline ?? null;
     this.notes = fields.notes ?? [];
     this.test = fields.test ?? "auto";
+    this.adjust = fields.adjust ?? "none";
+    this.errors = fields.errors ?? "fail";
+    this.generalize = fields.generalize ?? "runs";
   }
 
   /**
@@ -249,7 +348,7 @@ export class Comparison {
   /**
    * A JSON-safe report (snake_case).
    *
-   * @returns `{k, min_n, alpha, test, baseline, variants, pairs, notes}`.
+   * @returns `{k, min_n, alpha, test, adjust, errors, generalize, baseline, variants, pairs, notes}`.
    */
   toJSON(): Record<string, unknown> {
     return {
@@ -257,6 +356,9 @@ export class Comparison {
       min_n: this.minN,
       alpha: this.alpha,
       test: this.test,
+      adjust: this.adjust,
+      errors: this.errors,
+      generalize: this.generalize,
       baseline: this.baseline,
       variants: this.variants.map((stats) => stats.toJSON()),
       pairs: this.pairs.map((pair) => pair.toJSON()),

@@ -7,7 +7,8 @@
 
 import { jsonSha256 } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
-import { comparePair } from "./compare_pair.ts";
+import { adjustPValues } from "./adjust.ts";
+import { comparePair, type ComparePairOptions } from "./compare_pair.ts";
 import type { Comparison, PairTest } from "./comparison.ts";
 import { formatMetricValue, formatPValue } from "./format.ts";
 import { protocolFromJson, type ProtocolRule } from "./protocol.ts";
@@ -34,7 +35,13 @@ function evaluateRule(
   rule: ProtocolRule,
   baseline: VariantStats,
   candidate: VariantStats,
-  settings: { alpha: number; minRuns: number },
+  settings: {
+    alpha: number;
+    minRuns: number;
+    family: VariantStats[];
+    adjust: NonNullable<ComparePairOptions["adjust"]>;
+    generalize: NonNullable<ComparePairOptions["generalize"]>;
+  },
 ): RuleOutcome {
   const metric = rule.metric;
   const goal = OBJECTIVE_METRICS[metric]!;
@@ -104,19 +111,39 @@ function evaluateRule(
   }
   if (metric === "pass_rate") {
     // A rule without `test` keeps the meaning it had before paired tests existed.
-    const pair = comparePair(baseline, candidate, {
+    const options: ComparePairOptions = {
       minN: settings.minRuns,
       alpha: settings.alpha,
       test: rule.test ?? "fisher",
-    });
+      generalize: settings.generalize,
+    };
+    // The family is the one pre-registered pair unless the protocol sets adjust: then every
+    // variant against the baseline, as compare reports them.
+    const family = settings.family.filter((stats) => stats !== baseline);
+    let pair = comparePair(baseline, candidate, options);
+    if (settings.adjust !== "none" && family.length > 1) {
+      const deciding = family.map((stats) => comparePair(baseline, stats, options).decidingPValue);
+      const adjusted = adjustPValues(deciding, { method: settings.adjust });
+      pair = comparePair(baseline, candidate, {
+        ...options,
+        adjust: settings.adjust,
+        adjustedPValue: adjusted[family.indexOf(candidate)]!,
+        family: family.length,
+      });
+    }
     const ok = pair.distinguishable && gain > tolerance + EPSILON;
     const why = ok ? "better" : pair.distinguishable && gain <= 0 ? "worse" : "not shown better";
     const paired = pair.test !== "fisher" && pair.pairedPValue !== null;
+    const adjusted = pair.adjust === "none"
+      ? ""
+      : `, ${pair.adjust === "holm" ? "Holm" : "BH"}-adjusted p = ${
+        formatPValue(pair.adjustedPValue!)
+      } over ${family.length} pairs`;
     const evidence = paired
       ? `${pair.test} p = ${formatPValue(pair.pairedPValue!)} over ${pair.pairedTasks} task${
         pair.pairedTasks === 1 ? "" : "s"
-      }, alpha = ${settings.alpha}; pooled Fisher p = ${formatPValue(pair.pValue)}`
-      : `p = ${formatPValue(pair.pValue)}, alpha = ${settings.alpha}, intervals ${
+      }${adjusted}, alpha = ${settings.alpha}; pooled Fisher p = ${formatPValue(pair.pValue)}`
+      : `p = ${formatPValue(pair.pValue)}${adjusted}, alpha = ${settings.alpha}, intervals ${
         pair.overlap ? "overlap" : "do not overlap"
       }${rule.test === undefined || rule.test === "fisher" ? "" : ` (${pair.testReason})`}`;
     return outcome(
@@ -186,11 +213,23 @@ export function evaluateProtocol(protocol: unknown, comparison: Comparison): Pro
       "k",
     );
   }
+  const errors = declared.errors ?? "fail";
+  if (errors !== comparison.errors) {
+    throw new InputError(
+      `the protocol says errors = ${errors} but the comparison was built with errors = ${comparison.errors}; build it with compareRuns(runs, { errors: "${errors}" })`,
+      "errors",
+    );
+  }
   const alpha = declared.alpha ?? 0.05;
   const minRuns = declared.min_runs ?? comparison.minN;
-  const rules = declared.rules.map((rule) =>
-    evaluateRule(rule, baseline, candidate, { alpha, minRuns })
-  );
+  const settings = {
+    alpha,
+    minRuns,
+    family: comparison.variants,
+    adjust: declared.adjust ?? "none",
+    generalize: declared.generalize ?? "runs",
+  };
+  const rules = declared.rules.map((rule) => evaluateRule(rule, baseline, candidate, settings));
   const decision: ProtocolDecision = rules.some((rule) => rule.status === "fail")
     ? "reject"
     : rules.some((rule) => rule.status === "unknown")

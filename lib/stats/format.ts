@@ -69,3 +69,72 @@ export function formatMetricValue(metric: string, value: number | null): string 
   if (metric === "latency") return `${Number(value.toPrecision(3))} s`;
   return value.toFixed(3);
 }
+
+function points(value: number): string {
+  const rounded = Math.round(value * 100);
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `-${-rounded}` : "0";
+}
+
+/**
+ * A difference of pass rates in points with its interval: `+20 points [+6, +33]`.
+ *
+ * @param difference The difference (a fraction), or `null`.
+ * @param interval Its interval, or `null`.
+ * @returns The text; `unknown` when the difference is unknown.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatDifference } from "./format.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(formatDifference(0.2, [0.0571, 0.3333]), "+20 points [+6, +33]");
+ * assert.equal(formatDifference(-0.05, null), "-5 points");
+ * assert.equal(formatDifference(null, null), "unknown");
+ * ```
+ */
+export function formatDifference(
+  difference: number | null,
+  interval: readonly [number, number] | null,
+): string {
+  if (difference === null) return "unknown";
+  const text = `${points(difference)} points`;
+  return interval === null ? text : `${text} [${points(interval[0])}, ${points(interval[1])}]`;
+}
+
+const METHOD_TEXT = {
+  "newcombe-paired": "Newcombe's paired interval over the matched runs",
+  newcombe: "Newcombe's hybrid score interval over the pooled runs",
+  "task-t": "t interval over per-task differences",
+} as const;
+
+/**
+ * A pair's difference for reports: `large − mini: +20 points [+6, +33]
+ * (95%, Newcombe's paired interval over the matched runs)`.
+ *
+ * @param pair The pair's names, difference, interval and method.
+ * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatPairDifference } from "./format.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = formatPairDifference({
+ *   a: "mini", b: "large", difference: 0.2, differenceInterval: [0.06, 0.33],
+ *   differenceMethod: "newcombe",
+ * });
+ * assert.equal(text, "large − mini: +20 points [+6, +33] (95%, Newcombe's hybrid score interval over the pooled runs)");
+ * ```
+ */
+export function formatPairDifference(pair: {
+  a: string;
+  b: string;
+  difference: number | null;
+  differenceInterval: readonly [number, number] | null;
+  differenceMethod: keyof typeof METHOD_TEXT | null;
+}): string {
+  const how = pair.differenceMethod === null ? "" : ` (95%, ${METHOD_TEXT[pair.differenceMethod]})`;
+  return `${pair.b} − ${pair.a}: ${
+    formatDifference(pair.difference, pair.differenceInterval)
+  }${how}`;
+}

@@ -24,3 +24,5 @@ export * from "./mcnemar.ts";
 export * from "./sign_flip.ts";
 export * from "./clustered.ts";
 export * from "./runs_needed.ts";
+export * from "./adjust.ts";
+export * from "./difference_interval.ts";

@@ -7,13 +7,27 @@
  * fixes the test too; a rule without `test` means `fisher`, the meaning it
  * had before.
  *
+ * Since issue 41 a protocol may fix `errors` (`fail`, the default and the
+ * meaning of every protocol written before: an error run counts as not
+ * passing; or `exclude`), `adjust` (`holm`, `bh` or `none`, the default: the
+ * family is the one pre-registered pair) and `generalize` (`runs`, the
+ * default, or `tasks`).
+ *
  * @module
  */
 
 import { describeJson, isJsonObject, joinPath } from "../scoring/calls.ts";
 import { inFile, InputError } from "../base/errors.ts";
 import { readDocument } from "../base/load.ts";
-import { COMPARE_TESTS, type CompareTest } from "./comparison.ts";
+import { ADJUST_METHODS, type AdjustMethod } from "./adjust.ts";
+import {
+  COMPARE_TESTS,
+  type CompareTest,
+  ERRORS_MODES,
+  type ErrorsMode,
+  type Generalize,
+  GENERALIZE_TO,
+} from "./comparison.ts";
 import { checkMetric } from "./variant_stats.ts";
 
 /** What a comparative rule expects of the candidate. */
@@ -57,6 +71,12 @@ export interface Protocol {
   min_runs?: number;
   /** The k of pass^k. */
   k?: number;
+  /** What an error run is: `fail` (default, a run that did not pass) or `exclude`. */
+  errors?: ErrorsMode;
+  /** Adjust over every variant against the baseline: `holm`, `bh`, or `none` (default). */
+  adjust?: AdjustMethod;
+  /** What the verdict speaks for: `runs` (default) or `tasks`. */
+  generalize?: Generalize;
   /** The rules; all must pass to adopt. */
   rules: ProtocolRule[];
 }
@@ -69,6 +89,9 @@ const PROTOCOL_KEYS = [
   "alpha",
   "min_runs",
   "k",
+  "errors",
+  "adjust",
+  "generalize",
   "rules",
 ];
 const RULE_KEYS = ["id", "metric", "expect", "tolerance", "min", "max", "test"];
@@ -161,6 +184,23 @@ export function protocolFromJson(value: unknown, source?: string): Protocol {
       "an integer ≥ 0",
     );
     optionalNumber(value, "k", "", (n) => Number.isSafeInteger(n) && n >= 1, "an integer ≥ 1");
+    for (
+      const [key, known] of [
+        ["errors", ERRORS_MODES],
+        ["adjust", ADJUST_METHODS],
+        ["generalize", GENERALIZE_TO],
+      ] as const
+    ) {
+      const found = value[key];
+      if (found !== undefined && !(known as readonly unknown[]).includes(found)) {
+        throw new InputError(
+          `expected ${known.join(", ")}, got ${
+            typeof found === "string" ? JSON.stringify(found) : describeJson(found)
+          }`,
+          key,
+        );
+      }
+    }
     const rules = value.rules;
     if (!Array.isArray(rules) || rules.length === 0) {
       throw new InputError(

@@ -161,6 +161,20 @@ function checkAmount(value: number | null, name: string): number | null {
   return value;
 }
 
+/**
+ * The `schema` of a line of `agent run`'s spend ledger (`RUNS.spend.jsonl`):
+ * a model call's cost, not a run; readers of runs refuse it.
+ *
+ * @example Usage
+ * ```ts
+ * import { SPEND_SCHEMA } from "./runs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(SPEND_SCHEMA, "toolscore.agent_spend/1");
+ * ```
+ */
+export const SPEND_SCHEMA = "toolscore.agent_spend/1";
+
 /** Options for {@linkcode runFromRow} and {@linkcode loadRuns}. */
 export interface RunFromRowOptions {
   /**
@@ -168,6 +182,12 @@ export interface RunFromRowOptions {
    * @default {undefined}
    */
   variantKey?: string;
+  /**
+   * Told of each row stopped by the budget (`status: "stopped"`): it was not
+   * judged, so it is left out of the runs read (out of every `n`).
+   * @default {undefined}
+   */
+  onStopped?: (where: string) => void;
 }
 
 const VARIANT_KEYS = ["arm_id", "variant", "arm", "model"];
@@ -279,7 +299,7 @@ export function runFromRow(row: unknown, options: RunFromRowOptions = {}): Run {
 
 /**
  * Runs from the text of one JSONL file (one JSON object per line; blank lines
- * skipped).
+ * and rows stopped by the budget, `status: "stopped"`, skipped).
  *
  * @param text The file's text.
  * @param file The file name, for errors.
@@ -303,6 +323,16 @@ export function runsFromJsonl(text: string, file: string, options: RunFromRowOpt
     const content = raw.trim();
     if (content === "") continue;
     const row = parseJsonLine(content, `${file}:${line}`);
+    if (isJsonObject(row) && row.schema === SPEND_SCHEMA) {
+      throw new InputError(
+        "is agent run's spend ledger (one line per model call), not runs; give the rows file",
+        `${file}:${line}`,
+      );
+    }
+    if (isJsonObject(row) && row.status === "stopped") {
+      options.onStopped?.(`${file}:${line}`);
+      continue;
+    }
     try {
       runs.push(runFromRow(row, options));
     } catch (error) {
@@ -338,9 +368,13 @@ export async function loadRuns(
   const runs: Run[] = [];
   for (const path of paths) {
     const before = runs.length;
-    for (const run of runsFromJsonl(await readTextFile(path), path, options)) runs.push(run);
+    let stopped = 0;
+    const onStopped = (where: string) => (stopped++, options.onStopped?.(where));
+    for (const run of runsFromJsonl(await readTextFile(path), path, { ...options, onStopped })) {
+      runs.push(run);
+    }
     // An empty file is not "no runs happened": say so rather than compare nothing.
-    if (runs.length === before) {
+    if (runs.length === before && stopped === 0) {
       throw new InputError("no runs: the file has no JSON lines; give agent-run JSONL", path);
     }
   }

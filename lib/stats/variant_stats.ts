@@ -72,6 +72,53 @@ export interface TaskRuns {
    * is unknown or a repeat number occurs twice (the runs cannot be matched).
    */
   repeats: ReadonlyMap<number, boolean> | null;
+  /**
+   * Repeats of runs left out (error runs under `errors: exclude`): their
+   * partners in another variant are left out of a matched test too.
+   */
+  dropped?: ReadonlySet<number>;
+}
+
+/**
+ * How one task behaved over its repeats under one variant: `stable_pass`
+ * (every run passed), `stable_fail` (none did), `flaky` (some did), or
+ * `single` (fewer than two runs: nothing to say).
+ */
+export type TaskClassName = "stable_pass" | "stable_fail" | "flaky" | "single";
+
+/** One task's class under one variant. */
+export interface TaskClass {
+  /** The task. */
+  task: string;
+  /** Passing runs. */
+  passes: number;
+  /** Runs (under `errors: exclude`, judged runs only). */
+  n: number;
+  /** The class. */
+  class: TaskClassName;
+}
+
+/**
+ * The class of a task from its passes and runs (see {@linkcode TaskClassName}).
+ *
+ * @param passes Passing runs.
+ * @param n Runs.
+ * @returns `single` under 2 runs, else `stable_pass`, `stable_fail` or `flaky`.
+ *
+ * @example Usage
+ * ```ts
+ * import { taskClassOf } from "@toolscore/cli";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(taskClassOf(3, 3), "stable_pass");
+ * assert.equal(taskClassOf(1, 3), "flaky");
+ * assert.equal(taskClassOf(0, 3), "stable_fail");
+ * assert.equal(taskClassOf(1, 1), "single");
+ * ```
+ */
+export function taskClassOf(passes: number, n: number): TaskClassName {
+  if (n < 2) return "single";
+  return passes === n ? "stable_pass" : passes === 0 ? "stable_fail" : "flaky";
 }
 
 /** The fields of a {@linkcode VariantStats}. */
@@ -165,6 +212,8 @@ export class VariantStats implements VariantStatsFields {
    * `null` when unknown (fewer than two tasks, or a pass rate of 0 or 1).
    */
   readonly designEffect: number | null;
+  /** Per task (in first-seen order): passes, runs and class over its repeats. */
+  readonly taskClasses: readonly TaskClass[];
 
   /**
    * Create a variant summary (usually {@linkcode compareRuns} does).
@@ -190,6 +239,12 @@ export class VariantStats implements VariantStatsFields {
     this.clusteredInterval = clustered.interval;
     this.clusteredSe = clustered.se;
     this.designEffect = clustered.designEffect;
+    this.taskClasses = [...this.byTask].map(([task, runs]) => ({
+      task,
+      passes: runs.passes,
+      n: runs.n,
+      class: taskClassOf(runs.passes, runs.n),
+    }));
   }
 
   /** Passing runs. */
@@ -242,6 +297,7 @@ export class VariantStats implements VariantStatsFields {
       clustered_interval: this.clusteredInterval === null ? null : [...this.clusteredInterval],
       clustered_se: this.clusteredSe,
       design_effect: this.designEffect,
+      task_classes: this.taskClasses.map((entry) => ({ ...entry })),
     };
   }
 }

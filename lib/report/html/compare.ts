@@ -11,7 +11,12 @@
  */
 
 import type { Comparison } from "../../stats/comparison.ts";
-import { formatMetricValue, formatPassRate, formatPValue } from "../../stats/format.ts";
+import {
+  formatDifference,
+  formatMetricValue,
+  formatPassRate,
+  formatPValue,
+} from "../../stats/format.ts";
 import { paretoFront } from "../../stats/select.ts";
 import type { VariantStats } from "../../stats/variant_stats.ts";
 import { escapeHtml } from "../escape.ts";
@@ -231,10 +236,12 @@ export function comparisonSections(comparison: Comparison): string {
     `<tr><th scope="row">${escapeHtml(stats.variant)}</th>${cells(stats)}</tr>`
   );
   const pairs = comparison.pairs.map((pair) => {
-    const difference = pair.difference === null
-      ? "unknown"
-      : `${pair.difference >= 0 ? "+" : ""}${pair.difference.toFixed(2)}`;
-    const paired = pair.pairedPValue === null ? "" : ` p = ${formatPValue(pair.pairedPValue)}`;
+    // "+20 points [+6, +33]": b − a with the 95% interval that answers the deciding question.
+    const difference = escapeHtml(formatDifference(pair.difference, pair.differenceInterval));
+    const paired = (pair.pairedPValue === null ? "" : ` p = ${formatPValue(pair.pairedPValue)}`) +
+      (pair.adjust === "none" || pair.adjustedPValue === null
+        ? ""
+        : `, ${pair.adjust === "holm" ? "Holm" : "BH"} ${formatPValue(pair.adjustedPValue)}`);
     const reason = pair.testReason === ""
       ? ""
       : `<br><small>${escapeHtml(pair.testReason)}</small>`;
@@ -266,7 +273,7 @@ ${scatter(comparison.variants)}
 ${
     pairs.length === 0 ? "<p>No pairs to compare.</p>" : `<table>
 <caption>Pair verdicts (alpha = ${comparison.alpha}, min_n = ${comparison.minN})</caption>
-<thead><tr><th scope="col">pair</th><th scope="col" class="num">difference</th><th scope="col" class="num">Fisher p</th><th scope="col">intervals overlap</th><th scope="col">test</th><th scope="col">verdict</th></tr></thead>
+<thead><tr><th scope="col">pair</th><th scope="col" class="num">difference (b − a, 95%)</th><th scope="col" class="num">Fisher p</th><th scope="col">intervals overlap</th><th scope="col">test</th><th scope="col">verdict</th></tr></thead>
 <tbody>
 ${pairs.join("\n")}
 </tbody>
