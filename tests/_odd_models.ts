@@ -12,7 +12,9 @@ export type OddCall =
   | { kind: "unknown-type" }
   | { kind: "missing-args"; name: string }
   | { kind: "null-args"; name: string }
-  | { kind: "bad-args"; name: string };
+  | { kind: "bad-args"; name: string }
+  /** Chat Completions' legacy `function_call` (one per message, after the tool calls). */
+  | { kind: "legacy"; name: string; args: Record<string, unknown> };
 
 /** One scripted reply. */
 export interface OddReply {
@@ -39,7 +41,8 @@ function wireName(name: string, tools: string[]): string {
 const FINAL: OddReply = { text: "Done.", calls: [], stop: "end" };
 
 function openaiBody(reply: OddReply, turn: number, tools: string[]): Record<string, unknown> {
-  const toolCalls = reply.calls.map((call, i) => {
+  const legacy = reply.calls.find((call) => call.kind === "legacy");
+  const toolCalls = reply.calls.filter((call) => call.kind !== "legacy").map((call, i) => {
     const id = `call_${turn}_${i}`;
     switch (call.kind) {
       case "good":
@@ -77,6 +80,12 @@ function openaiBody(reply: OddReply, turn: number, tools: string[]): Record<stri
   const message: Record<string, unknown> = { role: "assistant", content: reply.text ?? null };
   if (reply.refusal !== undefined) message.refusal = reply.refusal;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (legacy?.kind === "legacy") {
+    message.function_call = {
+      name: wireName(legacy.name, tools),
+      arguments: JSON.stringify(legacy.args),
+    };
+  }
   return {
     id: `chatcmpl-${turn}`,
     object: "chat.completion",
@@ -88,6 +97,8 @@ function openaiBody(reply: OddReply, turn: number, tools: string[]): Record<stri
         ? "length"
         : toolCalls.length > 0
         ? "tool_calls"
+        : legacy !== undefined
+        ? "function_call"
         : "stop",
     }],
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },

@@ -53,6 +53,17 @@ const CASES: Record<string, OddReply[]> = {
     { text: "Stored Ada.", calls: [], stop: "end" },
   ],
   refusal: [{ refusal: "I can't help with that.", calls: [], stop: "end" }],
+  legacy: [
+    {
+      calls: [{ kind: "good", name: "create_entities", args: ADA }, {
+        kind: "legacy",
+        name: "read_graph",
+        args: {},
+      }],
+      stop: "end",
+    },
+    { text: "Stored and read.", calls: [], stop: "end" },
+  ],
   length: [
     { calls: [{ kind: "good", name: "create_entities", args: ADA }], stop: "end" },
     { text: "I have successfully stored Ada and", calls: [], stop: "length" },
@@ -203,6 +214,18 @@ Deno.test("agent run with odd model answers over three wire formats and the memo
       ["x", "unknown-type"],
       ["read_graph", null],
     ]);
+
+    // A legacy function_call is a call too, after the tool calls, answered by a function message.
+    assert.deepEqual(calls("openai-legacy").map((c) => [c.tool, c.id]), [
+      ["create_entities", "call_0_0"],
+      ["read_graph", "function_call"],
+    ]);
+    assert.equal((calls("openai-legacy")[1]!.metadata as Json).call_type, "function_call");
+    assert.ok(calls("openai-legacy")[1]!.result !== undefined);
+    const functionMessages = servers.openai.requests.flatMap((r) =>
+      (r.body.messages as Json[]).filter((m) => m.role === "function")
+    );
+    assert.deepEqual(functionMessages.map((m) => m.name), ["read_graph"]);
 
     // A refusal is the answer, and kept as the turn's refusal.
     assert.equal(traces.get("openai-refusal")!.final_answer, "I can't help with that.");

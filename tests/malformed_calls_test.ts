@@ -183,6 +183,25 @@ Deno.test("readChatCompletion() reads custom calls, missing and null arguments, 
   assert.equal(malformedCall(reply.calls[0]!, "sql"), undefined);
 });
 
+Deno.test("readChatCompletion() reads a legacy function_call as a call after the tool calls", () => {
+  const { reply, message } = readChatCompletion({
+    choices: [{
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "a", type: "function", function: { name: "ping", arguments: "{}" } }],
+        function_call: { name: "lookup" },
+      },
+      finish_reason: "function_call",
+    }],
+  }, "test");
+  assert.deepEqual(reply.calls.map((c) => [c.id, c.name, c.args, c.kind ?? null]), [
+    ["a", "ping", {}, null],
+    ["function_call", "lookup", {}, "function_call"],
+  ]);
+  assert.deepEqual(message.function_call, { name: "lookup", arguments: "{}" });
+});
+
 Deno.test("readMessage() and readGenerateContent() read missing and null inputs as {} with a note", () => {
   const { reply, content } = readMessage({
     content: [

@@ -14,7 +14,9 @@
  * `arguments` are `{}`, with a note on the call; a call of another type, or
  * one with no id, is still answered (its id made up when missing, and sent
  * back in the assistant message so that the result answers it). A refusal
- * (`message.refusal`) is kept in the reply and in the conversation.
+ * (`message.refusal`) is kept in the reply and in the conversation. The
+ * legacy `function_call` (deprecated; a server may still send it) is a call
+ * too, after the `tool_calls`, answered by a `role: "function"` message.
  *
  * @module
  */
@@ -89,6 +91,10 @@ function readToolCall(call: unknown, id: string): ModelCall {
   };
 }
 
+// The id given to a message's legacy function_call, which has none; tool_calls ids are the
+// provider's or call_N.
+const LEGACY_ID = "function_call";
+
 // The call as it goes back in the assistant message: with the id made up when it had none (so
 // that its result answers it), and missing or null function arguments as "{}" (what was run).
 function echoedCall(call: unknown, id: string): unknown {
@@ -143,6 +149,12 @@ export function readChatCompletion(
     calls.push(readToolCall(call, id));
     return echoedCall(call, id);
   });
+  // The legacy function_call (deprecated, still sent by some servers) is a call too.
+  const legacy = message.function_call;
+  if (isJsonObject(legacy)) {
+    const name = typeof legacy.name === "string" ? legacy.name : "";
+    calls.push({ ...parseArguments(LEGACY_ID, name, legacy.arguments), kind: "function_call" });
+  }
   const text = typeof message.content === "string" ? message.content : null;
   const record = body as JsonObject;
   const refusal = typeof message.refusal === "string" && message.refusal !== ""
@@ -164,6 +176,13 @@ export function readChatCompletion(
       content: text,
       ...(refusal !== undefined ? { refusal } : {}),
       ...(rawCalls.length > 0 ? { tool_calls: rawCalls } : {}),
+      ...(isJsonObject(legacy)
+        ? {
+          function_call: legacy.arguments === undefined || legacy.arguments === null
+            ? { ...legacy, arguments: "{}" }
+            : legacy,
+        }
+        : {}),
     },
   };
 }
@@ -183,11 +202,13 @@ class OpenAIConversation implements Conversation {
 
   async next(results: ToolReply[]): Promise<ModelReply> {
     for (const result of results) {
-      this.#messages.push({
-        role: "tool",
-        tool_call_id: result.id,
-        content: result.isError ? `Error: ${result.text}` : result.text,
-      });
+      const content = result.isError ? `Error: ${result.text}` : result.text;
+      // A legacy function_call is answered by a role "function" message that names it.
+      this.#messages.push(
+        result.id === LEGACY_ID
+          ? { role: "function", name: result.name, content }
+          : { role: "tool", tool_call_id: result.id, content },
+      );
     }
     const { arm, apiKey, http } = this.#options;
     const url = joinUrl(arm.baseUrl ?? OPENAI_BASE_URL, "/chat/completions");
