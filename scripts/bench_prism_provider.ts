@@ -168,8 +168,10 @@ async function main(): Promise<number> {
     console.log(
       `calls: ${calls.length}; malformed ${
         JSON.stringify(count(calls.filter((c) => c.malformed), (c) => String(c.malformed)))
-      }; custom ${
-        calls.filter((c) => (c.metadata as Json | undefined)?.call_type === "custom").length
+      }; by type ${
+        JSON.stringify(
+          count(calls, (c) => String((c.metadata as Json | undefined)?.call_type ?? "function")),
+        )
       }; failed ${calls.filter((c) => c.is_error === true).length}`,
     );
     for (const [error, n] of Object.entries(count(errors, (row) => String(row.error)))) {
