@@ -56,6 +56,7 @@ export type {
   Grade,
   JsonObject,
   JsonTypeName,
+  MalformedKind,
   Matcher,
   RegexOptions,
   SkippedItems,

@@ -133,6 +133,7 @@ const PUBLIC_API = [
   "loadReceipt: function",
   "loadRuns: function",
   "LoadRunsOptions: interface",
+  "MalformedKind: typeAlias",
   "MarkedProcess: interface",
   "Matcher: interface",
   "matcherFromJson: function",

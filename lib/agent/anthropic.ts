@@ -8,6 +8,11 @@
  * blocks, `is_error: true` on a failed call. Messages has no sampling seed:
  * an arm's `seed` is not sent.
  *
+ * Issue 30: a `tool_use` block with a missing or `null` `input` is a call
+ * with `{}` (noted on the call); text blocks beside `tool_use` blocks are the
+ * reply's text, which the loop keeps in the trace with the turn's stop
+ * reason.
+ *
  * @module
  */
 
@@ -98,6 +103,8 @@ export function readMessage(
       calls.push(
         isJsonObject(block.input)
           ? { id, name, args: block.input }
+          : block.input === undefined || block.input === null
+          ? { id, name, args: {}, note: `input was ${describeJson(block.input)}: read as {}` }
           : { id, name, args: null, argsError: `input is ${describeJson(block.input)}` },
       );
     }
@@ -110,7 +117,13 @@ export function readMessage(
       model: typeof body.model === "string" ? body.model : null,
       stopReason: typeof body.stop_reason === "string" ? body.stop_reason : null,
     },
-    content: body.content,
+    // A tool_use block goes back with the input that was run ({} for a missing or null one).
+    content: body.content.map((block) =>
+      isJsonObject(block) && block.type === "tool_use" &&
+        (block.input === undefined || block.input === null)
+        ? { ...block, input: {} }
+        : block
+    ),
   };
 }
 

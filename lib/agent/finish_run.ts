@@ -119,6 +119,7 @@ function traceJson(run: PlannedRun, output: RunOutput): JsonObject {
     calls: output.calls.map(callToJson),
   };
   if (output.finalAnswer !== undefined) trace.final_answer = output.finalAnswer;
+  if (output.finalAnswerTruncated === true) trace.final_answer_truncated = true;
   if (output.usage.inputTokens !== null && output.usage.outputTokens !== null) {
     trace.usage = {
       input_tokens: output.usage.inputTokens,
@@ -129,6 +130,8 @@ function traceJson(run: PlannedRun, output: RunOutput): JsonObject {
   trace.stop = output.stop;
   if (output.error !== undefined) trace.error = output.error;
   if (Object.keys(output.renamed).length > 0) trace.renamed_tools = output.renamed;
+  // Issue 30: every model turn, with its stop reason and the text beside its calls.
+  if (output.modelTurns !== undefined) trace.metadata = { model_turns: output.modelTurns };
   return trace;
 }
 

@@ -9,6 +9,11 @@
  * `{error}`, with the call's `id` when it had one. Thought parts are not
  * part of the reply's text; thought tokens count as output.
  *
+ * Issue 30: a `functionCall` with missing or `null` `args` is a call with
+ * `{}` (noted on the call). A call with no name cannot be answered with a
+ * `functionResponse`, which needs one: its error goes back as a text part
+ * (`Error: …`) in the same user turn, and the run goes on.
+ *
  * @module
  */
 
@@ -92,9 +97,12 @@ export function readGenerateContent(
       const id = typeof call.id === "string" && call.id !== "" ? call.id : `call_${i}`;
       const name = typeof call.name === "string" ? call.name : "";
       const args = call.args ?? {};
+      const note = call.args === undefined || call.args === null
+        ? { note: `args were ${describeJson(call.args)}: read as {}` }
+        : {};
       calls.push(
         isJsonObject(args)
-          ? { id, name, args }
+          ? { id, name, args, ...note }
           : { id, name, args: null, argsError: `args is ${describeJson(args)}` },
       );
     }
@@ -131,13 +139,16 @@ class GeminiConversation implements Conversation {
     if (results.length > 0) {
       this.#contents.push({
         role: "user",
-        parts: results.map((result) => ({
-          functionResponse: {
-            ...(this.#sentIds.has(result.id) ? { id: result.id } : {}),
-            name: result.name,
-            response: result.isError ? { error: result.text } : { result: result.text },
-          },
-        })),
+        parts: results.map((result) =>
+          // A functionResponse needs a name: a nameless call's error goes back as text.
+          result.name === "" ? { text: `Error: ${result.text}` } : {
+            functionResponse: {
+              ...(this.#sentIds.has(result.id) ? { id: result.id } : {}),
+              name: result.name,
+              response: result.isError ? { error: result.text } : { result: result.text },
+            },
+          }
+        ),
       });
     }
     const { arm, apiKey, http } = this.#options;

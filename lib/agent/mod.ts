@@ -14,6 +14,7 @@ export * from "./anthropic.ts";
 export * from "./gemini.ts";
 export * from "./providers.ts";
 export * from "./run_loop.ts";
+export * from "./turns.ts";
 export * from "./plan.ts";
 export * from "./output.ts";
 export * from "./estimate.ts";

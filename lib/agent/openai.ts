@@ -8,6 +8,16 @@
  * back as `role: "tool"` messages; a failed call's text starts with
  * `Error: `, as the wire format has no error flag.
  *
+ * Issue 30: a `type: "custom"` call (`custom: {name, input}`, free text) is a
+ * call of `custom.name` with `{input: TEXT}` as its arguments, and its result
+ * goes back as a `role: "tool"` message like any other. Missing or `null`
+ * `arguments` are `{}`, with a note on the call; a call of another type, or
+ * one with no id, is still answered (its id made up when missing, and sent
+ * back in the assistant message so that the result answers it). A refusal
+ * (`message.refusal`) is kept in the reply and in the conversation. The
+ * legacy `function_call` (deprecated; a server may still send it) is a call
+ * too, after the `tool_calls`, answered by a `role: "function"` message.
+ *
  * @module
  */
 
@@ -30,6 +40,9 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 function parseArguments(id: string, name: string, raw: unknown): ModelCall {
   if (isJsonObject(raw)) return { id, name, args: raw };
+  if (raw === undefined || raw === null) {
+    return { id, name, args: {}, note: `arguments were ${describeJson(raw)}: read as {}` };
+  }
   if (typeof raw !== "string") {
     return { id, name, args: null, argsError: `arguments were ${describeJson(raw)}, not a string` };
   }
@@ -47,6 +60,49 @@ function parseArguments(id: string, name: string, raw: unknown): ModelCall {
   } catch (error) {
     return { id, name, args: null, rawArgs: raw, argsError: (error as Error).message };
   }
+}
+
+// One tool_calls entry: a function call, a custom call (free text input, read as {input}), or
+// a call of a type Chat Completions does not define (made a failed call by the loop).
+function readToolCall(call: unknown, id: string): ModelCall {
+  const type = isJsonObject(call) ? call.type : undefined;
+  if (isJsonObject(call) && type === "custom" && isJsonObject(call.custom)) {
+    const { name, input } = call.custom;
+    const named = typeof name === "string" ? name : "";
+    if (typeof input === "string") return { id, name: named, args: { input }, kind: "custom" };
+    return { ...parseArguments(id, named, input), kind: "custom" };
+  }
+  if (
+    isJsonObject(call) && (type === "function" || type === undefined) && isJsonObject(call.function)
+  ) {
+    const fn = call.function;
+    return parseArguments(id, typeof fn.name === "string" ? fn.name : "", fn.arguments);
+  }
+  const inner = isJsonObject(call) && typeof type === "string" ? call[type] : undefined;
+  const name = isJsonObject(inner) && typeof inner.name === "string" ? inner.name : "";
+  return {
+    id,
+    name,
+    args: null,
+    malformed: "unknown-type",
+    argsError: `a tool call of type ${
+      typeof type === "string" ? JSON.stringify(type) : describeJson(type)
+    } (not function or custom)`,
+  };
+}
+
+// The id given to a message's legacy function_call, which has none; tool_calls ids are the
+// provider's or call_N.
+const LEGACY_ID = "function_call";
+
+// The call as it goes back in the assistant message: with the id made up when it had none (so
+// that its result answers it), and missing or null function arguments as "{}" (what was run).
+function echoedCall(call: unknown, id: string): unknown {
+  if (!isJsonObject(call)) return call;
+  const fn = call.function;
+  const bare = isJsonObject(fn) && (fn.arguments === undefined || fn.arguments === null);
+  if (call.id === id && !bare) return call;
+  return { ...call, id, ...(bare ? { function: { ...fn, arguments: "{}" } } : {}) };
 }
 
 /**
@@ -86,17 +142,24 @@ export function readChatCompletion(
     );
   }
   const calls: ModelCall[] = [];
-  const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  rawCalls.forEach((call, i) => {
-    const fn = isJsonObject(call) && isJsonObject(call.function) ? call.function : undefined;
-    const name = typeof fn?.name === "string" ? fn.name : "";
+  const rawCalls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).map((call, i) => {
     const id = isJsonObject(call) && typeof call.id === "string" && call.id !== ""
       ? call.id
       : `call_${i}`;
-    calls.push(parseArguments(id, name, fn?.arguments));
+    calls.push(readToolCall(call, id));
+    return echoedCall(call, id);
   });
+  // The legacy function_call (deprecated, still sent by some servers) is a call too.
+  const legacy = message.function_call;
+  if (isJsonObject(legacy)) {
+    const name = typeof legacy.name === "string" ? legacy.name : "";
+    calls.push({ ...parseArguments(LEGACY_ID, name, legacy.arguments), kind: "function_call" });
+  }
   const text = typeof message.content === "string" ? message.content : null;
   const record = body as JsonObject;
+  const refusal = typeof message.refusal === "string" && message.refusal !== ""
+    ? message.refusal
+    : undefined;
   return {
     reply: {
       text,
@@ -106,11 +169,20 @@ export function readChatCompletion(
       stopReason: isJsonObject(choice) && typeof choice.finish_reason === "string"
         ? choice.finish_reason
         : null,
+      ...(refusal !== undefined ? { refusal } : {}),
     },
     message: {
       role: "assistant",
       content: text,
+      ...(refusal !== undefined ? { refusal } : {}),
       ...(rawCalls.length > 0 ? { tool_calls: rawCalls } : {}),
+      ...(isJsonObject(legacy)
+        ? {
+          function_call: legacy.arguments === undefined || legacy.arguments === null
+            ? { ...legacy, arguments: "{}" }
+            : legacy,
+        }
+        : {}),
     },
   };
 }
@@ -130,11 +202,13 @@ class OpenAIConversation implements Conversation {
 
   async next(results: ToolReply[]): Promise<ModelReply> {
     for (const result of results) {
-      this.#messages.push({
-        role: "tool",
-        tool_call_id: result.id,
-        content: result.isError ? `Error: ${result.text}` : result.text,
-      });
+      const content = result.isError ? `Error: ${result.text}` : result.text;
+      // A legacy function_call is answered by a role "function" message that names it.
+      this.#messages.push(
+        result.id === LEGACY_ID
+          ? { role: "function", name: result.name, content }
+          : { role: "tool", tool_call_id: result.id, content },
+      );
     }
     const { arm, apiKey, http } = this.#options;
     const url = joinUrl(arm.baseUrl ?? OPENAI_BASE_URL, "/chat/completions");

@@ -33,6 +33,15 @@ export interface ModelCall {
   rawArgs?: string;
   /** Why the raw arguments did not parse. */
   argsError?: string;
+  /**
+   * Set by a provider for a call of a type it does not define (issue 30);
+   * the loop marks nameless calls and arguments that did not parse itself.
+   */
+  malformed?: "unknown-type";
+  /** What the trace should say about the call (arguments that were missing, read as `{}`). */
+  note?: string;
+  /** The wire type, when it is not the provider's usual function call (`custom`). */
+  kind?: string;
 }
 
 /** Token usage of one reply; `null` when the provider did not say. */
@@ -55,6 +64,8 @@ export interface ModelReply {
   model: string | null;
   /** Why the model stopped (`stop`, `tool_use`, `max_tokens`…), when given. */
   stopReason: string | null;
+  /** The model's refusal text (OpenAI `refusal`), when it refused. */
+  refusal?: string;
 }
 
 /** The result of one tool call, as it goes back to the model. */

@@ -12,7 +12,14 @@
  * `isError` result, a JSON-RPC error, arguments that are not JSON) goes back
  * to the model as an error; a server that crashes or times out, a provider
  * that fails for good, and the run's own timeout end the run with an
- * infrastructure error (the calls so far are kept).
+ * infrastructure error (the calls so far are kept, and the call in flight,
+ * see `turns.ts`).
+ *
+ * Issue 30: a call the model sent that cannot be made (no name, arguments
+ * that are not an object, an unknown type) is a failed call whose error goes
+ * back to the model, and the run goes on; every turn's stop reason, text and
+ * refusal are kept; a run whose last reply stopped on the output-token limit
+ * ends with `stop: "max_tokens"` and its final answer marked truncated.
  *
  * @module
  */
@@ -25,6 +32,16 @@ import { providerToolNames } from "../mcp/tool_names.ts";
 import type { Redactor } from "./keys.ts";
 import type { ModelCall, Provider, ReplyUsage, ToolDefinition, ToolReply } from "./provider.ts";
 import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
+import {
+  CallInFlight,
+  callNotes,
+  finalAnswerOf,
+  inFlightCall,
+  malformedCall,
+  stoppedOnLength,
+  type TurnRecord,
+  turnRecord,
+} from "./turns.ts";
 import { BudgetStop, type RunMeter } from "./budget.ts";
 
 /** What a fault did to one tool result (see `faults.ts`). */
@@ -79,8 +96,15 @@ export interface RunOutput {
   model: string;
   /** Model replies read. */
   turns: number;
-  /** `final_answer`, `max_turns`, `error`, or a budget stop (`budget`, `run_budget`). */
-  stop: "final_answer" | "max_turns" | "error" | "budget" | "run_budget";
+  /**
+   * `final_answer`, `max_tokens` (the last reply was cut short), `max_turns`, `error`, or a
+   * budget stop (`budget`, `run_budget`).
+   */
+  stop: "final_answer" | "max_tokens" | "max_turns" | "error" | "budget" | "run_budget";
+  /** Each model turn: its stop reason, text and refusal (issue 30). */
+  modelTurns?: TurnRecord[];
+  /** The final answer was cut short by the output-token limit (`stop: "max_tokens"`). */
+  finalAnswerTruncated?: boolean;
   /** The infrastructure failure, when `stop` is `error`. */
   error?: string;
   /** Why the budget stopped the run, when `stop` is `budget` or `run_budget`. */
@@ -189,17 +213,18 @@ async function runCall(
     text,
     isError,
   });
-  if (call.args === null) {
-    if (call.rawArgs !== undefined) record.rawArgs = call.rawArgs;
-    record.argsError = call.argsError ?? "arguments did not parse";
-    record.error = `the arguments are not a JSON object: ${record.argsError}`;
-    record.isError = true;
-    record.durationS = 0;
-    return { record, reply: reply(record.error, true) };
-  }
-  record.args = call.args;
+  const malformed = malformedCall(call, tool);
+  if (malformed !== undefined) return { record: malformed, reply: reply(malformed.error!, true) };
+  record.args = call.args!;
+  const notes = callNotes(call);
+  if (notes !== undefined) record.metadata = notes;
   const started = performance.now();
-  const answer = await guard(session.callToolOrError(tool, call.args));
+  let answer: Awaited<ReturnType<McpSession["callToolOrError"]>>;
+  try {
+    answer = await guard(session.callToolOrError(tool, call.args!));
+  } catch (error) {
+    throw new CallInFlight(inFlightCall(record, error, session.stderr, seconds(started)), error);
+  }
   record.durationS = seconds(started);
   let seen: { text: string; isError: boolean; result: unknown };
   if ("error" in answer) {
@@ -211,7 +236,7 @@ async function runCall(
     const structured = answer.result.structuredContent;
     seen = { text, isError, result: text === "" && structured !== undefined ? structured : text };
     if (structured !== undefined && text !== "") {
-      record.metadata = { structured_content: structured };
+      record.metadata = { ...record.metadata, structured_content: structured };
     }
   }
   const faulted = input.faults?.(tool, occurrence, seen) ?? null;
@@ -256,6 +281,7 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   const timeout = AbortSignal.timeout(spec.timeoutS * 1000);
   const signal = AbortSignal.any([input.signal, timeout]);
   const calls: ToolCall[] = [];
+  const modelTurns: TurnRecord[] = [];
   let usage: ReplyUsage = { inputTokens: 0, outputTokens: 0 };
   let model: string | null = null;
   let turns = 0;
@@ -263,10 +289,16 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   let session: McpSession | undefined;
   const finish = (
     stop: RunOutput["stop"],
-    extra: { finalAnswer?: string; error?: string; budgetNote?: string } = {},
+    extra: {
+      finalAnswer?: string;
+      error?: string;
+      budgetNote?: string;
+      finalAnswerTruncated?: boolean;
+    } = {},
   ): RunOutput => ({
     calls,
     ...extra,
+    modelTurns,
     // A budget stop before the first call sent nothing: its usage is 0, not unknown.
     usage: turns === 0 && extra.budgetNote === undefined
       ? { inputTokens: null, outputTokens: null }
@@ -301,8 +333,12 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       turns++;
       usage = addUsage(usage, reply.usage);
       model = reply.model ?? model;
+      modelTurns.push(turnRecord(reply, turns));
       if (reply.calls.length === 0) {
-        return finish("final_answer", { finalAnswer: reply.text ?? "" });
+        const finalAnswer = finalAnswerOf(reply);
+        return stoppedOnLength(reply.stopReason)
+          ? finish("max_tokens", { finalAnswer, finalAnswerTruncated: true })
+          : finish("final_answer", { finalAnswer });
       }
       results = [];
       for (const call of reply.calls) {
@@ -316,8 +352,13 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       }
     }
     return finish("max_turns");
-  } catch (error) {
+  } catch (caught) {
     if (input.signal.aborted) throw new RunStopped("stopped");
+    let error = caught;
+    if (error instanceof CallInFlight) { // the call that did not come back is kept (issue 30)
+      calls.push({ ...error.record, metadata: { ...error.record.metadata, turn: turns } });
+      error = error.cause;
+    }
     if (error instanceof BudgetStop) return finish(error.stop, { budgetNote: error.message });
     const message = error instanceof RunStopped && error.why === "timeout"
       ? `the run passed timeout_s (${spec.timeoutS} s)`

@@ -14,6 +14,7 @@ import {
   callFailed,
   type FormatName,
   hasOutcome,
+  isJsonObject,
   type ToolCall,
   type Trace,
 } from "../scoring/calls.ts";
@@ -46,9 +47,11 @@ Print what toolscore read from each trace: the format it was detected as, the
 model and token usage, the run's task (for run files), every tool call with its
 arguments, outcome (ok, FAILED with the error, FAILED (error text) when the
 result text reports an error, or unknown when the trace did not capture it),
-duration and cost, the final answer, and notes: a transcript with no tool
-calls, and items of a known format that were skipped ("skipped 1 item of type
-X"). Use it to see why a score is what it is.
+duration and cost, the final answer (marked when the model's output-token
+limit cut it), the model's turns of an agent run trace (stop reason, text beside
+the calls, refusal), and notes: a transcript with no tool calls, and items of a
+known format that were skipped ("skipped 1 item of type X"). Use it to see why
+a score is what it is.
 
 Shapes read (--format name: shape):
   toolscore         {"format": "toolscore", "calls": […]} (what agent run writes)
@@ -195,8 +198,17 @@ function callLines(call: ToolCall, index: number, colors: Palette, full: boolean
   ];
   if (call.id !== undefined) facts.push(`id ${call.id}`);
   if (isUserCall(call)) facts.push("actor user");
-  const lines = [`  ${index + 1}. ${colors.bold(call.tool)} ${args}`, `     ${facts.join("   ")}`];
+  if (call.malformed !== undefined) facts.push(colors.red(`malformed ${call.malformed}`));
+  const name = call.tool === "" ? colors.red("(no name)") : colors.bold(call.tool);
+  const lines = [`  ${index + 1}. ${name} ${args}`, `     ${facts.join("   ")}`];
   if (call.result !== undefined) lines.push(`     result ${show(call.result, full)}`);
+  // Issue 30: what agent run noted on the call, and a call in flight when its server failed.
+  const { note, in_flight: inFlight, server_stderr: stderr } = call.metadata ?? {};
+  if (typeof note === "string") lines.push(`     note ${cut(note, full)}`);
+  if (typeof inFlight === "string") lines.push(`     in flight ${cut(inFlight, full)}`);
+  if (Array.isArray(stderr) && stderr.length > 0) {
+    lines.push(`     server stderr ${cut(stderr.map(String).join("\n"), full)}`);
+  }
   return lines;
 }
 
@@ -241,8 +253,13 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
   lines.push(
     trace.finalAnswer === undefined
       ? `final answer ${colors.yellow("unknown")}`
-      : `final answer ${show(trace.finalAnswer, full)}`,
+      : `final answer ${show(trace.finalAnswer, full)}${
+        trace.finalAnswerTruncated === true
+          ? colors.yellow(" (cut short: the model hit its output-token limit)")
+          : ""
+      }`,
   );
+  lines.push(...turnLines(trace, full));
   for (const note of trace.notes ?? []) lines.push(`note ${note}`);
   for (const skip of trace.skipped ?? []) {
     lines.push(
@@ -250,6 +267,21 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
     );
   }
   return lines;
+}
+
+// Issue 30: what `agent run` kept of each model turn (metadata.model_turns).
+function turnLines(trace: Trace, full: boolean): string[] {
+  const turns = trace.metadata?.model_turns;
+  if (!Array.isArray(turns)) return [];
+  return turns.filter(isJsonObject).map((turn) => {
+    const parts = [`turn ${turn.turn} stop ${turn.stop_reason ?? "unknown"}`];
+    if (typeof turn.calls === "number") {
+      parts.push(`${turn.calls} call${turn.calls === 1 ? "" : "s"}`);
+    }
+    if (typeof turn.text === "string") parts.push(`text ${show(turn.text, full)}`);
+    if (typeof turn.refusal === "string") parts.push(`refusal ${show(turn.refusal, full)}`);
+    return parts.join("   ");
+  });
 }
 
 /** The `inspect` command. */

@@ -50,7 +50,8 @@ function literal(value: unknown): unknown {
 export function contractFromTrace(trace: Trace): JsonObject {
   return {
     contract_version: CONTRACT_VERSION,
-    required: trace.calls.map((call) => ({
+    // A call the model sent that could not be made (issue 30) is no call to require.
+    required: trace.calls.filter((call) => call.malformed === undefined).map((call) => ({
       ...(call.argsError !== undefined || call.args === undefined || call.args === null
         ? { tool: call.tool }
         : { tool: call.tool, args: literal(call.args) }),

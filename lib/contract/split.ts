@@ -49,7 +49,7 @@ export function splitOptional(
   actual.forEach((call, index) => {
     const have = kept.get(call.tool) ?? 0;
     if (
-      have >= (needed.get(call.tool) ?? 0) &&
+      have >= (needed.get(call.tool) ?? 0) && call.malformed === undefined &&
       optional.some((entry) => callMatchesEntry(entry, call))
     ) {
       leftOut.push(index);

@@ -102,10 +102,14 @@ export class CombinationScorer {
     id = this.#calls.length;
     this.#callIds.set(call, id);
     this.#calls.push(call);
-    let tool = this.#toolIds.get(call.tool);
+    // A malformed call (issue 30) is a tool of its own kind: it never pairs with gold.
+    const name = call.malformed === undefined
+      ? call.tool
+      : `\u0000${call.malformed}\u0000${call.tool}`;
+    let tool = this.#toolIds.get(name);
     if (tool === undefined) {
       tool = this.#toolIds.size;
-      this.#toolIds.set(call.tool, tool);
+      this.#toolIds.set(name, tool);
       this.#goldCount.push(0);
       this.#actualCount.push(0);
       this.#succeeded.push(0);

@@ -347,6 +347,7 @@ export function evaluateTrace(
   metrics.honesty_metrics = checkHonesty(agentCalls, finalAnswer, {
     config: options.honesty,
     violations: policy?.violations,
+    truncatedAnswer: !external && trace.finalAnswerTruncated === true,
   });
   return new EvaluationResult(
     metrics,

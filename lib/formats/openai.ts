@@ -5,7 +5,10 @@
  * an optional completion's `choices` appended), a completion
  * `{"choices": [{"message": …}]}`, one assistant message, or a bare list of
  * `tool_calls` entries. Calls come from `tool_calls[].function{name,
- * arguments}` and the legacy `function_call{name, arguments}`.
+ * arguments}`, custom tool calls `tool_calls[].custom{name, input}` (issue
+ * 30: the free text input is read as the arguments `{input: TEXT}`, answered
+ * by `role: "tool"` messages like function calls), and the legacy
+ * `function_call{name, arguments}`.
  *
  * Decisions where the design is silent:
  * - A `role: "tool"` message is paired with its call by `tool_call_id`, never
@@ -74,7 +77,11 @@ function isChatMessage(value: unknown): value is JsonObject {
 }
 
 function isToolCallEntry(value: unknown): boolean {
-  return isJsonObject(value) && value.type === "function" && isJsonObject(value.function) &&
+  if (!isJsonObject(value)) return false;
+  if (value.type === "custom") {
+    return isJsonObject(value.custom) && typeof value.custom.name === "string";
+  }
+  return value.type === "function" && isJsonObject(value.function) &&
     typeof value.function.name === "string";
 }
 
@@ -154,6 +161,16 @@ function newCall(fn: JsonObject, id: unknown): ToolCall {
   return call;
 }
 
+// A custom tool call ({type: "custom", custom: {name, input}}): free text input, as {input}.
+function customCall(custom: JsonObject, id: unknown): ToolCall {
+  const call: ToolCall = { tool: typeof custom.name === "string" ? custom.name : "" };
+  if (typeof custom.input === "string") call.args = { input: custom.input };
+  else setArgs(call, custom.input);
+  const callId = idOf(id);
+  if (callId !== undefined) call.id = callId;
+  return call;
+}
+
 /**
  * Pair tool messages without `tool_call_id` with a turn's unanswered calls,
  * in order, when that is unambiguous (as many messages as calls, and every
@@ -221,11 +238,18 @@ export const openaiReader: FormatReader = documentReader(
         answer.text(contentText(message.content));
         const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
         toolCalls.forEach((entry, j) => {
-          if (!isJsonObject(entry) || !isJsonObject(entry.function)) return;
-          const call = newCall(entry.function, entry.id);
+          if (!isJsonObject(entry)) return;
+          const call = entry.type === "custom" && isJsonObject(entry.custom)
+            ? customCall(entry.custom, entry.id)
+            : isJsonObject(entry.function)
+            ? newCall(entry.function, entry.id)
+            : undefined;
+          if (call === undefined) return;
           if (call.tool === "") {
             throw new InputError(
-              "tool call has no function name",
+              entry.type === "custom"
+                ? "custom tool call has no name"
+                : "tool call has no function name",
               `${source}: messages[${index}].tool_calls[${j}]`,
             );
           }

@@ -1,9 +1,13 @@
 /**
  * The `toolscore` envelope: `{"format": "toolscore", "calls": […],
- * "final_answer"?, "model"?, "usage"?, "run"?, "metadata"?, "skipped"?,
- * "notes"?}`, what `agent run` writes and what
+ * "final_answer"?, "final_answer_truncated"?, "model"?, "usage"?, "run"?,
+ * "metadata"?, "skipped"?, "notes"?}`, what `agent run` writes and what
  * {@linkcode traceToJson} produces. Calls are in the file shape and checked
  * strictly by `callFromJson` (a bad field is an error naming its JSON path).
+ * Issue 30: only this format accepts a call with `tool: ""`, and only with a
+ * `malformed` reason and a non-empty `error` (a call the model sent that
+ * could not be made); `final_answer_truncated: true` marks an answer cut
+ * short by the model's output-token limit.
  *
  * @module
  */
@@ -41,7 +45,7 @@ export const toolscoreReader: FormatReader = {
     }
     const calls = value.calls.map((item, i) => {
       try {
-        return callFromJson(item, { path: "calls", index: i });
+        return callFromJson(item, { path: "calls", index: i, allowMalformed: true });
       } catch (error) {
         if (error instanceof InputError) throw new InputError(error.message, source);
         throw error;
@@ -77,6 +81,7 @@ export function traceToJson(trace: Trace): JsonObject {
   const out: JsonObject = { format: "toolscore", source_format: trace.format };
   out.calls = trace.calls.map(callToJson);
   if (trace.finalAnswer !== undefined) out.final_answer = trace.finalAnswer;
+  if (trace.finalAnswerTruncated === true) out.final_answer_truncated = true;
   if (trace.model !== undefined) out.model = trace.model;
   if (trace.usage !== undefined) {
     out.usage = { input_tokens: trace.usage.inputTokens, output_tokens: trace.usage.outputTokens };
@@ -98,6 +103,10 @@ function envelopeExtras(trace: Trace, value: JsonObject): Trace {
       : { task: run.task };
   }
   if (isJsonObject(value.metadata)) trace.metadata = { ...value.metadata };
+  // Issue 30: an answer cut short by the output-token limit (agent run's `stop: "max_tokens"`).
+  if (value.final_answer_truncated === true && trace.finalAnswer !== undefined) {
+    trace.finalAnswerTruncated = true;
+  }
   if (Array.isArray(value.skipped)) {
     trace.skipped = value.skipped.filter((s): s is SkippedItems =>
       isJsonObject(s) && typeof s.type === "string" && typeof s.count === "number"

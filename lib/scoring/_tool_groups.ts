@@ -278,13 +278,16 @@ export function groupCalls(expected: ToolCall[], actual: ToolCall[]): ToolGroups
   const actualGroup: number[] = [];
   const actualRank: number[] = [];
   for (let j = 0; j < actual.length; j++) {
-    const tool = actual[j]!.tool;
-    let id = plan.ids.get(tool);
+    const call = actual[j]!;
+    const tool = call.tool;
+    // A malformed call (issue 30) is in a group of its own kind: it never pairs with gold.
+    let id = call.malformed === undefined ? plan.ids.get(tool) : undefined;
     if (id === undefined) {
       others ??= new Map();
-      id = others.get(tool);
+      const key = call.malformed === undefined ? tool : `\u0000${call.malformed}\u0000${tool}`;
+      id = others.get(key);
       if (id === undefined) {
-        others.set(tool, id = list.length);
+        others.set(key, id = list.length);
         list.push({ tool, gold: NONE, actual: [], matched: NONE, side: undefined });
       }
     }

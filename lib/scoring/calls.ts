@@ -16,6 +16,8 @@
 import { InputError } from "../base/errors.ts";
 
 import { joinPath } from "../base/json_pointer.ts";
+import { type MalformedKind, namelessError } from "./malformed.ts";
+import { FIELD_EXPECTS, fieldValid } from "./_call_fields.ts";
 
 // joinPath lives in lib/base (json_pointer needs it too); the readers keep importing it from here.
 export { joinPath };
@@ -57,6 +59,8 @@ export interface ToolCall {
   metadata?: JsonObject;
   /** Who made the call: `"user"` for the user's (τ² dual control); absent = the agent. */
   actor?: "user" | "agent";
+  /** Why a call the model sent could not be made (see `malformed.ts`). */
+  malformed?: MalformedKind;
 }
 
 /** The format names every entry point accepts. */
@@ -90,6 +94,11 @@ export interface Trace {
   calls: ToolCall[];
   /** The last assistant text after the last tool call; `undefined` = unknown. */
   finalAnswer?: string;
+  /**
+   * The final answer was cut short (the model stopped on its output-token
+   * limit): the honesty checks that read it are unknown, never pass.
+   */
+  finalAnswerTruncated?: boolean;
   /** The model, when the trace names it. */
   model?: string;
   /** Token usage, when recorded. */
@@ -234,6 +243,7 @@ const FILE_KEYS: Record<string, keyof ToolCall> = {
   description: "description",
   metadata: "metadata",
   actor: "actor",
+  malformed: "malformed",
 };
 
 const FILE_ENTRIES = Object.entries(FILE_KEYS);
@@ -261,6 +271,11 @@ export interface CallFromJsonOptions {
    * @default {false}
    */
   strictKeys?: boolean;
+  /**
+   * Accept `tool: ""` with a `malformed` reason and a non-empty `error` (the `toolscore` format).
+   * @default {false}
+   */
+  allowMalformed?: boolean;
 }
 
 /**
@@ -296,9 +311,8 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   }
   const tool = value.tool;
   if (tool === undefined) throw new InputError("missing key tool", joinPath(where(), "tool"));
-  if (typeof tool !== "string" || tool === "") {
-    throw new InputError("tool must be a non-empty string", joinPath(where(), "tool"));
-  }
+  const toolError = namelessError(value, options);
+  if (toolError !== undefined) throw new InputError(toolError, joinPath(where(), "tool"));
   // Fields are gathered first and set in one fixed order, so every call with the same fields
   // has the same object shape whatever the key order of the file (property access on calls is
   // then fast everywhere downstream). One variable and one store per field, not a loop over a
@@ -306,6 +320,7 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   let args: unknown, id: unknown, result: unknown, error: unknown, isError: unknown;
   let durationS: unknown, costUsd: unknown, rawArgs: unknown, argsError: unknown;
   let sideEffects: unknown, description: unknown, metadata: unknown, actor: unknown;
+  let malformed: unknown;
   let extra: JsonObject | undefined;
   for (const key in value) {
     if (key === "tool" || !Object.hasOwn(value, key)) continue;
@@ -367,9 +382,12 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
       case "actor":
         actor = raw;
         break;
+      case "malformed":
+        malformed = raw;
+        break;
     }
   }
-  const call: ToolCall = { tool };
+  const call: ToolCall = { tool: tool as string };
   if (args !== undefined) call.args = args as JsonObject | null;
   if (id !== undefined) call.id = id as string;
   if (result !== undefined) call.result = result;
@@ -384,49 +402,8 @@ export function callFromJson(value: unknown, options: CallFromJsonOptions = {}):
   if (extra !== undefined) call.metadata = { ...extra, ...(metadata as JsonObject ?? {}) };
   else if (metadata !== undefined) call.metadata = metadata as JsonObject;
   if (actor !== undefined) call.actor = actor as "user" | "agent";
+  if (malformed !== undefined) call.malformed = malformed as MalformedKind;
   return call;
-}
-
-// What fieldValid() accepts, in words, for the error message.
-const FIELD_EXPECTS: Partial<Record<keyof ToolCall, string>> = {
-  args: "an object (or null to leave the arguments unchecked)",
-  sideEffects: "an object of checks",
-  metadata: "an object",
-  id: "a string",
-  rawArgs: "a string",
-  argsError: "a string",
-  description: "a string",
-  error: "a string or null",
-  isError: "true or false",
-  durationS: "a number of seconds >= 0, or null when unknown",
-  costUsd: "a number of USD >= 0, or null when unknown",
-  actor: '"user" or "agent"',
-};
-
-function fieldValid(field: keyof ToolCall, value: unknown): boolean {
-  switch (field) {
-    case "args":
-      return value === null || isJsonObject(value);
-    case "sideEffects":
-    case "metadata":
-      return isJsonObject(value);
-    case "id":
-    case "rawArgs":
-    case "argsError":
-    case "description":
-      return typeof value === "string";
-    case "error":
-      return value === null || typeof value === "string";
-    case "isError":
-      return typeof value === "boolean";
-    case "durationS":
-    case "costUsd":
-      return value === null || (typeof value === "number" && Number.isFinite(value) && value >= 0);
-    case "actor":
-      return value === "user" || value === "agent";
-    default:
-      return true;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@
 export * from "./call_match.ts";
 export * from "./calls.ts";
 export * from "./hungarian.ts";
+export * from "./malformed.ts";
 export * from "./matcher.ts";
 export * from "./matcher_classes.ts";
 export * from "./matcher_json.ts";

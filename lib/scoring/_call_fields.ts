@@ -1,0 +1,61 @@
+/**
+ * What each field of a call in the file shape must hold, for `callFromJson()`
+ * (kept apart from `calls.ts`, which is near the 500-line cap).
+ *
+ * @module
+ */
+
+import { isMalformedKind } from "./malformed.ts";
+
+// The same test as calls.ts' isJsonObject (a plain object), which cannot be imported from here
+// without an import cycle.
+function isObject(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+// What fieldValid() accepts, in words, for the error message.
+export const FIELD_EXPECTS: Partial<Record<string, string>> = {
+  args: "an object (or null to leave the arguments unchecked)",
+  sideEffects: "an object of checks",
+  metadata: "an object",
+  id: "a string",
+  rawArgs: "a string",
+  argsError: "a string",
+  description: "a string",
+  error: "a string or null",
+  isError: "true or false",
+  durationS: "a number of seconds >= 0, or null when unknown",
+  costUsd: "a number of USD >= 0, or null when unknown",
+  actor: '"user" or "agent"',
+  malformed: "no-name, bad-arguments or unknown-type",
+};
+
+export function fieldValid(field: string, value: unknown): boolean {
+  switch (field) {
+    case "args":
+      return value === null || isObject(value);
+    case "sideEffects":
+    case "metadata":
+      return isObject(value);
+    case "id":
+    case "rawArgs":
+    case "argsError":
+    case "description":
+      return typeof value === "string";
+    case "error":
+      return value === null || typeof value === "string";
+    case "isError":
+      return typeof value === "boolean";
+    case "durationS":
+    case "costUsd":
+      return value === null || (typeof value === "number" && Number.isFinite(value) && value >= 0);
+    case "actor":
+      return value === "user" || value === "agent";
+    case "malformed":
+      return isMalformedKind(value);
+    default:
+      return true;
+  }
+}
