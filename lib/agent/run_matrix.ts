@@ -16,6 +16,11 @@
  * started keeps its old row). A run whose first model call the budget
  * refused is not started (no row).
  *
+ * Issue 31: every provider request goes through its endpoint's circuit
+ * breaker (`breaker.ts`); once one is open, the runs on that endpoint not yet
+ * started are not started (with the breaker's reason), the runs in flight on
+ * it end as error rows (`error_kind: "provider"`), the other endpoints go on.
+ *
  * @module
  */
 
@@ -33,6 +38,7 @@ import { ledgerSpend, openSpendLedger } from "./ledger.ts";
 import { SPEND_SCHEMA } from "../stats/runs.ts";
 import { faultCellOf, type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
+import { type BreakerState, Breakers } from "./breaker.ts";
 import { InputError } from "../base/errors.ts";
 import { checkResume } from "./resume_guard.ts";
 import { runInputDigests } from "./run_identity.ts";
@@ -105,6 +111,11 @@ export interface RunMatrixOptions {
    * @default {false}
    */
   allowUnknownPrice?: boolean;
+  /**
+   * Consecutive failed attempts that open an endpoint's circuit breaker.
+   * @default {5}
+   */
+  maxProviderFailures?: number;
 }
 
 /** What {@linkcode runMatrix} did. */
@@ -137,6 +148,8 @@ export interface MatrixSummary {
   unknownCost: number;
   /** Whether the signal stopped the matrix. */
   interrupted: boolean;
+  /** Each provider endpoint's circuit breaker, at the end. */
+  breakers: BreakerState[];
 }
 
 /**
@@ -191,6 +204,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const { faults, ...inputs } = await loadInputs(spec);
   const outDir = options.outDir ?? defaultOutDir(options.output);
   const digests = await runInputDigests(spec);
+  const breakers = new Breakers(options.maxProviderFailures);
   const planned = planRuns(spec, options.shard, digests);
 
   const existing = await readExistingRows(options.output);
@@ -259,6 +273,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
     completeCells: 0,
     unknownCost: 0,
     interrupted: false,
+    breakers: [],
   };
   const context: FinishContext = {
     spec,
@@ -314,6 +329,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       signal: AbortSignal.any([stop, requests.signal]),
       redactor: keys.redactor,
       beforeSend: (bytes) => meter.reserve(bytes),
+      breaker: breakers.of(run.arm),
     });
     emit({ type: "started", run });
     // Drawn per (task, repeat) cell, never per arm: every arm of a cell faces the same faults.
@@ -389,6 +405,12 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       const taken = next();
       if (taken === undefined) return;
       const { run, cell } = taken;
+      const breaker = breakers.of(run.arm);
+      if (breaker.isOpen()) {
+        notStarted(run, keys.redactor.text(breaker.reason()));
+        if (--cell.left === 0) gate.release(cell.ticket);
+        continue;
+      }
       let written = false;
       try {
         written = await one(run, cell.ticket);
@@ -416,6 +438,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const left = [current?.queue ?? [], ...waiting].flat();
   for (const run of left) notStarted(run, "the matrix was stopped before it started");
   summary.completeCells = completeCells(planned, existing.rows);
+  summary.breakers = keys.redactor.value(breakers.states());
   return summary;
 }
 

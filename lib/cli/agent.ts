@@ -47,6 +47,7 @@ const FLAGS: FlagSpec = {
   restart: { type: "boolean" },
   "dry-run": { type: "boolean" },
   "allow-unknown-price": { type: "boolean" },
+  "max-provider-failures": { type: "string" },
   json: { type: "boolean" },
 };
 
@@ -74,9 +75,14 @@ Options:
   --restart             start over: move FILE, its out-dir and FILE.* aside as
                         NAME.TIMESTAMP.jsonl and DIR.TIMESTAMP/ (a new budget ledger)
   --allow-unknown-price under budget.max_usd, run arms without a price (cost stays unknown)
+  --max-provider-failures N
+                        consecutive failed attempts (no connection, timeout, 5xx; not
+                        429 or other 4xx) that open a provider endpoint's circuit
+                        breaker (default 5): its runs in flight fail, its other runs
+                        are not started, other endpoints go on
   --dry-run             print the plan and estimated cost, run the doctor, run nothing
   --json                print {runs, errors, stopped, not_started, spend_usd,
-                        spend_total_usd, budget_usd, …} at the end
+                        spend_total_usd, budget_usd, breakers, …} at the end
 
 Runs go cell by cell (for each repeat, for each task, every arm; the arm order
 rotated by the spec's order_seed); --shard takes whole cells.
@@ -320,6 +326,7 @@ function summaryJson(summary: MatrixSummary): Record<string, unknown> {
     total: summary.total,
     skipped: summary.skipped,
     interrupted: summary.interrupted,
+    breakers: summary.breakers,
   };
 }
 
@@ -364,6 +371,10 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   if (concurrency !== undefined && !Number.isInteger(concurrency)) {
     throw new UsageError(`--concurrency ${concurrency}: expected a whole number`);
   }
+  const maxFailures = numberFlag(flags, "max-provider-failures", [1, 1_000_000]);
+  if (maxFailures !== undefined && !Number.isInteger(maxFailures)) {
+    throw new UsageError(`--max-provider-failures ${maxFailures}: expected a whole number`);
+  }
   const shardText = stringFlag(flags, "shard");
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const spec = await loadAgentSpec(specPath);
@@ -398,7 +409,7 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
         io.stderr(`restart: moved ${from} to ${to}\n`);
       }
     }
-    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard });
+    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard, maxFailures });
   } finally {
     lock.release();
   }
@@ -407,12 +418,13 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
 async function runLocked(
   flags: ParsedFlags,
   io: CliIO,
-  { spec, output, outDir, concurrency, shard }: {
+  { spec, output, outDir, concurrency, shard, maxFailures }: {
     spec: AgentSpec;
     output: string;
     outDir: string;
     concurrency: number | undefined;
     shard: Shard | undefined;
+    maxFailures: number | undefined;
   },
 ): Promise<number> {
   const controller = new AbortController();
@@ -427,6 +439,7 @@ async function runLocked(
       shard,
       retryErrors: flags.values["retry-errors"] === true,
       allowUnknownPrice: flags.values["allow-unknown-price"] === true,
+      maxProviderFailures: maxFailures,
       readEnv,
       signal: controller.signal,
       onEvent: progress(io),
