@@ -38,7 +38,8 @@ import { ledgerSpend, openSpendLedger } from "./ledger.ts";
 import { SPEND_SCHEMA } from "../stats/runs.ts";
 import { faultCellOf, type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
-import { type BreakerState, Breakers } from "./breaker.ts";
+import { scrubFolder } from "./scrub_work.ts";
+import { Breakers, type BreakerState } from "./breaker.ts";
 import { InputError } from "../base/errors.ts";
 import { checkResume } from "./resume_guard.ts";
 import { runInputDigests } from "./run_identity.ts";
@@ -345,6 +346,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       faults: runFaults?.hook,
       meter,
     }).finally(() => requests.abort());
+    // What the server wrote loses every secret, even for a run stopped unwritten (issue 31).
+    const scrubbed = await scrubFolder(work, keys.redactor);
     if (stop.aborted) return false;
     if (output.stop === "budget" && output.turns === 0) {
       // Not one call fitted: the run did not start (nothing to score, nothing spent).
@@ -361,6 +364,11 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
     const finished = await finishRun(context, run, output, startedAt, injected);
     if (stop.aborted) return false;
     if (prior.has(key)) finished.row.prior_cost_usd = prior.get(key);
+    for (const { path, why } of scrubbed.deleted) {
+      (finished.row.notes as string[]).push(
+        keys.redactor.text(`deleted ${path} from the work folder: ${why}`),
+      );
+    }
     await writer.append(finished.row);
     existing.rows.set(key, finished.row);
     if (prior.has(key)) replaced.add(key);

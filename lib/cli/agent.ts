@@ -34,6 +34,8 @@ import {
   stringFlag,
 } from "./command.ts";
 import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
+import { redactedError, redactedIO } from "./redacted_io.ts";
+import { specRedactor } from "../agent/keys.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
@@ -356,7 +358,7 @@ function budgetLine(summary: MatrixSummary): string {
     `${summary.cells} cell(s) complete`;
 }
 
-async function agentRun(args: string[], io: CliIO): Promise<number> {
+async function agentRun(args: string[], terminal: CliIO): Promise<number> {
   const flags = parseFlags("agent run", args, FLAGS);
   const [specPath, ...extra] = flags.positionals;
   if (specPath === undefined) {
@@ -378,6 +380,34 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   const shardText = stringFlag(flags, "shard");
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const spec = await loadAgentSpec(specPath);
+  // Issue 31: every secret of the spec, in every form, is hidden in all it prints.
+  const redactor = specRedactor(spec, readEnv);
+  try {
+    return await agentRunSpec(flags, redactedIO(terminal, redactor), {
+      specPath,
+      spec,
+      output,
+      concurrency,
+      shard,
+      maxFailures,
+    });
+  } catch (error) {
+    throw redactedError(error, redactor);
+  }
+}
+
+async function agentRunSpec(
+  flags: ParsedFlags,
+  io: CliIO,
+  { specPath, spec, output, concurrency, shard, maxFailures }: {
+    specPath: string;
+    spec: AgentSpec;
+    output: string;
+    concurrency: number | undefined;
+    shard: Shard | undefined;
+    maxFailures: number | undefined;
+  },
+): Promise<number> {
   const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
 
   if (flags.values["dry-run"] === true) {
