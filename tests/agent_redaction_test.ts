@@ -23,7 +23,7 @@ function forms(secret: string): string[] {
     secret,
     JSON.stringify(secret).slice(1, -1),
     JSON.stringify(secret).slice(1, -1).replace(
-      /[^\x00-\x7f]/g,
+      /[\u0080-\uffff]/g,
       (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
     ),
     encodeURIComponent(secret),

@@ -33,7 +33,7 @@ function jsonEscaped(value: string): string {
 
 function asciiJson(value: string): string {
   return jsonEscaped(value).replace(
-    /[^\x00-\x7f]/g,
+    /[\u0080-\uffff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
