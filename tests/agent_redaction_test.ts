@@ -170,6 +170,8 @@ Deno.test("agent run: a key echoed into tool arguments and the memory server's f
     ) {
       assertNowhere(label, text, [armKey, planted]);
     }
+    // The final table shows the error, redacted.
+    assert.match(run.out, /2× .*bad key Bearer \*\*\*/);
     for (const row of rows.filter((r) => r.arm_id === "refused")) {
       assert.match(String(row.error), /bad key Bearer \*\*\*/);
     }

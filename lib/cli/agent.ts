@@ -35,6 +35,7 @@ import {
 } from "./command.ts";
 import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
 import { redactedError, redactedIO } from "./redacted_io.ts";
+import { agentConsole, notStartedLines, resumeCommand } from "./agent_console.ts";
 import { specRedactor } from "../agent/keys.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
@@ -136,12 +137,6 @@ Examples:
 
 function usd(value: number): string {
   return `$${value < 0.01 && value > 0 ? value.toPrecision(2) : value.toFixed(2)}`;
-}
-
-function duration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return "?";
-  const s = Math.round(seconds);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 /** The plan `--dry-run` shows: the matrix and the estimated cost per arm and in total. */
@@ -277,42 +272,6 @@ function listenForStop(controller: AbortController): { signal: () => string | nu
   };
 }
 
-function progress(io: CliIO): (event: MatrixEvent) => void {
-  let total = 0;
-  let done = 0;
-  let errors = 0;
-  let spend = 0;
-  let started = 0;
-  let drawn = false;
-  return (event) => {
-    if (event.type === "note") {
-      if (drawn) io.stderr("\r\x1b[2K");
-      io.stderr(`note: ${event.text}\n`);
-      return;
-    }
-    if (event.type === "planned") {
-      total = event.todo;
-      started = performance.now();
-      if (event.skipped > 0) io.stderr(`resuming: ${event.skipped} run(s) already in the output\n`);
-      return;
-    }
-    if (event.type !== "finished") return;
-    done++;
-    if (event.row.status === "error") errors++;
-    spend += event.costUsd ?? 0;
-    if (!io.progress) return;
-    const elapsed = (performance.now() - started) / 1000;
-    const eta = done === 0 ? Infinity : (elapsed / done) * (total - done);
-    drawn = true;
-    io.stderr(
-      `\r\x1b[2Kagent run: ${done}/${total} runs, ${errors} error(s), ${usd(spend)} spent, ETA ${
-        duration(eta)
-      }`,
-    );
-    if (done === total) io.stderr("\r\x1b[2K");
-  };
-}
-
 function summaryJson(summary: MatrixSummary): Record<string, unknown> {
   return {
     runs: summary.runs,
@@ -338,12 +297,7 @@ function summaryText(summary: MatrixSummary, output: string): string {
       usd(summary.spendUsd)
     }${summary.unknownCost > 0 ? ` + ${summary.unknownCost} run(s) of unknown cost` : ""}`,
   ];
-  if (summary.notStarted.length > 0) {
-    lines.push(`${summary.notStarted.length} run(s) not started:`);
-    for (const run of summary.notStarted) {
-      lines.push(`  ${run.arm_id} ${run.task_id} #${run.repeat}: ${run.reason}`);
-    }
-  }
+  lines.push(...notStartedLines(summary.notStarted));
   lines.push(budgetLine(summary));
   return `${lines.join("\n")}\n`;
 }
@@ -359,6 +313,7 @@ function budgetLine(summary: MatrixSummary): string {
 }
 
 async function agentRun(args: string[], terminal: CliIO): Promise<number> {
+  const resume = resumeCommand(args);
   const flags = parseFlags("agent run", args, FLAGS);
   const [specPath, ...extra] = flags.positionals;
   if (specPath === undefined) {
@@ -390,6 +345,7 @@ async function agentRun(args: string[], terminal: CliIO): Promise<number> {
       concurrency,
       shard,
       maxFailures,
+      resume,
     });
   } catch (error) {
     throw redactedError(error, redactor);
@@ -399,8 +355,9 @@ async function agentRun(args: string[], terminal: CliIO): Promise<number> {
 async function agentRunSpec(
   flags: ParsedFlags,
   io: CliIO,
-  { specPath, spec, output, concurrency, shard, maxFailures }: {
+  { specPath, spec, output, concurrency, shard, maxFailures, resume }: {
     specPath: string;
+    resume: string;
     spec: AgentSpec;
     output: string;
     concurrency: number | undefined;
@@ -439,7 +396,15 @@ async function agentRunSpec(
         io.stderr(`restart: moved ${from} to ${to}\n`);
       }
     }
-    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard, maxFailures });
+    return await runLocked(flags, io, {
+      spec,
+      output,
+      outDir,
+      concurrency,
+      shard,
+      maxFailures,
+      resume,
+    });
   } finally {
     lock.release();
   }
@@ -448,7 +413,8 @@ async function agentRunSpec(
 async function runLocked(
   flags: ParsedFlags,
   io: CliIO,
-  { spec, output, outDir, concurrency, shard, maxFailures }: {
+  { spec, output, outDir, concurrency, shard, maxFailures, resume }: {
+    resume: string;
     spec: AgentSpec;
     output: string;
     outDir: string;
@@ -459,6 +425,7 @@ async function runLocked(
 ): Promise<number> {
   const controller = new AbortController();
   const stop = listenForStop(controller);
+  const screen = agentConsole(io, { arms: spec.arms.map((arm) => arm.id) });
   let summary: MatrixSummary;
   try {
     summary = await runMatrix({
@@ -472,18 +439,20 @@ async function runLocked(
       maxProviderFailures: maxFailures,
       readEnv,
       signal: controller.signal,
-      onEvent: progress(io),
+      onEvent: (event) => screen.onEvent(event),
     });
   } finally {
+    screen.close();
     stop.done();
     await closeAllTransports();
   }
   const received = stop.signal();
   if (flags.values.json === true) io.stdout(`${JSON.stringify(summaryJson(summary))}\n`);
-  else io.stdout(summaryText(summary, output));
+  else io.stdout(screen.table() + summaryText(summary, output));
   if (received !== null) {
     io.stderr(
-      `stopped by ${received}: the runs in flight were not written; run the same command again to finish\n`,
+      `stopped by ${received}: the runs in flight were not written; ${summary.notStarted.length} ` +
+        `run(s) not started; to finish, run:\n  ${resume}\n`,
     );
     return received === "SIGTERM" ? 143 : 130;
   }
