@@ -16,12 +16,7 @@ import { callReservation, runEstimateTokens, runEstimateUsd } from "../agent/est
 import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
 import { lockOutput } from "../agent/output_lock.ts";
 import { restartOutput } from "../agent/restart.ts";
-import {
-  defaultOutDir,
-  type MatrixEvent,
-  type MatrixSummary,
-  runMatrix,
-} from "../agent/run_matrix.ts";
+import { defaultOutDir, type MatrixSummary, runMatrix } from "../agent/run_matrix.ts";
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import {
   type CliIO,
