@@ -6,7 +6,8 @@ import { runCli } from "../lib/cli/run.ts";
 import { agentConsole } from "../lib/cli/agent_console.ts";
 import { tempDir } from "./_mcp.ts";
 import { openaiServer } from "./_model_wire.ts";
-import { fixtureServer, waitNoProcesses, writeSpec } from "./_agent.ts";
+import { fixtureServer, keyOf, readRows, waitNoProcesses, writeSpec } from "./_agent.ts";
+import { runCollect } from "./_cli.ts";
 
 Deno.test("agent run without a terminal: progress reaches stderr before the run ends; the table names every arm with its pass rate", async () => {
   const dir = await tempDir("agent_console");
@@ -62,6 +63,29 @@ Deno.test("agent run without a terminal: progress reaches stderr before the run 
     assert.match(row("sloppy"), /^sloppy +4 +\d +\d+% +0 +0 /);
     assert.match(row("broken"), /^broken +4 +0 +– +4 +0 +0\.0 /);
     assert.match(stdout, /errors \(1 distinct message\):\n {2}4× .*answered HTTP 404/);
+
+    // Latency runs from the server being ready; its start is beside it (issue 31).
+    const rows = await readRows(out);
+    for (const row of rows) {
+      assert.ok(typeof row.server_start_s === "number" && row.server_start_s > 0, keyOf(row));
+      assert.ok(typeof row.duration_s === "number" && row.duration_s >= 0);
+    }
+    // export makes its folder and carries the v2 fields the rows hold.
+    const exported = `${dir}/new/folder/export.jsonl`;
+    const exportRun = await runCollect(["export", out, "-o", exported]);
+    assert.equal(exportRun.code, 0, exportRun.err);
+    const records = await readRows(exported);
+    assert.equal(records.length, 12);
+    const broken = records.find((r) => r.variant === "broken")!;
+    assert.equal(broken.error_kind, "provider");
+    assert.equal(broken.stop, "error");
+    const good = records.find((r) => r.variant === "good")!;
+    assert.equal(good.model, "gpt-good");
+    assert.ok(typeof good.turns === "number" && good.turns > 0);
+    assert.equal(good.stop, "final_answer");
+    assert.deepEqual(good.failed_checks, []);
+    assert.equal(good.error_kind, null);
+    assert.ok(typeof good.server_start_s === "number");
   } finally {
     await model.close();
     await Deno.remove(dir, { recursive: true });
