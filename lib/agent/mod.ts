@@ -27,3 +27,6 @@ export * from "./run_identity.ts";
 export * from "./resume_guard.ts";
 export * from "./output_lock.ts";
 export * from "./restart.ts";
+export * from "./breaker.ts";
+export * from "./secret_forms.ts";
+export * from "./scrub_work.ts";
