@@ -218,3 +218,28 @@ Deno.test("Redactor hides base64 of a secret at any byte offset inside longer da
     assertNowhere(`prefix ${JSON.stringify(prefix)}`, hidden, [secret]);
   }
 });
+
+Deno.test("agent run hides a secret in its error and in the TOOLSCORE_DEBUG stack", async () => {
+  const dir = await tempDir("agent_redaction_debug");
+  const secret = `dbg-"\\&-ü-${crypto.randomUUID().slice(0, 8)}`;
+  Deno.env.set("TOOLSCORE_PLANTED", secret);
+  Deno.env.set("TOOLSCORE_DEBUG", "1");
+  try {
+    const spec = await writeSpec(dir, {
+      server: { command: ["true"] },
+      keys: ["TOOLSCORE_PLANTED"],
+      arms: [{ id: "a", provider: "openai", model: "m", base_url: "http://127.0.0.1:9/v1" }],
+    });
+    // An output under a file cannot be made: the error names the path, which holds the secret.
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const run = await runCollect(["agent", "run", spec, "-o", `${dir}/file/${secret}/runs.jsonl`]);
+    assert.equal(run.code, 2, run.err);
+    assert.match(run.err, /\*\*\*/);
+    assert.match(run.err, /\n\s+at /); // the stack was printed
+    assertNowhere("stderr", run.err + run.out, [secret]);
+  } finally {
+    Deno.env.delete("TOOLSCORE_PLANTED");
+    Deno.env.delete("TOOLSCORE_DEBUG");
+    await Deno.remove(dir, { recursive: true });
+  }
+});
