@@ -9,7 +9,7 @@ import { CircuitBreaker } from "../lib/agent/breaker.ts";
 import { postJson, ProviderError } from "../lib/agent/http.ts";
 
 const N = 5;
-const CONCURRENCY = 2;
+const CONCURRENCY = 3;
 
 // 12 runs (2 tasks × 6 repeats) of one arm on `url`, plus, when given, a healthy arm elsewhere.
 async function downRun(url: string, healthy?: string) {
