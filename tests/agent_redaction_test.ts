@@ -7,6 +7,7 @@ import { npmBin } from "./_deps.ts";
 import { tempDir } from "./_mcp.ts";
 import { serveJson } from "./_model_wire.ts";
 import { CONTRACTS, filesUnder, readRows, writeSpec } from "./_agent.ts";
+import fc from "fast-check";
 import { Redactor } from "../lib/agent/keys.ts";
 import { scrubFolder } from "../lib/agent/scrub_work.ts";
 
@@ -242,4 +243,34 @@ Deno.test("agent run hides a secret in its error and in the TOOLSCORE_DEBUG stac
     Deno.env.delete("TOOLSCORE_DEBUG");
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("Redactor property: a secret inside any text, JSON or base64 of it, at any offset, is gone", () => {
+  const secretArb = fc.string({ unit: "grapheme", minLength: 8, maxLength: 24 })
+    .filter((s) => !s.includes("*") && new TextEncoder().encode(s).length >= 8);
+  fc.assert(
+    fc.property(
+      secretArb,
+      fc.string({ maxLength: 12 }),
+      fc.string({ maxLength: 12 }),
+      (s, p, q) => {
+        const redactor = new Redactor([s]);
+        assert.ok(!redactor.text(`${p}${s}${q}`).includes(s));
+        const json = JSON.stringify(`${p}${s}${q}`);
+        assert.ok(!redactor.text(json).includes(JSON.stringify(s).slice(1, -1)));
+        assert.ok(
+          !redactor.text(encodeURIComponent(`${p}${s}${q}`)).includes(encodeURIComponent(s)),
+        );
+        // The base64 characters that hold only the secret's bits, for the offset it sits at.
+        const before = new TextEncoder().encode(p);
+        const bytes = new TextEncoder().encode(s);
+        const whole = base64(new Uint8Array([...before, ...bytes, ...new TextEncoder().encode(q)]));
+        const start = Math.ceil((8 * before.length) / 6);
+        const end = Math.floor((8 * (before.length + bytes.length)) / 6);
+        const run = whole.slice(start, end);
+        assert.ok(!redactor.text(whole).includes(run), `${whole} still holds ${run}`);
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

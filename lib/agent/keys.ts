@@ -96,7 +96,10 @@ export class Redactor {
     const walk = (item: unknown): unknown => {
       if (typeof item === "string") return this.text(item);
       if (Array.isArray(item)) return item.map(walk);
-      if (item !== null && typeof item === "object" && item.constructor === Object) {
+      if (item !== null && typeof item === "object") {
+        // What JSON.stringify would write: toJSON's value (a Date's text), else the own keys.
+        const toJson = (item as { toJSON?: () => unknown }).toJSON;
+        if (typeof toJson === "function") return walk(toJson.call(item));
         return Object.fromEntries(
           Object.entries(item).map(([key, inner]) => [this.text(key), walk(inner)]),
         );
