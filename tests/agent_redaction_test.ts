@@ -5,8 +5,15 @@ import assert from "node:assert/strict";
 import { runCollect } from "./_cli.ts";
 import { npmBin } from "./_deps.ts";
 import { tempDir } from "./_mcp.ts";
-import { serveJson } from "./_model_wire.ts";
-import { CONTRACTS, filesUnder, readRows, writeSpec } from "./_agent.ts";
+import { openaiServer, serveJson } from "./_model_wire.ts";
+import {
+  CONTRACTS,
+  filesUnder,
+  fixtureServer,
+  readRows,
+  waitNoProcesses,
+  writeSpec,
+} from "./_agent.ts";
 import fc from "fast-check";
 import { Redactor } from "../lib/agent/keys.ts";
 import { scrubFolder } from "../lib/agent/scrub_work.ts";
@@ -273,4 +280,55 @@ Deno.test("Redactor property: a secret inside any text, JSON or base64 of it, at
     ),
     { numRuns: 300 },
   );
+});
+
+Deno.test("agent run deletes a binary file holding a secret from the work folder and names it in the row's notes", async () => {
+  const dir = await tempDir("agent_redaction_binary");
+  const secret = `bin-secret-${crypto.randomUUID().slice(0, 12)}`;
+  const model = openaiServer();
+  const marker = `agent-binary-${crypto.randomUUID()}`;
+  Deno.env.set("TOOLSCORE_PLANTED", secret);
+  try {
+    const fixture = fixtureServer(marker);
+    const command = fixture.command as string[];
+    const spec = await writeSpec(dir, {
+      // The real fixture server, after a shell wrote a binary file with the secret in the run's
+      // folder (the value reaches it through an env entry whose name looks secret).
+      server: {
+        ...fixture,
+        command: [
+          "sh",
+          "-c",
+          `printf '\\000\\377%s\\000' "$BLOB_SECRET" > "$RUN_DIR/blob.bin"; printf 'plain %s\\n' "$BLOB_SECRET" > "$RUN_DIR/note.txt"; exec "$@"`,
+          "sh",
+          ...command,
+        ],
+        env: { BLOB_SECRET: "${TOOLSCORE_PLANTED}", RUN_DIR: "${TOOLSCORE_RUN_DIR}" },
+      },
+      arms: [{ id: "a", provider: "openai", model: "gpt-good", base_url: model.url }],
+      tasks: [{
+        id: "weather",
+        prompt: "Weather in Paris, and add 2 and 3",
+        contract: `${CONTRACTS}contract_weather.json`,
+      }],
+    });
+    const out = `${dir}/runs.jsonl`;
+    const run = await runCollect(["agent", "run", spec, "-o", out]);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(await waitNoProcesses(marker), []);
+    const [row] = await readRows(out);
+    assert.ok(
+      (row!.notes as string[]).includes(
+        "deleted blob.bin from the work folder: a binary file that held a secret",
+      ),
+      JSON.stringify(row!.notes),
+    );
+    const work = `${dir}/runs/a/weather-0.work`;
+    assert.deepEqual([...Deno.readDirSync(work)].map((e) => e.name), ["note.txt"]);
+    assert.equal(await Deno.readTextFile(`${work}/note.txt`), "plain ***\n");
+  } finally {
+    Deno.env.delete("TOOLSCORE_PLANTED");
+    await model.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -110,7 +110,10 @@ A stdio server may use \${TOOLSCORE_RUN_DIR} (a fresh folder per run) and
 \${TOOLSCORE_RUN_ID} in its env, e.g. MEMORY_FILE_PATH: \${TOOLSCORE_RUN_DIR}/memory.jsonl.
 Ctrl-C or SIGTERM stops cleanly: runs in flight are not written, their servers are
 stopped; the same command again finishes the matrix. Key values are read from the
-environment only and never printed or written.
+environment only and never printed or written: each arm's key, the spec's keys and the
+server's env and header values whose names look secret are hidden as *** (raw, JSON-escaped,
+URL-encoded, base64) in every file, on stdout and stderr; after each run the text files in
+its \${TOOLSCORE_RUN_DIR} are redacted in place and a binary one holding a secret is deleted.
 
 Permissions: --allow-read (spec, contracts, output),
 --allow-write=RUNS.jsonl,RUNS.spend.jsonl,RUNS.jsonl.lock,DIR (and the output's folder for
