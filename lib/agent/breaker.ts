@@ -34,6 +34,8 @@ export interface BreakerState {
   state: "closed" | "open";
   /** Failures since the last 2xx. */
   consecutive_failures: number;
+  /** Attempts sent, in all (those cut short when it opened included). */
+  attempts: number;
   /** Attempts that failed, in all. */
   failures: number;
   /** Attempts answered 2xx. */
@@ -67,6 +69,7 @@ export interface BreakerState {
 export class CircuitBreaker {
   readonly #controller = new AbortController();
   #consecutive = 0;
+  #attempts = 0;
   #failures = 0;
   #successes = 0;
   #openedAt: string | null = null;
@@ -93,6 +96,11 @@ export class CircuitBreaker {
    */
   isOpen(): boolean {
     return this.#openedAt !== null;
+  }
+
+  /** An attempt is being sent. */
+  sent(): void {
+    this.#attempts++;
   }
 
   /** An attempt was answered 2xx: the count starts over. */
@@ -139,6 +147,7 @@ export class CircuitBreaker {
       base_url: this.baseUrl,
       state: this.isOpen() ? "open" : "closed",
       consecutive_failures: this.#consecutive,
+      attempts: this.#attempts,
       failures: this.#failures,
       successes: this.#successes,
       threshold: this.threshold,

@@ -29,6 +29,8 @@ export interface EndpointBreaker {
   readonly signal: AbortSignal;
   /** Whether it is open. */
   isOpen(): boolean;
+  /** An attempt is being sent. */
+  sent(): void;
   /** An attempt was answered 2xx. */
   success(): void;
   /** An attempt could not connect, timed out or got a 5xx. */
@@ -295,6 +297,7 @@ export async function postJson(
     let retryAfter: number | undefined;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = waitSignal ? AbortSignal.any([waitSignal, timeout]) : timeout;
+    breaker?.sent();
     try {
       const response = await fetch(url, {
         method: "POST",
