@@ -27,6 +27,7 @@ Deno.test("SHAPES has one document reader per format, in the detection order", (
     "vercel-ai",
     "openai-agents",
     "langchain",
+    "langfuse",
     "otel",
     "custom",
   ]);

@@ -67,6 +67,7 @@ Shapes read (--format name: shape):
   openai-agents     OpenAI Agents SDK trace exports {data: [trace, spans]} or a RunState
   fast-agent        fast-agent saved histories {messages}; tool_calls/tool_results keyed by id
   adk               Google ADK sessions {id, events: [{author, content: {parts}}]} or events
+  langfuse          Langfuse trace exports {trace, observations} or a trace with observations
   custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
   tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}] or one record
   tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked
@@ -81,8 +82,8 @@ Arguments:
 Options:
   --format F    read as F instead of detecting it: auto, toolscore, openai,
                 openai-responses, anthropic, gemini, mcp, langchain, otel,
-                claude-code, vercel-ai, openai-agents, fast-agent, adk, custom,
-                tau-bench, tau2-bench
+                claude-code, vercel-ai, openai-agents, fast-agent, adk, langfuse,
+                custom, tau-bench, tau2-bench
   --honesty H   the honesty config whose error_text_patterns mark text errors
                 (default: the shipped patterns, a leading Error:/Exception: prefix)
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}

@@ -46,6 +46,7 @@ import { isOtelLine, otelReader } from "./otel.ts";
 import { customReader } from "./custom.ts";
 import { fastAgentReader } from "./fast_agent.ts";
 import { adkReader } from "./adk.ts";
+import { langfuseReader } from "./langfuse.ts";
 import { streamFormat } from "./streams.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
@@ -207,6 +208,7 @@ export const SHAPES: readonly ShapeSniffer[] = [
     document: openaiAgentsReader,
   },
   { shape: "langchain", format: "langchain", extensions: JSON_FILES, document: langchainReader },
+  { shape: "langfuse", format: "langfuse", extensions: JSON_FILES, document: langfuseReader },
   { shape: "otel", format: "otel", extensions: JSON_FILES, document: otelReader },
   {
     shape: "custom",
@@ -291,6 +293,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "openai-agents",
   "fast-agent",
   "adk",
+  "langfuse",
   "custom",
   "tau-bench",
   "tau2-bench",
