@@ -93,6 +93,7 @@ Agent frameworks, recordings and conventions read (format in brackets):
   Claude Code / Agent SDK stream-json or transcript, sub-agent calls marked [claude-code]
   Vercel AI SDK generateText result (steps[].content or toolCalls/toolResults) [vercel-ai]
   Vercel AI SDK UI message stream chunks (tool-input-available, tool-output-*) [vercel-ai]
+  Vercel AI SDK UI chunks logged in an envelope: {timestamp, session_id, …, chunk} lines [vercel-ai]
   OpenAI Agents SDK trace export {data: [trace, spans]} or a RunState [openai-agents]
   LangGraph stream: [mode, payload] tuples, {event, data}, {method, params} events [langchain]
   LangChain / LangSmith run trees (run_type "tool", child_runs; {post, patch}) [langchain]

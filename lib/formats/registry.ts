@@ -47,6 +47,7 @@ import { customReader } from "./custom.ts";
 import { fastAgentReader } from "./fast_agent.ts";
 import { adkReader } from "./adk.ts";
 import { langfuseReader } from "./langfuse.ts";
+import { envelopedChunks } from "./vercel_ai_envelope.ts";
 import { streamFormat } from "./streams.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
@@ -150,6 +151,15 @@ export const SHAPES: readonly ShapeSniffer[] = [
     format: "vercel-ai",
     extensions: [".jsonl"],
     lines: linesOf("vercel-ai", isVercelChunk, vercelAiReader),
+  },
+  {
+    shape: "vercel-ai (chunk lines in an envelope)",
+    format: "vercel-ai",
+    extensions: [".jsonl"],
+    lines(values) {
+      const lines = envelopedChunks(values);
+      return lines === undefined ? undefined : { format: "vercel-ai", lines };
+    },
   },
   {
     shape: "openai-agents (export lines)",
