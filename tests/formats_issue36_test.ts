@@ -9,7 +9,11 @@
  * - the Anthropic Python SDK's `MessageStream` events: `build_events` in
  *   `anthropic/lib/streaming/_messages.py` yields each raw event, then a
  *   `text` / `input_json` (with `snapshot`) event after a delta, and a
- *   `content_block_stop` / `message_stop` carrying the whole block / message.
+ *   `content_block_stop` / `message_stop` carrying the whole block / message;
+ * - Claude Managed Agents session events (the Managed Agents API reference's
+ *   event types and the SDKs' `BetaManagedAgents*Event` fields: `id`, `name`,
+ *   `input`, `tool_use_id`, `mcp_tool_use_id`, `is_error`, `deny_message`),
+ *   logged as `[event-name, payload]` pairs.
  */
 
 import assert from "node:assert/strict";
@@ -329,4 +333,67 @@ Deno.test("tracesFromText() reads mcp-recorder lines with their summary line, al
     // t is Unix seconds: 1776658414.953 → .969 is 16 ms.
     assert.ok(Math.abs((trace?.calls[0]?.durationS ?? 0) - 0.016) < 1e-6);
   }
+});
+
+// Built from the Managed Agents API's session event schema: no public log was found.
+const MANAGED_AGENTS = [
+  ["user.message", { id: "sevt_01", content: [{ type: "text", text: "List the files." }] }],
+  ["session.status_running", { id: "sevt_02" }],
+  ["agent.thinking", { id: "sevt_03" }],
+  ["agent.tool_use", { id: "sevt_04", name: "bash", input: { command: "ls" } }],
+  [
+    "agent.tool_result",
+    { id: "sevt_05", tool_use_id: "sevt_04", content: [{ type: "text", text: "README.md" }] },
+  ],
+  ["agent.mcp_tool_use", { id: "sevt_06", name: "fetch_page", input: { url: "https://a.test" } }],
+  [
+    "agent.mcp_tool_result",
+    {
+      id: "sevt_07",
+      mcp_tool_use_id: "sevt_06",
+      content: [{ type: "text", text: "timeout" }],
+      is_error: true,
+    },
+  ],
+  ["agent.custom_tool_use", { id: "sevt_08", name: "delete_file", input: { path: "src" } }],
+  ["session.status_idle", { id: "sevt_09", stop_reason: { type: "requires_action" } }],
+  ["user.tool_confirmation", {
+    id: "sevt_10",
+    tool_use_id: "sevt_08",
+    result: "deny",
+    deny_message: "not allowed",
+  }],
+  ["agent.message", { id: "sevt_11", content: [{ type: "text", text: "There is a README." }] }],
+  ["session.status_idle", { id: "sevt_12", stop_reason: { type: "end_turn" } }],
+];
+
+Deno.test("tracesFromText() reads a Claude Managed Agents event log of [name, payload] lines under anthropic (synthetic, from the API schema)", () => {
+  const jsonl = MANAGED_AGENTS.map((e) => JSON.stringify(e)).join("\n");
+  for (const format of ["auto", "anthropic"] as const) {
+    const [trace, ...rest] = tracesFromText(jsonl, "session.jsonl", { format });
+    assert.equal(rest.length, 0);
+    assert.equal(trace?.format, "anthropic");
+    assert.deepEqual(trace?.calls.map((c) => [c.tool, c.id, callFailed(c)]), [
+      ["bash", "sevt_04", false],
+      ["fetch_page", "sevt_06", true],
+      ["delete_file", "sevt_08", true],
+    ]);
+    assert.equal(trace?.calls[0]?.result, "README.md");
+    assert.equal(trace?.calls[2]?.error, "denied: not allowed");
+    assert.equal(trace?.finalAnswer, "There is a README.");
+  }
+  // The events as objects with their type read the same.
+  const typed = MANAGED_AGENTS.map(([type, payload]) =>
+    JSON.stringify({ type, ...payload as object })
+  );
+  const [trace] = tracesFromText(typed.join("\n"), "events.jsonl", { format: "auto" });
+  assert.equal(trace?.calls.length, 3);
+});
+
+Deno.test("tracesFromText() refuses a Managed Agents tool_use event without a name, never 0 calls", () => {
+  const jsonl = [
+    JSON.stringify(["agent.tool_use", { id: "sevt_1", input: {} }]),
+    JSON.stringify(["session.status_idle", {}]),
+  ].join("\n");
+  assert.throws(() => tracesFromText(jsonl, "s.jsonl", { format: "auto" }), InputError);
 });

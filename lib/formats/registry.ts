@@ -48,6 +48,7 @@ import { fastAgentReader } from "./fast_agent.ts";
 import { adkReader } from "./adk.ts";
 import { langfuseReader } from "./langfuse.ts";
 import { envelopedChunks } from "./vercel_ai_envelope.ts";
+import { managedAgentsMessages } from "./managed_agents.ts";
 import { streamFormat } from "./streams.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
@@ -151,6 +152,15 @@ export const SHAPES: readonly ShapeSniffer[] = [
     format: "vercel-ai",
     extensions: [".jsonl"],
     lines: linesOf("vercel-ai", isVercelChunk, vercelAiReader),
+  },
+  {
+    shape: "anthropic (Claude Managed Agents session event lines)",
+    format: "anthropic",
+    extensions: [".jsonl"],
+    lines(values) {
+      const lines = managedAgentsMessages(values);
+      return lines === undefined ? undefined : { format: "anthropic", lines };
+    },
   },
   {
     shape: "vercel-ai (chunk lines in an envelope)",
