@@ -397,3 +397,78 @@ Deno.test("tracesFromText() refuses a Managed Agents tool_use event without a na
   ].join("\n");
   assert.throws(() => tracesFromText(jsonl, "s.jsonl", { format: "auto" }), InputError);
 });
+
+// The API server's `/run` answer as ADK's deployment docs print it (camelCase events, call ids).
+const ADK_RUN = [
+  {
+    content: {
+      parts: [{ functionCall: { id: "adk-1", args: { sides: 50 }, name: "roll_die" } }],
+      role: "model",
+    },
+    usageMetadata: { candidatesTokenCount: 5, promptTokenCount: 555, totalTokenCount: 560 },
+    invocationId: "e-1",
+    author: "hello_world_agent",
+    actions: { stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {} },
+    id: "uolapJWG",
+    timestamp: 1750052502.569582,
+  },
+  {
+    content: {
+      parts: [{ functionResponse: { id: "adk-1", name: "roll_die", response: { result: 13 } } }],
+      role: "user",
+    },
+    invocationId: "e-1",
+    author: "hello_world_agent",
+    actions: { stateDelta: { rolls: [13] } },
+    id: "1pMoqAFd",
+  },
+  {
+    content: { parts: [{ text: "I rolled a 50 sided die and got 13.\n" }], role: "model" },
+    usageMetadata: { candidatesTokenCount: 15, promptTokenCount: 565, totalTokenCount: 580 },
+    invocationId: "e-1",
+    author: "hello_world_agent",
+    actions: {},
+    id: "Q7gQktaR",
+  },
+];
+
+Deno.test("tracesFromText() reads an ADK /run event list with call ids and usage", () => {
+  for (const format of ["auto", "adk"] as const) {
+    const [trace] = read(ADK_RUN, format);
+    assert.equal(trace?.format, "adk");
+    assert.deepEqual(trace?.calls.map((c) => [c.tool, c.id, c.result]), [
+      ["roll_die", "adk-1", { result: 13 }],
+    ]);
+    assert.equal(trace?.finalAnswer, "I rolled a 50 sided die and got 13.\n");
+    assert.deepEqual(trace?.usage, { inputTokens: 1120, outputTokens: 20 });
+  }
+  const session = { id: "s", events: [{ ...ADK_RUN[0], partial: true }, ...ADK_RUN] };
+  assert.equal(read(session)[0]?.calls.length, 1, "a partial event is not read again");
+});
+
+Deno.test("tracesFromText() refuses an ADK functionCall without a name, naming the event", () => {
+  const events = [{
+    author: "a",
+    invocationId: "e",
+    content: { role: "model", parts: [{ functionCall: { args: {} } }] },
+  }];
+  assert.throws(
+    () => read({ id: "s", events }),
+    (e) => e instanceof InputError && /events\[0\]\.content\.parts\[0\]/.test(e.message),
+  );
+});
+
+Deno.test("fastAgentReader marks an answer cut at maxTokens as truncated", () => {
+  const [trace] = read({
+    messages: [
+      { role: "user", content: [{ type: "text", text: "essay" }], is_template: false },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "Once upon" }],
+        stop_reason: "maxTokens",
+      },
+    ],
+  });
+  assert.equal(trace?.finalAnswer, "Once upon");
+  assert.equal(trace?.finalAnswerTruncated, true);
+});

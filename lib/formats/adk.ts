@@ -32,6 +32,7 @@
  */
 
 import { isJsonObject, type JsonObject, type Trace, type Usage } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
 import { addUsage, finishTrace, usageFromJson } from "./_shared.ts";
 import { geminiReader } from "./gemini.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
@@ -108,6 +109,16 @@ export const adkReader: FormatReader = documentReader(
         : event.author === "user"
         ? "user"
         : "model";
+      content.parts.forEach((part, j) => {
+        // Named here, where the event is known (the gemini reader would name its own index).
+        const call = isJsonObject(part) ? part.functionCall ?? part.function_call : undefined;
+        if (isJsonObject(call) && (typeof call.name !== "string" || call.name === "")) {
+          throw new InputError(
+            "functionCall has no name",
+            `${source}: events[${i}].content.parts[${j}]`,
+          );
+        }
+      });
       contents.push({ role, parts: content.parts });
     });
     const read: Trace = contents.length === 0

@@ -58,6 +58,16 @@ function parse(value: unknown): unknown {
  * @returns What the span records.
  */
 export function braintrustSpan(a: JsonObject): BraintrustSpan | undefined {
+  // Asked several times per span (is it a tool span, its name, arguments…): parse once.
+  if (SEEN.has(a)) return SEEN.get(a);
+  const found = readSpan(a);
+  SEEN.set(a, found);
+  return found;
+}
+
+const SEEN = new WeakMap<JsonObject, BraintrustSpan | undefined>();
+
+function readSpan(a: JsonObject): BraintrustSpan | undefined {
   const attributes = parse(a["braintrust.span_attributes"]);
   const input = a["braintrust.input_json"] ?? a["braintrust.input"];
   const output = a["braintrust.output_json"] ?? a["braintrust.output"];
