@@ -72,7 +72,9 @@ async function statistics(file: string): Promise<unknown> {
     if (Array.isArray(value)) return value.map(strip);
     if (value === null || typeof value !== "object") return value;
     return Object.fromEntries(
-      Object.entries(value).filter(([key]) => !/^(files?|inputs?|sources?|path|latency(_p\d+|_ms|_s)?)$/.test(key))
+      Object.entries(value).filter(([key]) =>
+        !/^(files?|inputs?|sources?|path|latency(_p\d+|_ms|_s)?)$/.test(key)
+      )
         .map(([key, item]) => [key, strip(item)]),
     );
   };
@@ -181,6 +183,129 @@ Deno.test("agent run: unsharded, three shards side by side, and three --runs par
     }
     const expected = await statistics(`${dir}/whole/runs.jsonl`);
     for (const file of merged) assert.deepEqual(await statistics(file), expected);
+  } finally {
+    await model.close();
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test("merge: a shard given twice counts once; a shard of a changed spec exits 2 and writes nothing; a missing shard exits 4 naming its runs; a changed trace exits 2; --out-dir places real files", async () => {
+  if (npmBin("mcp-server-memory") === undefined) return;
+  const dir = await tempDir("merge_checks");
+  const model = openaiServer();
+  try {
+    const spec = await specIn(`${dir}/spec`, model.url, { repeats: 1 });
+    const files: string[] = [];
+    for (let k = 1; k <= 3; k++) {
+      const out = `${dir}/shard-${k}/runs.jsonl`;
+      const run = await runCollect(["agent", "run", spec, "-o", out, "--shard", `${k}/3`]);
+      assert.equal(run.code, 0, run.err);
+      files.push(out);
+    }
+    // The same first shard under a spec whose task prompt changed.
+    const changedSpec = await specIn(`${dir}/changed`, model.url, {
+      repeats: 1,
+      tasks: TASKS.map((task) =>
+        task.id === "find" ? { ...task, prompt: `${task.prompt}, please` } : task
+      ),
+    });
+    const changed = `${dir}/changed-shard/runs.jsonl`;
+    const other = await runCollect(["agent", "run", changedSpec, "-o", changed, "--shard", "1/3"]);
+    assert.equal(other.code, 0, other.err);
+    const [first, second, third] = files as [string, string, string];
+    assert.ok((await readRows(first)).every((row) => row.task_id === "find"));
+
+    // Given twice: the rows once, a note.
+    const out = `${dir}/merged/runs.jsonl`;
+    await Deno.mkdir(`${dir}/merged`);
+    const twice = await runCollect(["merge", first, ...files, "-o", out, "--spec", spec, "--json"]);
+    assert.equal(twice.code, 0, twice.err);
+    const summary = JSON.parse(twice.out);
+    assert.equal(summary.rows, 6);
+    assert.equal(summary.duplicates_dropped, 2);
+    assert.match(twice.err, /note: 2 rows given twice counted once/);
+    assert.equal((await readRows(out)).length, 6);
+    assert.equal(
+      (await Deno.readTextFile(`${dir}/merged/runs.spend.jsonl`)).trim().split("\n").length,
+      (await Promise.all(files.map((f) => Deno.readTextFile(f.replace(".jsonl", ".spend.jsonl")))))
+        .join("").trim().split("\n").length,
+    );
+
+    // A shard of a changed spec: exit 2, one line naming the row, nothing written.
+    const refusedOut = `${dir}/refused/runs.jsonl`;
+    await Deno.mkdir(`${dir}/refused`);
+    const withChanged = [changed, ...files.slice(1)];
+    const refused = await runCollect(["merge", ...withChanged, "-o", refusedOut, "--spec", spec]);
+    // Cells go by task id: cell 0, shard 1/3, is task "find", the one whose prompt changed.
+    assert.ok((await readRows(changed)).every((row) => row.task_id === "find"));
+    assert.equal(refused.code, 2, refused.err);
+    assert.match(
+      refused.err,
+      /changed-shard\/runs\.jsonl:\d+: run "[^"]+" is not the run .* plans for arm "\w+", task "find"/,
+    );
+    assert.equal(refused.err.trim().split("\n").length, 1, refused.err);
+    assert.equal(await exists(refusedOut), false);
+    assert.equal(await exists(`${dir}/refused/runs.spend.jsonl`), false);
+    // Without --spec, the changed shard beside the original one: one cell under two run ids.
+    const conflict = await runCollect(["merge", ...files, changed, "-o", refusedOut]);
+    assert.equal(conflict.code, 2, conflict.err);
+    assert.match(conflict.err, /one run under two specs/);
+    assert.equal(await exists(refusedOut), false);
+
+    // A shard missing: the output is written, exit 4, the missing runs named.
+    const partial = `${dir}/partial/runs.jsonl`;
+    await Deno.mkdir(`${dir}/partial`);
+    const missing = await runCollect([
+      "merge",
+      first,
+      second,
+      "-o",
+      partial,
+      "--spec",
+      spec,
+      "--json",
+    ]);
+    assert.equal(missing.code, 4, missing.err);
+    const thirdIds = (await readRows(third)).map((row) => row.run_id);
+    assert.deepEqual(JSON.parse(missing.out).missing.sort(), [...thirdIds].sort());
+    for (const id of thirdIds) assert.ok(missing.err.includes(String(id)), missing.err);
+    assert.equal((await readRows(partial)).length, 4);
+
+    // --out-dir: every file placed under it (no symlinks), the rows pointing there, receipts verify.
+    const placed = `${dir}/placed/runs.jsonl`;
+    await Deno.mkdir(`${dir}/placed`);
+    const copy = await runCollect([
+      "merge",
+      ...files,
+      "-o",
+      placed,
+      "--out-dir",
+      `${dir}/placed/runs`,
+    ]);
+    assert.equal(copy.code, 0, copy.err);
+    for (const row of await readRows(placed)) {
+      assert.match(String(row.trace), /^runs\/(good|sloppy)\/\w+-0\.json$/);
+      const info = await Deno.lstat(`${dir}/placed/${row.receipt}`);
+      assert.ok(info.isFile && !info.isSymlink);
+      const verify = await runCollect(["verify", `${dir}/placed/${row.receipt}`]);
+      assert.equal(verify.code, 0, verify.out + verify.err);
+    }
+
+    // A trace changed after its run: exit 2, nothing written.
+    const row = (await readRows(third))[0]!;
+    await Deno.writeTextFile(`${dir}/shard-3/${row.trace}`, "{}\n");
+    const tampered = `${dir}/tampered/runs.jsonl`;
+    await Deno.mkdir(`${dir}/tampered`);
+    const bad = await runCollect(["merge", ...files, "-o", tampered]);
+    assert.equal(bad.code, 2, bad.err);
+    assert.match(
+      bad.err,
+      /shard-3\/runs\.jsonl:1: the row's trace .* has SHA-256 [0-9a-f]{12}…, the row says/,
+    );
+    assert.equal(await exists(tampered), false);
   } finally {
     await model.close();
   }

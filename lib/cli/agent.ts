@@ -388,8 +388,8 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   if (concurrency !== undefined && !Number.isInteger(concurrency)) {
     throw new UsageError(`--concurrency ${concurrency}: expected a whole number`);
   }
-  const part = await partOf(flags, shard);
   const spec = await loadAgentSpec(specPath);
+  const part = await partOf(flags, shard, spec);
   const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
 
   if (flags.values["dry-run"] === true) {

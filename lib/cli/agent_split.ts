@@ -13,7 +13,7 @@ import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { readEnv } from "../mcp/server_env.ts";
 import { planRuns, type Shard } from "../agent/plan.ts";
 import { runInputDigests } from "../agent/run_identity.ts";
-import { planLines, readRunPart, resolveShard, SHARD_ENV } from "../agent/run_part.ts";
+import { planLines, readRunPart, resolveShard, selectPart, SHARD_ENV } from "../agent/run_part.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 import { type CliIO, EXIT, type ParsedFlags, stringFlag } from "./command.ts";
 import { readyOutputFile } from "./output_ready.ts";
@@ -60,29 +60,34 @@ export function shardOf(flags: ParsedFlags): Shard | undefined {
 }
 
 /**
- * The part `--runs` names, after checking it is not combined with a shard.
+ * The part `--runs` names, checked before any output is touched: not
+ * combined with a shard, and every run id one the spec plans.
  *
  * @param flags The parsed flags.
  * @param shard The shard asked for.
+ * @param spec The spec.
  * @returns The part's run ids (→ `file:line`), `undefined` without `--runs`.
  * @throws {UsageError} When a shard is given too.
- * @throws {InputError} When the part cannot be read.
+ * @throws {InputError} When the part cannot be read or names a run the spec does not plan.
  *
  * @example Usage
  * ```ts ignore
- * const part = await partOf(flags, shardOf(flags));
+ * const part = await partOf(flags, shardOf(flags), spec);
  * ```
  */
 export async function partOf(
   flags: ParsedFlags,
   shard: Shard | undefined,
+  spec: AgentSpec,
 ): Promise<Map<string, string> | undefined> {
   const path = stringFlag(flags, "runs");
   if (path === undefined) return undefined;
   if (shard !== undefined) {
     throw new UsageError("--runs PART.jsonl names the runs itself: leave out the shard");
   }
-  return await readRunPart(path);
+  const part = await readRunPart(path);
+  selectPart(planRuns(spec, undefined, await runInputDigests(spec)), part);
+  return part;
 }
 
 /**
