@@ -185,6 +185,7 @@ Deno.test("agent run: unsharded, three shards side by side, and three --runs par
     for (const file of merged) assert.deepEqual(await statistics(file), expected);
   } finally {
     await model.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -308,5 +309,6 @@ Deno.test("merge: a shard given twice counts once; a shard of a changed spec exi
     assert.equal(await exists(tampered), false);
   } finally {
     await model.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -100,84 +100,88 @@ Deno.test("selectPart() keeps matrix order and refuses a run id the spec does no
 
 Deno.test("agent run --plan-out writes the plan without a server or a model; --runs refuses a run the spec does not plan before any output exists", async () => {
   const dir = await tempDir("agent_split");
-  // The plan reads the spec and its contracts only: the server is never started.
-  const spec = await writeSpec(dir, {
-    server: fixtureServer("plan-out-never-started"),
-    arms: arms(),
-    repeats: 2,
-  });
-  const plan = await runCollect([
-    "agent",
-    "run",
-    spec,
-    "--plan-out",
-    `${dir}/plan.jsonl`,
-    "--json",
-  ]);
-  assert.equal(plan.code, 0, plan.err);
-  assert.deepEqual(JSON.parse(plan.out), { runs: 8, cells: 4, plan: `${dir}/plan.jsonl` });
-  const lines = (await Deno.readTextFile(`${dir}/plan.jsonl`)).trim().split("\n").map((line) =>
-    JSON.parse(line)
-  );
-  assert.deepEqual(Object.keys(lines[0]), [
-    "schema",
-    "run_id",
-    "arm_id",
-    "task_id",
-    "repeat",
-    "cell",
-    "index",
-  ]);
-  assert.deepEqual(lines.map((line) => line.index), [0, 1, 2, 3, 4, 5, 6, 7]);
-  assert.deepEqual(lines.map((line) => line.cell), [0, 0, 1, 1, 2, 2, 3, 3]);
+  try {
+    // The plan reads the spec and its contracts only: the server is never started.
+    const spec = await writeSpec(dir, {
+      server: fixtureServer("plan-out-never-started"),
+      arms: arms(),
+      repeats: 2,
+    });
+    const plan = await runCollect([
+      "agent",
+      "run",
+      spec,
+      "--plan-out",
+      `${dir}/plan.jsonl`,
+      "--json",
+    ]);
+    assert.equal(plan.code, 0, plan.err);
+    assert.deepEqual(JSON.parse(plan.out), { runs: 8, cells: 4, plan: `${dir}/plan.jsonl` });
+    const lines = (await Deno.readTextFile(`${dir}/plan.jsonl`)).trim().split("\n").map((line) =>
+      JSON.parse(line)
+    );
+    assert.deepEqual(Object.keys(lines[0]), [
+      "schema",
+      "run_id",
+      "arm_id",
+      "task_id",
+      "repeat",
+      "cell",
+      "index",
+    ]);
+    assert.deepEqual(lines.map((line) => line.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(lines.map((line) => line.cell), [0, 0, 1, 1, 2, 2, 3, 3]);
 
-  const shardPlan = await runCollect([
-    "agent",
-    "run",
-    spec,
-    "--plan-out",
-    `${dir}/plan-2.jsonl`,
-    "--shard-index",
-    "1",
-    "--shard-count",
-    "2",
-  ]);
-  assert.equal(shardPlan.code, 0, shardPlan.err);
-  assert.match(shardPlan.out, /plan: 4 run\(s\) in 2 cell\(s\) written to/);
+    const shardPlan = await runCollect([
+      "agent",
+      "run",
+      spec,
+      "--plan-out",
+      `${dir}/plan-2.jsonl`,
+      "--shard-index",
+      "1",
+      "--shard-count",
+      "2",
+    ]);
+    assert.equal(shardPlan.code, 0, shardPlan.err);
+    assert.match(shardPlan.out, /plan: 4 run\(s\) in 2 cell\(s\) written to/);
 
-  const foreign = `${dir}/foreign.jsonl`;
-  await Deno.writeTextFile(
-    foreign,
-    `${JSON.stringify(lines[0])}\n\n${
-      JSON.stringify({ ...lines[1], run_id: "a.book.0.0123456789ab" })
-    }\n`,
-  );
-  const out = `${dir}/runs.jsonl`;
-  const refused = await runCollect(["agent", "run", spec, "--runs", foreign, "-o", out]);
-  assert.equal(refused.code, 2, refused.err);
-  assert.match(
-    refused.err,
-    /foreign\.jsonl:3: run "a\.book\.0\.0123456789ab" is not planned by this spec .*--plan-out/,
-  );
-  assert.equal(await Deno.stat(out).then(() => true, () => false), false);
-  const both = await runCollect([
-    "agent",
-    "run",
-    spec,
-    "--runs",
-    foreign,
-    "-o",
-    out,
-    "--shard",
-    "1/2",
-  ]);
-  assert.equal(both.code, 2);
-  assert.match(both.err, /leave out the shard/);
-  const notPlan = `${dir}/not-plan.jsonl`;
-  await Deno.writeTextFile(notPlan, `{"arm_id": "a"}\n`);
-  const bad = await runCollect(["agent", "run", spec, "--runs", notPlan, "-o", out]);
-  assert.equal(bad.code, 2);
-  assert.match(bad.err, /not-plan\.jsonl:1: expected a plan line/);
+    const foreign = `${dir}/foreign.jsonl`;
+    await Deno.writeTextFile(
+      foreign,
+      `${JSON.stringify(lines[0])}\n\n${
+        JSON.stringify({ ...lines[1], run_id: "a.book.0.0123456789ab" })
+      }\n`,
+    );
+    const out = `${dir}/runs.jsonl`;
+    const refused = await runCollect(["agent", "run", spec, "--runs", foreign, "-o", out]);
+    assert.equal(refused.code, 2, refused.err);
+    assert.match(
+      refused.err,
+      /foreign\.jsonl:3: run "a\.book\.0\.0123456789ab" is not planned by this spec .*--plan-out/,
+    );
+    assert.equal(await Deno.stat(out).then(() => true, () => false), false);
+    const both = await runCollect([
+      "agent",
+      "run",
+      spec,
+      "--runs",
+      foreign,
+      "-o",
+      out,
+      "--shard",
+      "1/2",
+    ]);
+    assert.equal(both.code, 2);
+    assert.match(both.err, /leave out the shard/);
+    const notPlan = `${dir}/not-plan.jsonl`;
+    await Deno.writeTextFile(notPlan, `{"arm_id": "a"}\n`);
+    const bad = await runCollect(["agent", "run", spec, "--runs", notPlan, "-o", out]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /not-plan\.jsonl:1: expected a plan line/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("TOOLSCORE_SHARD picks the shard when --allow-env=TOOLSCORE_SHARD grants it; a shard flag wins", async () => {
@@ -216,7 +220,11 @@ Deno.test("TOOLSCORE_SHARD picks the shard when --allow-env=TOOLSCORE_SHARD gran
       JSON.parse(line).cell
     );
   };
-  assert.deepEqual(await plan(), [2, 2]);
-  assert.deepEqual(await plan("--shard", "1/3"), [0, 0]);
-  assert.deepEqual(await plan("--shard-index", "1", "--shard-count", "3"), [1, 1]);
+  try {
+    assert.deepEqual(await plan(), [2, 2]);
+    assert.deepEqual(await plan("--shard", "1/3"), [0, 0]);
+    assert.deepEqual(await plan("--shard-index", "1", "--shard-count", "3"), [1, 1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

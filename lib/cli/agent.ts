@@ -39,7 +39,8 @@ import { partOf, shardOf, SPLIT_FLAGS, writePlan } from "./agent_split.ts";
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
 
-const FLAGS: FlagSpec = {
+/** `agent run`'s flags (the Kubernetes example's test parses its command line with them). */
+export const AGENT_RUN_FLAGS: FlagSpec = {
   output: { type: "string", short: "o" },
   "out-dir": { type: "string" },
   concurrency: { type: "string" },
@@ -363,7 +364,7 @@ function budgetLine(summary: MatrixSummary): string {
 }
 
 async function agentRun(args: string[], io: CliIO): Promise<number> {
-  const flags = parseFlags("agent run", args, FLAGS);
+  const flags = parseFlags("agent run", args, AGENT_RUN_FLAGS);
   const [specPath, ...extra] = flags.positionals;
   if (specPath === undefined) {
     throw new UsageError("agent run needs SPEC; see toolscore agent --help");

@@ -25,7 +25,8 @@ import { readyOutputFile, readyOutputFolder } from "./output_ready.ts";
 /** `merge`'s exit code when planned runs are missing. */
 export const EXIT_MISSING = 4;
 
-const FLAGS: FlagSpec = {
+/** `merge`'s flags. */
+export const MERGE_FLAGS: FlagSpec = {
   output: { type: "string", short: "o" },
   "out-dir": { type: "string" },
   spec: { type: "string" },
@@ -66,7 +67,7 @@ Examples:
 `;
 
 async function merge(args: string[], io: CliIO): Promise<number> {
-  const flags = parseFlags("merge", args, FLAGS);
+  const flags = parseFlags("merge", args, MERGE_FLAGS);
   const inputs = flags.positionals;
   if (inputs.length === 0) {
     throw new UsageError("merge needs RUNS.jsonl files; see toolscore merge --help");
