@@ -8,8 +8,9 @@
  * The budget (`budget.ts`) admits whole cells and reserves each model call;
  * every call's spend goes to the ledger (`ledger.ts`) at once, and the cap
  * of this invocation is the spec's (`budget.max_usd`, or under `--shard k/n`
- * `budget.per_shard_usd`, else `max_usd / n`) minus what the ledger already
- * holds for these runs. A row with `status: "stopped"` (a budget stop) is
+ * `budget.per_shard_usd`, else `max_usd / n`; for a part of the plan,
+ * `--runs`, `per_shard_usd`, else `max_usd × its runs / runs planned`: issue
+ * 40) minus what the ledger already holds for these runs. A row with `status: "stopped"` (a budget stop) is
  * run again like a missing row, an error row too under `--retry-errors`;
  * the new row carries the cost of the one it replaced as `prior_cost_usd`,
  * and the old row is removed once its replacement is written (a run not

@@ -99,7 +99,7 @@ reserved, and a call that would pass the cap is not made; a cell starts only if
 its arms' run estimates (budget.estimate_per_run, else 20,000 + 2,000 tokens) fit
 too. Every call's cost goes to RUNS.spend.jsonl, so reruns, resumes and
 --retry-errors continue the same budget; --shard k/n gets budget.per_shard_usd,
-else max_usd / n. budget.max_usd_per_run and budget.max_tokens_per_run limit one
+else max_usd / n (a --runs part: max_usd × its runs / runs planned). budget.max_usd_per_run and budget.max_tokens_per_run limit one
 run. A run the budget stopped is written with status "stopped" (left out of n by
 compare; a rerun runs it again); runs not started are listed with the reason.
 
