@@ -146,6 +146,17 @@ Deno.test("agent run --plan-out writes the plan without a server or a model; --r
     assert.equal(shardPlan.code, 0, shardPlan.err);
     assert.match(shardPlan.out, /plan: 4 run\(s\) in 2 cell\(s\) written to/);
 
+    const withOutput = await runCollect([
+      "agent",
+      "run",
+      spec,
+      "--plan-out",
+      `${dir}/plan-3.jsonl`,
+      "-o",
+      `${dir}/runs.jsonl`,
+    ]);
+    assert.equal(withOutput.code, 2);
+    assert.match(withOutput.err, /--plan-out writes the plan and runs nothing: leave out --output/);
     const foreign = `${dir}/foreign.jsonl`;
     await Deno.writeTextFile(
       foreign,

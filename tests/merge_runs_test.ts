@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { tempDir } from "./_mcp.ts";
 import { readRows } from "./_agent.ts";
+import { runCollect } from "./_cli.ts";
 import { mergeRuns } from "../lib/agent/merge_runs.ts";
 
 function row(i: number): Record<string, unknown> {
@@ -90,6 +91,48 @@ Deno.test("mergeRuns() with an out-dir places a file reached through a symlink a
     await mergeRuns({ inputs: [`${dir}/shard/runs.jsonl`], output: `${dir}/out/plain.jsonl` });
     const [plain] = await readRows(`${dir}/out/plain.jsonl`);
     assert.equal(plain!.trace, "../shard/runs/a0/t0-0.json");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("toolscore merge never writes over an input, and replaces an existing output only with --force", async () => {
+  const dir = await tempDir("merge_target");
+  try {
+    const input = `${dir}/a.jsonl`;
+    await Deno.writeTextFile(input, `${JSON.stringify(row(0))}\n${JSON.stringify(row(1))}\n`);
+    const self = await runCollect(["merge", input, "-o", input, "--force"]);
+    assert.equal(self.code, 2);
+    assert.match(self.err, /-o .*a\.jsonl is the input .*a\.jsonl.*merge into a new file/);
+    const output = `${dir}/merged.jsonl`;
+    await Deno.writeTextFile(output, "earlier\n");
+    const refused = await runCollect(["merge", input, "-o", output]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /exists: pass --force to replace it/);
+    assert.equal(await Deno.readTextFile(output), "earlier\n");
+    const forced = await runCollect(["merge", input, "-o", output, "--force", "--json"]);
+    assert.equal(forced.code, 0, forced.err);
+    assert.deepEqual(JSON.parse(forced.out), {
+      rows: 2,
+      duplicates_dropped: 0,
+      missing: [],
+      plan: null,
+    });
+    assert.equal((await readRows(output)).length, 2);
+    // No input has a spend ledger: none is written, and nothing to note.
+    assert.equal(forced.err, "");
+    assert.equal(await Deno.stat(`${dir}/merged.spend.jsonl`).then(() => true, () => false), false);
+    // One input with a ledger, one without: the merged ledger says what it lacks.
+    const second = `${dir}/b.jsonl`;
+    await Deno.writeTextFile(second, `${JSON.stringify(row(2))}\n`);
+    await Deno.writeTextFile(`${dir}/b.spend.jsonl`, `{"arm_id":"a2","cost_usd":0.5}\n`);
+    const mixed = await runCollect(["merge", input, second, "-o", output, "--force"]);
+    assert.equal(mixed.code, 0, mixed.err);
+    assert.match(mixed.err, /note: 1 input\(s\) have no spend ledger \(a\.jsonl…\)/);
+    assert.equal(
+      await Deno.readTextFile(`${dir}/merged.spend.jsonl`),
+      `{"arm_id":"a2","cost_usd":0.5}\n`,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -34,7 +34,7 @@ import {
   stringFlag,
 } from "./command.ts";
 import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
-import { partOf, shardOf, SPLIT_FLAGS, writePlan } from "./agent_split.ts";
+import { partOf, planOutOf, shardOf, SPLIT_FLAGS, writePlan } from "./agent_split.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
@@ -371,7 +371,7 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   const shard = shardOf(flags);
-  const planOut = stringFlag(flags, "plan-out");
+  const planOut = planOutOf(flags);
   if (planOut !== undefined) {
     return await writePlan(
       await loadAgentSpec(specPath),

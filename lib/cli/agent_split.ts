@@ -60,6 +60,38 @@ export function shardOf(flags: ParsedFlags): Shard | undefined {
 }
 
 /**
+ * Where `--plan-out` writes the plan, refusing the flags that only a run reads.
+ *
+ * @param flags The parsed flags.
+ * @returns The path, `undefined` without `--plan-out`.
+ * @throws {UsageError} When `--runs`, `-o` or `--dry-run` is given too.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseFlags } from "./command.ts";
+ * import { planOutOf, SPLIT_FLAGS } from "./agent_split.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const flags = parseFlags("agent run", ["--plan-out", "plan.jsonl", "--runs", "p.jsonl"], SPLIT_FLAGS);
+ * assert.throws(() => planOutOf(flags), /--plan-out writes the plan and runs nothing/);
+ * ```
+ */
+export function planOutOf(flags: ParsedFlags): string | undefined {
+  const path = stringFlag(flags, "plan-out");
+  if (path === undefined) return undefined;
+  for (const flag of ["runs", "output", "dry-run"]) {
+    if (flags.values[flag] !== undefined && flags.values[flag] !== false) {
+      throw new UsageError(
+        `--plan-out writes the plan and runs nothing: leave out --${
+          flag === "output" ? "output (-o)" : flag
+        }`,
+      );
+    }
+  }
+  return path;
+}
+
+/**
  * The part `--runs` names, checked before any output is touched: not
  * combined with a shard, and every run id one the spec plans.
  *

@@ -10,6 +10,8 @@
  */
 
 import { UsageError } from "../base/errors.ts";
+import { resolve } from "node:path";
+import { spendLedgerPath } from "../agent/ledger.ts";
 import { mergeRuns } from "../agent/merge_runs.ts";
 import { loadAgentSpec } from "../spec/agent_spec.ts";
 import {
@@ -30,6 +32,7 @@ export const MERGE_FLAGS: FlagSpec = {
   output: { type: "string", short: "o" },
   "out-dir": { type: "string" },
   spec: { type: "string" },
+  force: { type: "boolean" },
   json: { type: "boolean" },
 };
 
@@ -44,15 +47,17 @@ ledgers beside the inputs (RUNS.spend.jsonl) merge into OUT.spend.jsonl, so the
 budget ledger of the merged run is complete.
 
 Usage:
-  toolscore merge RUNS.jsonl… -o OUT.jsonl [--out-dir DIR] [--spec SPEC] [--json]
+  toolscore merge RUNS.jsonl… -o OUT.jsonl [--out-dir DIR] [--spec SPEC] [--force] [--json]
 
 Options:
-  -o, --output FILE   the merged rows (required; written atomically)
+  -o, --output FILE   the merged rows (required; written atomically, with FILE.spend.jsonl);
+                      never one of the inputs, and an existing FILE only with --force
   --out-dir DIR       place every run's files under DIR/ARM/ (hard-linked on the
                       same file system, else copied; never symlinked)
   --spec SPEC         the spec the shards ran: a row whose run id it does not plan
                       for its (arm, task, repeat) stops the merge; planned runs with
                       no row are listed (exit ${EXIT_MISSING})
+  --force             replace an existing FILE (and its spend ledger)
   --json              print {rows, duplicates_dropped, missing: [run_id…],
                       plan: {runs, cells}}
 
@@ -66,6 +71,26 @@ Examples:
   toolscore merge a/runs.jsonl b/runs.jsonl -o merged/runs.jsonl --out-dir merged/runs
 `;
 
+// The output is never an input, and an existing file is replaced only when --force asks.
+async function checkTarget(inputs: string[], output: string, force: boolean): Promise<void> {
+  const target = resolve(output);
+  const ledger = resolve(spendLedgerPath(output));
+  for (const input of inputs) {
+    if (resolve(input) === target || resolve(spendLedgerPath(input)) === ledger) {
+      throw new UsageError(
+        `-o ${output} is the input ${input} (or shares its spend ledger): merge into a new file`,
+      );
+    }
+  }
+  if (force) return;
+  const exists = await Deno.stat(output).then(() => true, () => false);
+  if (exists) {
+    throw new UsageError(
+      `-o ${output} exists: pass --force to replace it, or merge into a new file`,
+    );
+  }
+}
+
 async function merge(args: string[], io: CliIO): Promise<number> {
   const flags = parseFlags("merge", args, MERGE_FLAGS);
   const inputs = flags.positionals;
@@ -74,6 +99,7 @@ async function merge(args: string[], io: CliIO): Promise<number> {
   }
   const output = stringFlag(flags, "output");
   if (output === undefined) throw new UsageError("merge needs -o OUT.jsonl (where the rows go)");
+  await checkTarget(inputs, output, flags.values.force === true);
   const outDir = stringFlag(flags, "out-dir");
   const specPath = stringFlag(flags, "spec");
   const spec = specPath === undefined ? undefined : await loadAgentSpec(specPath);
