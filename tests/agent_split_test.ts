@@ -185,6 +185,9 @@ Deno.test("agent run --plan-out writes the plan without a server or a model; --r
     ]);
     assert.equal(both.code, 2);
     assert.match(both.err, /leave out the shard/);
+    const dry = await runCollect(["agent", "run", spec, "--runs", foreign, "-o", out, "--dry-run"]);
+    assert.equal(dry.code, 2);
+    assert.match(dry.err, /--dry-run plans the matrix or a shard, not a part: leave out --runs/);
     const notPlan = `${dir}/not-plan.jsonl`;
     await Deno.writeTextFile(notPlan, `{"arm_id": "a"}\n`);
     const bad = await runCollect(["agent", "run", spec, "--runs", notPlan, "-o", out]);

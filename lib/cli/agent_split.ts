@@ -99,7 +99,7 @@ export function planOutOf(flags: ParsedFlags): string | undefined {
  * @param shard The shard asked for.
  * @param spec The spec.
  * @returns The part's run ids (→ `file:line`), `undefined` without `--runs`.
- * @throws {UsageError} When a shard is given too.
+ * @throws {UsageError} When a shard or `--dry-run` is given too.
  * @throws {InputError} When the part cannot be read or names a run the spec does not plan.
  *
  * @example Usage
@@ -116,6 +116,9 @@ export async function partOf(
   if (path === undefined) return undefined;
   if (shard !== undefined) {
     throw new UsageError("--runs PART.jsonl names the runs itself: leave out the shard");
+  }
+  if (flags.values["dry-run"] === true) {
+    throw new UsageError("--dry-run plans the matrix or a shard, not a part: leave out --runs");
   }
   const part = await readRunPart(path);
   selectPart(planRuns(spec, undefined, await runInputDigests(spec)), part);
