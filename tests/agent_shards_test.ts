@@ -165,6 +165,8 @@ Deno.test("agent run: unsharded, three shards side by side, and three --runs par
       });
       const rows = await readRows(out);
       assert.deepEqual(ids(rows), ids(wholeRows));
+      // In matrix order, as the plan lists the runs.
+      assert.deepEqual(rows.map((row) => row.run_id), lines.map((line) => JSON.parse(line).run_id));
       // Paths point at the shards' files from the merged folder.
       for (const row of rows) {
         await Deno.stat(`${dir}/merged-${name}/${row.trace}`);
