@@ -104,6 +104,12 @@ Deno.test("toolscore merge never writes over an input, and replaces an existing 
     const self = await runCollect(["merge", input, "-o", input, "--force"]);
     assert.equal(self.code, 2);
     assert.match(self.err, /-o .*a\.jsonl is the input .*a\.jsonl.*merge into a new file/);
+    const cut = `${dir}/cut.jsonl`;
+    await Deno.writeTextFile(cut, `${JSON.stringify(row(3))}\n{"run_id": "a1.t4`);
+    const cutMerge = await runCollect(["merge", input, cut, "-o", `${dir}/never.jsonl`]);
+    assert.equal(cutMerge.code, 2);
+    assert.match(cutMerge.err, /cut\.jsonl:2: the last line is cut short .*run the shard again/);
+    assert.equal(await Deno.stat(`${dir}/never.jsonl`).then(() => true, () => false), false);
     const output = `${dir}/merged.jsonl`;
     await Deno.writeTextFile(output, "earlier\n");
     const refused = await runCollect(["merge", input, "-o", output]);

@@ -93,12 +93,28 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function readRows(file: string): Promise<ReadRow[]> {
   const rows: ReadRow[] = [];
   for await (const block of fileLineBlocks(file)) {
-    for (const { text: line, line: number } of block) {
+    for (const { text: line, line: number, unterminated } of block) {
       if (line.trim() === "") continue;
       const where = `${file}:${number}`;
+      if (unterminated === true && !isJson(line)) {
+        throw new InputError(
+          "the last line is cut short (the shard was stopped while writing it): run the shard " +
+            "again with the same command to finish it, then merge",
+          where,
+        );
+      }
       const row = parseJsonLine(line, where);
       if (!isJsonObject(row)) {
         throw new InputError("expected a JSON object (a row of agent run)", where);
