@@ -27,3 +27,5 @@ export * from "./run_identity.ts";
 export * from "./resume_guard.ts";
 export * from "./output_lock.ts";
 export * from "./restart.ts";
+export * from "./run_part.ts";
+export * from "./merge_runs.ts";

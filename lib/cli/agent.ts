@@ -13,7 +13,7 @@ import { runDoctor } from "../doctor/run_doctor.ts";
 import { closeAllTransports } from "../mcp/transport.ts";
 import { readEnv } from "../mcp/server_env.ts";
 import { callReservation, runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
-import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
+import { planRuns, type Shard } from "../agent/plan.ts";
 import { lockOutput } from "../agent/output_lock.ts";
 import { restartOutput } from "../agent/restart.ts";
 import {
@@ -34,11 +34,13 @@ import {
   stringFlag,
 } from "./command.ts";
 import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
+import { partOf, planOutOf, shardOf, SPLIT_FLAGS, writePlan } from "./agent_split.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
 
-const FLAGS: FlagSpec = {
+/** `agent run`'s flags (the Kubernetes example's test parses its command line with them). */
+export const AGENT_RUN_FLAGS: FlagSpec = {
   output: { type: "string", short: "o" },
   "out-dir": { type: "string" },
   concurrency: { type: "string" },
@@ -48,6 +50,7 @@ const FLAGS: FlagSpec = {
   "dry-run": { type: "boolean" },
   "allow-unknown-price": { type: "boolean" },
   json: { type: "boolean" },
+  ...SPLIT_FLAGS,
 };
 
 const HELP =
@@ -62,6 +65,8 @@ Usage:
   toolscore agent run SPEC -o RUNS.jsonl [--out-dir DIR] [--concurrency N]
                       [--shard k/n] [--retry-errors] [--allow-unknown-price]
                       [--dry-run] [--json]
+  toolscore agent run SPEC --plan-out PLAN.jsonl
+  toolscore agent run SPEC --runs PART.jsonl -o RUNS.jsonl
 
 Options:
   -o, --output FILE     the JSONL file (required); rows already in it are skipped
@@ -69,7 +74,14 @@ Options:
                         without .jsonl: runs.jsonl → runs/)
   --concurrency N       runs at once (default 1)
   --shard k/n           only the cells (task, repeat) whose index is k-1 mod n; the
-                        shards' files concatenate into the run
+                        shards' files merge into the run (toolscore merge)
+  --shard-index I --shard-count N
+                        the same, 0-based (Kubernetes' JOB_COMPLETION_INDEX); without a
+                        shard flag TOOLSCORE_SHARD=k/n is read (--allow-env=TOOLSCORE_SHARD)
+  --plan-out PLAN.jsonl write one line per planned run {run_id, arm_id, task_id, repeat,
+                        cell, index} and stop (reads the spec and contracts only)
+  --runs PART.jsonl     run exactly the runs a part of the plan names (ids the spec
+                        does not plan: exit 2); its budget is max_usd × its runs / planned
   --retry-errors        run again the runs whose row has status "error"
   --restart             start over: move FILE, its out-dir and FILE.* aside as
                         NAME.TIMESTAMP.jsonl and DIR.TIMESTAMP/ (a new budget ledger)
@@ -87,7 +99,7 @@ reserved, and a call that would pass the cap is not made; a cell starts only if
 its arms' run estimates (budget.estimate_per_run, else 20,000 + 2,000 tokens) fit
 too. Every call's cost goes to RUNS.spend.jsonl, so reruns, resumes and
 --retry-errors continue the same budget; --shard k/n gets budget.per_shard_usd,
-else max_usd / n. budget.max_usd_per_run and budget.max_tokens_per_run limit one
+else max_usd / n (a --runs part: max_usd × its runs / runs planned). budget.max_usd_per_run and budget.max_tokens_per_run limit one
 run. A run the budget stopped is written with status "stopped" (left out of n by
 compare; a rerun runs it again); runs not started are listed with the reason.
 
@@ -123,6 +135,8 @@ agent run writing FILE); 130/143 stopped by SIGINT/SIGTERM (rerun to finish).
 Examples:
   toolscore agent run agent.yaml -o runs.jsonl --concurrency 4
   toolscore agent run agent.yaml -o shard-1.jsonl --shard 1/4
+  toolscore agent run agent.yaml --plan-out plan.jsonl
+  toolscore agent run agent.yaml --runs part-1.jsonl -o part-1.jsonl
   toolscore agent run agent.yaml -o runs.jsonl --dry-run
 `;
 
@@ -350,12 +364,23 @@ function budgetLine(summary: MatrixSummary): string {
 }
 
 async function agentRun(args: string[], io: CliIO): Promise<number> {
-  const flags = parseFlags("agent run", args, FLAGS);
+  const flags = parseFlags("agent run", args, AGENT_RUN_FLAGS);
   const [specPath, ...extra] = flags.positionals;
   if (specPath === undefined) {
     throw new UsageError("agent run needs SPEC; see toolscore agent --help");
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const shard = shardOf(flags);
+  const planOut = planOutOf(flags);
+  if (planOut !== undefined) {
+    return await writePlan(
+      await loadAgentSpec(specPath),
+      planOut,
+      shard,
+      flags.values.json === true,
+      io,
+    );
+  }
   const output = stringFlag(flags, "output");
   if (output === undefined) {
     throw new UsageError("agent run needs -o RUNS.jsonl (where the rows go)");
@@ -364,9 +389,8 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   if (concurrency !== undefined && !Number.isInteger(concurrency)) {
     throw new UsageError(`--concurrency ${concurrency}: expected a whole number`);
   }
-  const shardText = stringFlag(flags, "shard");
-  const shard = shardText === undefined ? undefined : parseShard(shardText);
   const spec = await loadAgentSpec(specPath);
+  const part = await partOf(flags, shard, spec);
   const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
 
   if (flags.values["dry-run"] === true) {
@@ -398,7 +422,7 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
         io.stderr(`restart: moved ${from} to ${to}\n`);
       }
     }
-    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard });
+    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard, part });
   } finally {
     lock.release();
   }
@@ -407,12 +431,13 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
 async function runLocked(
   flags: ParsedFlags,
   io: CliIO,
-  { spec, output, outDir, concurrency, shard }: {
+  { spec, output, outDir, concurrency, shard, part }: {
     spec: AgentSpec;
     output: string;
     outDir: string;
     concurrency: number | undefined;
     shard: Shard | undefined;
+    part?: Map<string, string>;
   },
 ): Promise<number> {
   const controller = new AbortController();
@@ -425,6 +450,7 @@ async function runLocked(
       outDir,
       concurrency,
       shard,
+      part,
       retryErrors: flags.values["retry-errors"] === true,
       allowUnknownPrice: flags.values["allow-unknown-price"] === true,
       readEnv,
