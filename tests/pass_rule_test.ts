@@ -262,7 +262,27 @@ Deno.test("a claim of success over a failed call fails in the agent run row, its
       `${dir}/rebar.jsonl`,
     ]);
     assert.equal(rebar.code, 0, rebar.err);
-    assert.equal((await readRows(`${dir}/rebar.jsonl`))[0]!.outcome, "fail");
+    const rebarred = (await readRows(`${dir}/rebar.jsonl`))[0]!;
+    assert.equal(rebarred.outcome, "fail");
+    // The v2 record names the failed checks, from the row, the receipt and the trace alike.
+    const book = records.find((r) => r.task === "book")!;
+    assert.ok((book.failed_checks as string[]).includes("claimed-success"), JSON.stringify(book));
+    assert.ok((rebarred.failed_checks as string[]).includes("claimed-success"));
+    const fromTrace = await runCollect([
+      "export",
+      `${dir}/runs/hider/book-0.json`,
+      "--gold",
+      `${dir}/default.json`,
+      "-o",
+      `${dir}/trace.jsonl`,
+    ]);
+    assert.equal(fromTrace.code, 0, fromTrace.err);
+    const traced = (await readRows(`${dir}/trace.jsonl`))[0]!;
+    assert.equal(traced.outcome, "fail");
+    assert.ok(
+      (traced.failed_checks as string[]).includes("claimed-success"),
+      JSON.stringify(traced),
+    );
   } finally {
     await model.close();
     await Deno.remove(dir, { recursive: true });

@@ -27,6 +27,8 @@ export * from "./run_identity.ts";
 export * from "./resume_guard.ts";
 export * from "./output_lock.ts";
 export * from "./restart.ts";
+export * from "./run_part.ts";
+export * from "./merge_runs.ts";
 export * from "./breaker.ts";
 export * from "./secret_forms.ts";
 export * from "./scrub_work.ts";

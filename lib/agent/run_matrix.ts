@@ -8,8 +8,9 @@
  * The budget (`budget.ts`) admits whole cells and reserves each model call;
  * every call's spend goes to the ledger (`ledger.ts`) at once, and the cap
  * of this invocation is the spec's (`budget.max_usd`, or under `--shard k/n`
- * `budget.per_shard_usd`, else `max_usd / n`) minus what the ledger already
- * holds for these runs. A row with `status: "stopped"` (a budget stop) is
+ * `budget.per_shard_usd`, else `max_usd / n`; for a part of the plan,
+ * `--runs`, `per_shard_usd`, else `max_usd × its runs / runs planned`: issue
+ * 40) minus what the ledger already holds for these runs. A row with `status: "stopped"` (a budget stop) is
  * run again like a missing row, an error row too under `--retry-errors`;
  * the new row carries the cost of the one it replaced as `prior_cost_usd`,
  * and the old row is removed once its replacement is written (a run not
@@ -43,6 +44,7 @@ import { Breakers, type BreakerState } from "./breaker.ts";
 import { InputError } from "../base/errors.ts";
 import { checkResume } from "./resume_guard.ts";
 import { runInputDigests } from "./run_identity.ts";
+import { partCapUsd, selectPart } from "./run_part.ts";
 import type { AgentSpec } from "../spec/agent_spec.ts";
 
 /** A run that was not started, and why. */
@@ -85,6 +87,12 @@ export interface RunMatrixOptions {
    * @default {undefined} (all of it)
    */
   shard?: Shard;
+  /**
+   * Only these runs: a part of the plan (`readRunPart`, run id → `file:line`); the cap is the
+   * part's share of the budget (`partCapUsd`).
+   * @default {undefined} (the shard, or all of the matrix)
+   */
+  part?: ReadonlyMap<string, string>;
   /**
    * Run again the runs whose row is an error row.
    * @default {false}
@@ -206,11 +214,14 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const outDir = options.outDir ?? defaultOutDir(options.output);
   const digests = await runInputDigests(spec);
   const breakers = new Breakers(options.maxProviderFailures);
-  const planned = planRuns(spec, options.shard, digests);
+  const all = planRuns(spec, undefined, digests);
+  const planned = options.part !== undefined
+    ? selectPart(all, options.part)
+    : planRuns(spec, options.shard, digests);
 
   const existing = await readExistingRows(options.output);
   for (
-    const text of checkResume(existing.rows, planRuns(spec, undefined, digests), options.output)
+    const text of checkResume(existing.rows, all, options.output)
   ) {
     emit({ type: "note", text });
   }
@@ -250,10 +261,13 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
 
   const matrixKeys = new Set(planned.map((run) => runKey(run.arm.id, run.task.id, run.repeat)));
   const { maxUsd, perShardUsd } = spec.budget;
-  const cap = options.shard === undefined
+  const cap = options.part !== undefined
+    ? partCapUsd(maxUsd, perShardUsd, planned.length, all.length)
+    : options.shard === undefined
     ? maxUsd
     : perShardUsd ?? (maxUsd === null ? null : maxUsd / options.shard.n);
-  const priorSpend = ledgerSpend(ledger.entries, options.shard ? matrixKeys : undefined);
+  const slice = options.shard !== undefined || options.part !== undefined;
+  const priorSpend = ledgerSpend(ledger.entries, slice ? matrixKeys : undefined);
   const gate = new BudgetGate(spec, {
     allowUnknownPrice: options.allowUnknownPrice,
     capUsd: cap,

@@ -13,7 +13,7 @@ import { runDoctor } from "../doctor/run_doctor.ts";
 import { closeAllTransports } from "../mcp/transport.ts";
 import { readEnv } from "../mcp/server_env.ts";
 import { callReservation, runEstimateTokens, runEstimateUsd } from "../agent/estimate.ts";
-import { parseShard, planRuns, type Shard } from "../agent/plan.ts";
+import { planRuns, type Shard } from "../agent/plan.ts";
 import { lockOutput } from "../agent/output_lock.ts";
 import { restartOutput } from "../agent/restart.ts";
 import { defaultOutDir, type MatrixSummary, runMatrix } from "../agent/run_matrix.ts";
@@ -30,13 +30,15 @@ import {
 } from "./command.ts";
 import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
 import { redactedError, redactedIO } from "./redacted_io.ts";
-import { agentConsole, notStartedLines, resumeCommand } from "./agent_console.ts";
+import { agentConsole, notStartedLines, resumeCommand, summaryJson } from "./agent_console.ts";
 import { specRedactor } from "../agent/keys.ts";
+import { partOf, planOutOf, shardOf, SPLIT_FLAGS, writePlan } from "./agent_split.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
 export const EXIT_INCOMPLETE = 4;
 
-const FLAGS: FlagSpec = {
+/** `agent run`'s flags (the Kubernetes example's test parses its command line with them). */
+export const AGENT_RUN_FLAGS: FlagSpec = {
   output: { type: "string", short: "o" },
   "out-dir": { type: "string" },
   concurrency: { type: "string" },
@@ -47,6 +49,7 @@ const FLAGS: FlagSpec = {
   "allow-unknown-price": { type: "boolean" },
   "max-provider-failures": { type: "string" },
   json: { type: "boolean" },
+  ...SPLIT_FLAGS,
 };
 
 const HELP =
@@ -61,6 +64,8 @@ Usage:
   toolscore agent run SPEC -o RUNS.jsonl [--out-dir DIR] [--concurrency N]
                       [--shard k/n] [--retry-errors] [--allow-unknown-price]
                       [--dry-run] [--json]
+  toolscore agent run SPEC --plan-out PLAN.jsonl
+  toolscore agent run SPEC --runs PART.jsonl -o RUNS.jsonl
 
 Options:
   -o, --output FILE     the JSONL file (required); rows already in it are skipped
@@ -68,7 +73,14 @@ Options:
                         without .jsonl: runs.jsonl → runs/)
   --concurrency N       runs at once (default 1)
   --shard k/n           only the cells (task, repeat) whose index is k-1 mod n; the
-                        shards' files concatenate into the run
+                        shards' files merge into the run (toolscore merge)
+  --shard-index I --shard-count N
+                        the same, 0-based (Kubernetes' JOB_COMPLETION_INDEX); without a
+                        shard flag TOOLSCORE_SHARD=k/n is read (--allow-env=TOOLSCORE_SHARD)
+  --plan-out PLAN.jsonl write one line per planned run {run_id, arm_id, task_id, repeat,
+                        cell, index} and stop (reads the spec and contracts only)
+  --runs PART.jsonl     run exactly the runs a part of the plan names (ids the spec
+                        does not plan: exit 2); its budget is max_usd × its runs / planned
   --retry-errors        run again the runs whose row has status "error"
   --restart             start over: move FILE, its out-dir and FILE.* aside as
                         NAME.TIMESTAMP.jsonl and DIR.TIMESTAMP/ (a new budget ledger)
@@ -91,7 +103,7 @@ reserved, and a call that would pass the cap is not made; a cell starts only if
 its arms' run estimates (budget.estimate_per_run, else 20,000 + 2,000 tokens) fit
 too. Every call's cost goes to RUNS.spend.jsonl, so reruns, resumes and
 --retry-errors continue the same budget; --shard k/n gets budget.per_shard_usd,
-else max_usd / n. budget.max_usd_per_run and budget.max_tokens_per_run limit one
+else max_usd / n (a --runs part: max_usd × its runs / runs planned). budget.max_usd_per_run and budget.max_tokens_per_run limit one
 run. A run the budget stopped is written with status "stopped" (left out of n by
 compare; a rerun runs it again); runs not started are listed with the reason.
 
@@ -130,6 +142,8 @@ agent run writing FILE); 130/143 stopped by SIGINT/SIGTERM (rerun to finish).
 Examples:
   toolscore agent run agent.yaml -o runs.jsonl --concurrency 4
   toolscore agent run agent.yaml -o shard-1.jsonl --shard 1/4
+  toolscore agent run agent.yaml --plan-out plan.jsonl
+  toolscore agent run agent.yaml --runs part-1.jsonl -o part-1.jsonl
   toolscore agent run agent.yaml -o runs.jsonl --dry-run
 `;
 
@@ -270,25 +284,6 @@ function listenForStop(controller: AbortController): { signal: () => string | nu
   };
 }
 
-function summaryJson(summary: MatrixSummary): Record<string, unknown> {
-  return {
-    runs: summary.runs,
-    errors: summary.errors,
-    not_started: summary.notStarted,
-    stopped: summary.stopped,
-    spend_usd: summary.spendUsd,
-    spend_total_usd: summary.spendTotalUsd,
-    budget_usd: summary.budgetUsd,
-    cells: summary.cells,
-    complete_cells: summary.completeCells,
-    unknown_cost_runs: summary.unknownCost,
-    total: summary.total,
-    skipped: summary.skipped,
-    interrupted: summary.interrupted,
-    breakers: summary.breakers,
-  };
-}
-
 function summaryText(summary: MatrixSummary, output: string): string {
   const lines = [
     `${summary.runs} run(s) written to ${output} (${summary.errors} error(s)), ${summary.skipped} already there; spent ${
@@ -312,12 +307,23 @@ function budgetLine(summary: MatrixSummary): string {
 
 async function agentRun(args: string[], terminal: CliIO): Promise<number> {
   const resume = resumeCommand(args);
-  const flags = parseFlags("agent run", args, FLAGS);
+  const flags = parseFlags("agent run", args, AGENT_RUN_FLAGS);
   const [specPath, ...extra] = flags.positionals;
   if (specPath === undefined) {
     throw new UsageError("agent run needs SPEC; see toolscore agent --help");
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const shard = shardOf(flags);
+  const planOut = planOutOf(flags);
+  if (planOut !== undefined) {
+    return await writePlan(
+      await loadAgentSpec(specPath),
+      planOut,
+      shard,
+      flags.values.json === true,
+      terminal,
+    );
+  }
   const output = stringFlag(flags, "output");
   if (output === undefined) {
     throw new UsageError("agent run needs -o RUNS.jsonl (where the rows go)");
@@ -330,8 +336,6 @@ async function agentRun(args: string[], terminal: CliIO): Promise<number> {
   if (maxFailures !== undefined && !Number.isInteger(maxFailures)) {
     throw new UsageError(`--max-provider-failures ${maxFailures}: expected a whole number`);
   }
-  const shardText = stringFlag(flags, "shard");
-  const shard = shardText === undefined ? undefined : parseShard(shardText);
   const spec = await loadAgentSpec(specPath);
   // Issue 31: every secret of the spec, in every form, is hidden in all it prints.
   const redactor = specRedactor(spec, readEnv);
@@ -363,6 +367,7 @@ async function agentRunSpec(
     maxFailures: number | undefined;
   },
 ): Promise<number> {
+  const part = await partOf(flags, shard, spec);
   const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
 
   if (flags.values["dry-run"] === true) {
@@ -400,6 +405,7 @@ async function agentRunSpec(
       outDir,
       concurrency,
       shard,
+      part,
       maxFailures,
       resume,
     });
@@ -411,13 +417,14 @@ async function agentRunSpec(
 async function runLocked(
   flags: ParsedFlags,
   io: CliIO,
-  { spec, output, outDir, concurrency, shard, maxFailures, resume }: {
+  { spec, output, outDir, concurrency, shard, part, maxFailures, resume }: {
     resume: string;
     spec: AgentSpec;
     output: string;
     outDir: string;
     concurrency: number | undefined;
     shard: Shard | undefined;
+    part?: Map<string, string>;
     maxFailures: number | undefined;
   },
 ): Promise<number> {
@@ -432,6 +439,7 @@ async function runLocked(
       outDir,
       concurrency,
       shard,
+      part,
       retryErrors: flags.values["retry-errors"] === true,
       allowUnknownPrice: flags.values["allow-unknown-price"] === true,
       maxProviderFailures: maxFailures,

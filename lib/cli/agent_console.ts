@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { MatrixEvent, NotStarted } from "../agent/run_matrix.ts";
+import type { MatrixEvent, MatrixSummary, NotStarted } from "../agent/run_matrix.ts";
 import type { CliIO } from "./command.ts";
 
 /** The longest a log goes without a progress line while runs are going, in milliseconds. */
@@ -294,4 +294,36 @@ export function resumeCommand(args: string[]): string {
   const quoted = args.filter((arg) => arg !== "--restart")
     .map((arg) => /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
   return `toolscore agent run ${quoted.join(" ")}`;
+}
+
+/**
+ * What `agent run --json` prints at the end: the summary, snake_case.
+ *
+ * @param summary What the matrix did.
+ * @returns The JSON object.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { summaryJson } from "./agent_console.ts";
+ *
+ * console.log(JSON.stringify(summaryJson(summary)));
+ * ```
+ */
+export function summaryJson(summary: MatrixSummary): Record<string, unknown> {
+  return {
+    runs: summary.runs,
+    errors: summary.errors,
+    not_started: summary.notStarted,
+    stopped: summary.stopped,
+    spend_usd: summary.spendUsd,
+    spend_total_usd: summary.spendTotalUsd,
+    budget_usd: summary.budgetUsd,
+    cells: summary.cells,
+    complete_cells: summary.completeCells,
+    unknown_cost_runs: summary.unknownCost,
+    total: summary.total,
+    skipped: summary.skipped,
+    interrupted: summary.interrupted,
+    breakers: summary.breakers,
+  };
 }

@@ -82,4 +82,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "agent run: run models against an MCP server, score every run, write JSONL rows",
     load: async () => (await heavy(import("./agent.ts"))).agentCommand,
   },
+  merge: {
+    summary: "merge shard outputs of agent run: duplicates once, conflicts refused, missing runs",
+    load: async () => (await heavy(import("./merge.ts"))).mergeCommand,
+  },
 };

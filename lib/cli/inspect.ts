@@ -65,6 +65,9 @@ Shapes read (--format name: shape):
   claude-code       Claude Code / Agent SDK stream-json messages or a saved transcript
   vercel-ai         AI SDK generateText results, UI message stream chunks, fullStream parts
   openai-agents     OpenAI Agents SDK trace exports {data: [trace, spans]} or a RunState
+  fast-agent        fast-agent saved histories {messages}; tool_calls/tool_results keyed by id
+  adk               Google ADK sessions {id, events: [{author, content: {parts}}]} or events
+  langfuse          Langfuse trace exports {trace, observations} or a trace with observations
   custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
   tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}] or one record
   tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked
@@ -79,7 +82,8 @@ Arguments:
 Options:
   --format F    read as F instead of detecting it: auto, toolscore, openai,
                 openai-responses, anthropic, gemini, mcp, langchain, otel,
-                claude-code, vercel-ai, openai-agents, custom, tau-bench, tau2-bench
+                claude-code, vercel-ai, openai-agents, fast-agent, adk, langfuse,
+                custom, tau-bench, tau2-bench
   --honesty H   the honesty config whose error_text_patterns mark text errors
                 (default: the shipped patterns, a leading Error:/Exception: prefix)
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}
@@ -89,15 +93,20 @@ Agent frameworks, recordings and conventions read (format in brackets):
   Claude Code / Agent SDK stream-json or transcript, sub-agent calls marked [claude-code]
   Vercel AI SDK generateText result (steps[].content or toolCalls/toolResults) [vercel-ai]
   Vercel AI SDK UI message stream chunks (tool-input-available, tool-output-*) [vercel-ai]
+  Vercel AI SDK UI chunks in an envelope: {timestamp, session_id, …, chunk} lines [vercel-ai]
+  Claude Managed Agents session events: [event-name, payload] lines, agent.tool_use… [anthropic]
+  Anthropic SDK MessageStream dumps with derived text/input_json events [anthropic]
   OpenAI Agents SDK trace export {data: [trace, spans]} or a RunState [openai-agents]
   LangGraph stream: [mode, payload] tuples, {event, data}, {method, params} events [langchain]
   LangChain / LangSmith run trees (run_type "tool", child_runs; {post, patch}) [langchain]
   MCP recorder cassette {interactions: [{request, response}]} [mcp]
   MCP proxy log / MCPSpy capture: lines with a direction and a JSON-RPC message [mcp]
+  mcp-recorder session lines {seq, t, dir: "c2s"|"s2c", msg} and its summary line [mcp]
   MCP client log text: "… Message from client|server: {json}" lines [mcp]
   OTel GenAI execute_tool spans and gen_ai.input/output.messages parts [otel]
   OTel OpenLLMetry gen_ai.completion.N.tool_calls.M.* / gen_ai.prompt.N.* [otel]
   OTel OpenInference TOOL spans and llm.output_messages tool_calls [otel]
+  OTel Braintrust spans: braintrust.input_json/output_json, one trace per trace id [otel]
   OTel Vercel AI SDK ai.toolCall spans and ai.response.toolCalls [otel]
   OTel export of several linked traces: one trace per traceId, FILE[n] [otel]
   Responses mcp_approval_request, tool_search_call, program items [openai-responses]

@@ -19,6 +19,23 @@ import { InputError } from "../base/errors.ts";
 
 let probes = 0;
 
+async function statOf(path: string): Promise<Deno.FileInfo | undefined> {
+  try {
+    return await Deno.stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+// An output file's path must not name a folder: its file info, when it exists.
+async function notAFolder(path: string, flag: string): Promise<Deno.FileInfo | undefined> {
+  const info = await statOf(path);
+  if (info?.isDirectory === true) {
+    throw new InputError(`${flag}: is a folder; give a file path`, path);
+  }
+  return info;
+}
+
 function why(error: unknown, what: string): string {
   if (error instanceof Deno.errors.NotCapable) {
     return `no permission to ${what}; run deno with --allow-read and --allow-write for it`;
@@ -88,15 +105,7 @@ export async function readyOutputFolder(folder: string, flag: string): Promise<v
  * ```
  */
 export async function readyOutputFile(path: string, flag: string): Promise<void> {
-  let info: Deno.FileInfo | undefined;
-  try {
-    info = await Deno.stat(path);
-  } catch {
-    info = undefined;
-  }
-  if (info?.isDirectory === true) {
-    throw new InputError(`${flag}: is a folder; give a file path`, path);
-  }
+  await notAFolder(path, flag);
   await readyOutputFolder(dirname(path), flag);
 }
 
@@ -124,24 +133,10 @@ export async function readyOutputFile(path: string, flag: string): Promise<void>
  * ```
  */
 export async function readyAppendFile(path: string, flag: string): Promise<void> {
-  let info: Deno.FileInfo | undefined;
-  try {
-    info = await Deno.stat(path);
-  } catch {
-    info = undefined;
-  }
-  if (info?.isDirectory === true) {
-    throw new InputError(`${flag}: is a folder; give a file path`, path);
-  }
+  const info = await notAFolder(path, flag);
   if (info === undefined) {
     const folder = dirname(path);
-    let folderInfo: Deno.FileInfo | undefined;
-    try {
-      folderInfo = await Deno.stat(folder);
-    } catch {
-      folderInfo = undefined;
-    }
-    if (folderInfo === undefined) await readyOutputFolder(folder, flag);
+    if (await statOf(folder) === undefined) await readyOutputFolder(folder, flag);
   }
   try {
     if (info !== undefined) {

@@ -136,6 +136,11 @@ export function recordFromReceipt(
     usage: { input_tokens: null, output_tokens: null },
     evidence: evidenceCounts(result.evidence),
     error: null,
+    // The receipt's own failed checks (issue 28); unknown for a receipt older than the rule.
+    failed_checks: Array.isArray(result.failed_checks) &&
+        result.failed_checks.every((check) => typeof check === "string")
+      ? result.failed_checks as string[]
+      : null,
     source: { kind: "receipt", path, sha256: sha256Hex(bytes), line: null },
     hashes: {
       trace_sha256: typeof trace.sha256 === "string" ? trace.sha256 : null,

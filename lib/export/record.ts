@@ -420,7 +420,9 @@ export function recordFromTrace(
   context: TraceRecordContext,
 ): RunRecord {
   const { result, identity } = context;
-  const outcome = result === null ? "unknown" : result.passed(context.minScore) ? "pass" : "fail";
+  // The contract's passing rule (issue 28): the verdict and the checks that failed it.
+  const verdict = result === null ? null : result.verdict(context.minScore);
+  const outcome = verdict === null ? "unknown" : verdict.passed ? "pass" : "fail";
   return recordFromFields({
     run_id: identity.runId,
     variant: context.variant,
@@ -438,6 +440,7 @@ export function recordFromTrace(
     },
     evidence: result === null ? null : { ...evaluationEvidence(result).counts },
     error: null,
+    failed_checks: verdict === null ? null : verdict.failedChecks,
     source,
     hashes: { trace_sha256: context.traceSha256, receipt_sha256: null },
   });

@@ -34,6 +34,7 @@ import { parseDocument, readTextFile, syntaxOf } from "../base/load.ts";
 import { mcpTraceFromLogText } from "./mcp.ts";
 import { isMcpLogText } from "./mcp_recordings.ts";
 import { otelTraceGroups } from "./otel.ts";
+import { langfuseGroups } from "./langfuse.ts";
 import { readIfClaimed } from "./reader.ts";
 import { FORMATS, LINE_SHAPES, readerFor, READERS } from "./registry.ts";
 import { mergeStream } from "./streams.ts";
@@ -153,6 +154,11 @@ export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}):
   if (READ_TRACES.has(value as object)) return [value as Trace];
   const runs = runFileOf(value, format);
   if (runs !== undefined) return tracesOfRunFile(runs, source, format, options.onRunError);
+  // Issue 36: a list of Langfuse exports is one trace per export.
+  const exports = format === "auto" || format === "langfuse" ? langfuseGroups(value) : undefined;
+  if (exports !== undefined) {
+    return exports.map((doc) => remember(readOne(doc, source, "langfuse")));
+  }
   const trace = readOne(value, source, format);
   const groups = trace.format === "otel" ? otelTraceGroups(value) : undefined; // one per trace id
   if (groups !== undefined) return groups.map((spans) => remember(readOne(spans, source, "otel")));

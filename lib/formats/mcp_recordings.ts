@@ -17,7 +17,10 @@
  *   `transport_type` plus its `stdio_transport` (`from_pid`/`to_pid`) or
  *   `http_transport` (`is_request`) object, and carry the message as `raw`
  *   text; their decoded top-level `params`/`result`/`error` copies (an
- *   empty `error: {}` on every line) are not read.
+ *   empty `error: {}` on every line) are not read. mcp-recorder's session
+ *   lines `{seq, t, dir: "c2s" | "s2c", msg}` are proxy lines too: their `t`
+ *   is Unix seconds (a line with a `seq` says so), and the trailing
+ *   `{"type": "summary", …}` line it writes is not a message (issue 36).
  * - MCP client log text, as Claude Desktop writes `mcp*.log`: lines
  *   `TIME [server] [level] Message from client: {json}` and `… Message from
  *   server: {json}` (anything after the JSON, such as `{ metadata: undefined
@@ -192,12 +195,41 @@ export function proxyEntries(value: unknown): McpEntry[] | undefined {
   return list.map((line, i) => {
     const entry: McpEntry = { message: proxyMessage(line as JsonObject), where: `[${i}]` };
     const object = line as JsonObject;
-    const time = timeOf(object.timestamp ?? object.time ?? object.ts);
+    // mcp-recorder (`seq` beside `t`) writes Unix seconds; the others milliseconds or ISO text.
+    const time = typeof object.seq === "number" && typeof object.t === "number"
+      ? object.t * 1000
+      : timeOf(object.timestamp ?? object.time ?? object.ts);
     if (time !== undefined) entry.time = time;
     const scope = object.server ?? object.server_name ?? object.server_id;
     if (typeof scope === "string") entry.scope = scope;
     return entry;
   });
+}
+
+/**
+ * The lines of a proxy log to read: every line a proxy line, except one
+ * trailing `{"type": "summary"}` line (mcp-recorder's), which is dropped.
+ *
+ * @param values The parsed lines of a JSONL file.
+ * @returns The lines to read, or `undefined` when they are not a proxy log.
+ *
+ * @example Usage
+ * ```ts
+ * import { proxyLogLines } from "./mcp_recordings.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const line = { seq: 0, t: 1776658414.952, dir: "c2s", msg: { jsonrpc: "2.0", id: 1, method: "ping" } };
+ * assert.equal(proxyLogLines([line, { type: "summary", requests: 1 }])?.length, 1);
+ * assert.equal(proxyLogLines([{ type: "summary" }]), undefined);
+ * ```
+ */
+export function proxyLogLines(values: unknown[]): unknown[] | undefined {
+  const last = values.at(-1);
+  const lines = values.length > 1 && isJsonObject(last) && last.type === "summary" &&
+      !isProxyLine(last)
+    ? values.slice(0, -1)
+    : values;
+  return lines.length > 0 && lines.every(isProxyLine) ? lines : undefined;
 }
 
 const LOG_LINE = /Message from (client|server): /;

@@ -9,7 +9,9 @@
  *   "span_data": {"type", …}, "error"}`;
  * - a serialized `RunState` (`{"$schemaVersion", "generated_items": […],
  *   "model_responses": […]}`), whose items are Responses API items and are
- *   read as the `openai-responses` reader reads them.
+ *   read as the `openai-responses` reader reads them; the JS SDK's camelCase
+ *   `RunState` (`generatedItems`, `modelResponses`, `callId`; issue 36) is
+ *   read the same way (`openai_agents_js.ts`).
  *
  * A call is a `function` span: `span_data.name` the tool, `input` (a JSON
  * string) the arguments, `output` the result; `mcp_data` is kept as
@@ -49,6 +51,7 @@ import {
 } from "./_shared.ts";
 import { readResponseItems } from "./openai_responses.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
+import { isJsRunState, pythonRunStates } from "./openai_agents_js.ts";
 
 /**
  * Whether a value is one exported Agents SDK trace or span object (a JSONL
@@ -80,10 +83,12 @@ function isRunState(value: unknown): value is JsonObject {
 
 type Document =
   | { kind: "export"; items: JsonObject[] }
-  | { kind: "run_state"; state: JsonObject };
+  | { kind: "run_state"; state: JsonObject }
+  | { kind: "js_run_state"; state: JsonObject };
 
 function readDocument(value: unknown): Document | undefined {
   if (isRunState(value)) return { kind: "run_state", state: value };
+  if (isJsRunState(value)) return { kind: "js_run_state", state: value };
   const list = Array.isArray(value)
     ? value
     : isJsonObject(value) && Array.isArray(value.data)
@@ -222,6 +227,24 @@ function readRunState(state: JsonObject, source: string) {
   return trace;
 }
 
+// A JS run state: its own calls, then those of agents still running as tools.
+function readJsRunState(state: JsonObject, source: string) {
+  const [outer, ...nested] = pythonRunStates(state);
+  const trace = readRunState(outer!.state, source);
+  for (const inner of nested) {
+    const read = readRunState(inner.state, source);
+    for (const call of read.calls) {
+      if (inner.parentCallId !== undefined) {
+        call.metadata = { ...call.metadata, parent_call_id: inner.parentCallId };
+      }
+      trace.calls.push(call);
+    }
+    trace.usage = addUsage(trace.usage, read.usage);
+  }
+  if (trace.usage === undefined) delete trace.usage;
+  return finishTrace(trace, state);
+}
+
 /**
  * The `openai-agents` reader.
  *
@@ -250,5 +273,7 @@ export const openaiAgentsReader: FormatReader = documentReader(
   (doc, source, value) =>
     doc.kind === "run_state"
       ? readRunState(doc.state, source)
+      : doc.kind === "js_run_state"
+      ? readJsRunState(doc.state, source)
       : readExport(doc.items, source, value),
 );

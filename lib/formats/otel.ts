@@ -58,7 +58,9 @@
  *   no GenAI span reads as 0 calls with a note). The file is one trace when
  *   any span has no trace id, or when no span's parent is a span of the file
  *   (a test harness's dump of unrelated spans, each with a fresh trace id:
- *   without links there is no trace structure to trust). A group is read as
+ *   without links there is no trace structure to trust), unless its spans are
+ *   Braintrust's (`braintrust.span_attributes`: its exporter sends one root
+ *   span per logged row, issue 36; see `otel/braintrust.ts`). A group is read as
  *   a list of spans, so a top-level `final_answer` of the file is not used.
  * - The final answer is the output text of the span that ends last among
  *   those whose output has text and no tool call, when it ends after the last
@@ -71,7 +73,16 @@ import type { JsonObject, ToolCall } from "../scoring/calls.ts";
 import { canonicalJson } from "../base/canonical.ts";
 import { attachTextResult, errorInResult, finishTrace, makeTrace } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
-import { byStart, isSpan, rawSpans, type Span, spanIds, toSpan } from "./otel/spans.ts";
+import {
+  byStart,
+  decodeAttributes,
+  isSpan,
+  rawSpans,
+  type Span,
+  spanIds,
+  toSpan,
+} from "./otel/spans.ts";
+import { hasBraintrustSpans } from "./otel/braintrust.ts";
 import {
   executionCall,
   isToolSpan,
@@ -330,16 +341,19 @@ export function otelTraceGroups(value: unknown): unknown[][] | undefined {
   const groups = new Map<string, unknown[]>();
   const ownIds = new Set<string>();
   const parentIds: string[] = [];
+  const attributes: JsonObject[] = [];
   for (const item of raw) {
     if (!isSpan(item)) continue;
     const span = spanIds(item);
     if (span.traceId === undefined) return undefined;
     if (span.spanId !== undefined) ownIds.add(span.spanId);
     if (span.parentId !== undefined) parentIds.push(span.parentId);
+    attributes.push(decodeAttributes((item as JsonObject).attributes));
     const group = groups.get(span.traceId);
     if (group === undefined) groups.set(span.traceId, [item]);
     else group.push(item);
   }
-  if (groups.size < 2 || !parentIds.some((id) => ownIds.has(id))) return undefined;
+  if (groups.size < 2) return undefined;
+  if (!parentIds.some((id) => ownIds.has(id)) && !hasBraintrustSpans(attributes)) return undefined;
   return [...groups.values()];
 }

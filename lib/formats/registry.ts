@@ -35,7 +35,7 @@ import { openaiResponsesReader } from "./openai_responses.ts";
 import { anthropicReader } from "./anthropic.ts";
 import { geminiReader } from "./gemini.ts";
 import { isJsonRpcMessage, mcpReader } from "./mcp.ts";
-import { isProxyLine } from "./mcp_recordings.ts";
+import { proxyLogLines } from "./mcp_recordings.ts";
 import { claudeCodeReader, claudeCodeRows } from "./claude_code.ts";
 import { isVercelChunk, vercelAiReader } from "./vercel_ai.ts";
 import { isAgentsExportItem, openaiAgentsReader } from "./openai_agents.ts";
@@ -44,6 +44,11 @@ import { isLangGraphItem } from "./langgraph.ts";
 import { isRun } from "./langsmith.ts";
 import { isOtelLine, otelReader } from "./otel.ts";
 import { customReader } from "./custom.ts";
+import { fastAgentReader } from "./fast_agent.ts";
+import { adkReader } from "./adk.ts";
+import { langfuseReader } from "./langfuse.ts";
+import { envelopedChunks } from "./vercel_ai_envelope.ts";
+import { managedAgentsMessages } from "./managed_agents.ts";
 import { streamFormat } from "./streams.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
@@ -128,7 +133,10 @@ export const SHAPES: readonly ShapeSniffer[] = [
     shape: "mcp (proxy log lines)",
     format: "mcp",
     extensions: [".jsonl", ".log"],
-    lines: linesOf("mcp", isProxyLine),
+    lines(values) {
+      const lines = proxyLogLines(values);
+      return lines === undefined ? undefined : { format: "mcp", lines };
+    },
   },
   {
     shape: "claude-code (stream-json or transcript lines)",
@@ -144,6 +152,24 @@ export const SHAPES: readonly ShapeSniffer[] = [
     format: "vercel-ai",
     extensions: [".jsonl"],
     lines: linesOf("vercel-ai", isVercelChunk, vercelAiReader),
+  },
+  {
+    shape: "anthropic (Claude Managed Agents session event lines)",
+    format: "anthropic",
+    extensions: [".jsonl"],
+    lines(values) {
+      const lines = managedAgentsMessages(values);
+      return lines === undefined ? undefined : { format: "anthropic", lines };
+    },
+  },
+  {
+    shape: "vercel-ai (chunk lines in an envelope)",
+    format: "vercel-ai",
+    extensions: [".jsonl"],
+    lines(values) {
+      const lines = envelopedChunks(values);
+      return lines === undefined ? undefined : { format: "vercel-ai", lines };
+    },
   },
   {
     shape: "openai-agents (export lines)",
@@ -170,6 +196,8 @@ export const SHAPES: readonly ShapeSniffer[] = [
     extensions: [".json", ".jsonl", ".yaml", ".yml"],
     document: toolscoreReader,
   },
+  // Before openai: a fast-agent history is `{messages}` whose tool_calls are keyed by id.
+  { shape: "fast-agent", format: "fast-agent", extensions: JSON_FILES, document: fastAgentReader },
   { shape: "openai", format: "openai", extensions: JSON_FILES, document: openaiReader },
   {
     shape: "openai-responses",
@@ -179,6 +207,7 @@ export const SHAPES: readonly ShapeSniffer[] = [
   },
   { shape: "anthropic", format: "anthropic", extensions: JSON_FILES, document: anthropicReader },
   { shape: "gemini", format: "gemini", extensions: JSON_FILES, document: geminiReader },
+  { shape: "adk", format: "adk", extensions: JSON_FILES, document: adkReader },
   {
     shape: "mcp",
     format: "mcp",
@@ -199,6 +228,7 @@ export const SHAPES: readonly ShapeSniffer[] = [
     document: openaiAgentsReader,
   },
   { shape: "langchain", format: "langchain", extensions: JSON_FILES, document: langchainReader },
+  { shape: "langfuse", format: "langfuse", extensions: JSON_FILES, document: langfuseReader },
   { shape: "otel", format: "otel", extensions: JSON_FILES, document: otelReader },
   {
     shape: "custom",
@@ -281,6 +311,9 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "claude-code",
   "vercel-ai",
   "openai-agents",
+  "fast-agent",
+  "adk",
+  "langfuse",
   "custom",
   "tau-bench",
   "tau2-bench",

@@ -22,7 +22,12 @@
  *   starts another one): `content_block_start` blocks, `text_delta` text and
  *   `input_json_delta` fragments concatenated per block (parsed at the end;
  *   text that does not parse is kept as the raw arguments with the parse
- *   error), `message_delta` usage and stop reason.
+ *   error), `message_delta` usage and stop reason. Saved from an Anthropic
+ *   SDK's `MessageStream` (issue 36), the stream also holds derived events:
+ *   a `content_block_stop` carrying the whole `content_block` replaces that
+ *   block, a `message_stop` carrying the whole `message` is the message,
+ *   and `text` / `input_json` (with its `snapshot`) / `thinking` /
+ *   `citation` / `signature` repeat the raw deltas and are not read again.
  * - Gemini `streamGenerateContent` chunks are already responses; the list of
  *   them is read as one transcript (usage from the last chunk of one
  *   `responseId`). Streamed function-call arguments (Vertex AI
@@ -59,6 +64,12 @@ const ANTHROPIC_EVENTS = new Set([
   "message_stop",
   "ping",
   "error",
+  // The Anthropic SDKs' MessageStream adds derived events (issue 36): read from the raw ones.
+  "text",
+  "input_json",
+  "thinking",
+  "citation",
+  "signature",
 ]);
 
 function isChatChunk(value: unknown): boolean {
@@ -391,6 +402,22 @@ function mergeAnthropicEvents(events: JsonObject[], source: string): JsonObject 
           block.thinking = (typeof block.thinking === "string" ? block.thinking : "") +
             delta.thinking;
         }
+        break;
+      }
+      case "content_block_stop": {
+        // The SDK's derived event holds the finished block (its input parsed): it wins.
+        if (typeof event.index !== "number" || !isJsonObject(event.content_block)) break;
+        if (message === undefined) start(undefined);
+        blocks[event.index] = { ...event.content_block };
+        fragments.delete(event.index);
+        break;
+      }
+      case "message_stop": {
+        // The SDK's derived event holds the whole message snapshot: it is the message.
+        if (!isJsonObject(event.message) || !Array.isArray(event.message.content)) break;
+        message = { type: "message", role: "assistant", ...event.message };
+        blocks = event.message.content.map((b) => isJsonObject(b) ? { ...b } : undefined);
+        fragments = new Map();
         break;
       }
       case "message_delta": {

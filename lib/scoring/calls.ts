@@ -76,6 +76,9 @@ export type FormatName =
   | "claude-code"
   | "vercel-ai"
   | "openai-agents"
+  | "fast-agent"
+  | "adk"
+  | "langfuse"
   | "custom"
   | "tau-bench"
   | "tau2-bench";

@@ -34,7 +34,10 @@
  *   function.name, function.arguments}` and `llm.input_messages.N.message.*`
  *   (role `tool` with `tool_call_id` is a result);
  * - Vercel AI SDK `ai.response.toolCalls` (JSON) and `ai.prompt.messages`
- *   (`tool-call` / `tool-result` content parts).
+ *   (`tool-call` / `tool-result` content parts);
+ * - Braintrust `braintrust.output_json` / `braintrust.input_json` chat
+ *   messages, and `tool` spans (`braintrust.span_attributes.type`); see
+ *   `braintrust.ts`.
  *
  * @module
  */
@@ -44,6 +47,7 @@ import { isJsonObject, type JsonObject, type ToolCall } from "../../scoring/call
 import { InputError } from "../../base/errors.ts";
 import { idOf, resultFromText, setArgs } from "../_shared.ts";
 import type { Span } from "./spans.ts";
+import { braintrustMessages, braintrustSpan } from "./braintrust.ts";
 
 /** A tool result seen in a model span's input. */
 export interface SeenResult {
@@ -136,14 +140,15 @@ export function isToolSpan(span: Span): boolean {
   return a["gen_ai.operation.name"] === "execute_tool" || unnamedGenAiTool ||
     a["mcp.method.name"] === "tools/call" ||
     a["openinference.span.kind"] === "TOOL" || span.name === "ai.toolCall" ||
-    a["traceloop.span.kind"] === "tool";
+    a["traceloop.span.kind"] === "tool" || braintrustSpan(a)?.type === "tool";
 }
 
 function toolName(span: Span, source: string): string {
   const a = span.attributes;
   const named = str(a["gen_ai.tool.name"]) ?? str(a["mcp.tool.name"]) ?? str(a["tool.name"]) ??
-    str(a["ai.toolCall.name"]) ?? str(a["traceloop.entity.name"]);
+    str(a["ai.toolCall.name"]) ?? str(a["traceloop.entity.name"]) ?? braintrustSpan(a)?.name;
   if (named !== undefined) return named;
+  if (braintrustSpan(a) !== undefined && span.name.trim() !== "") return span.name.trim();
   // An OpenInference TOOL span is named after its tool; a GenAI one `execute_tool {name}`.
   const target = span.name === "ai.toolCall"
     ? ""
@@ -178,6 +183,10 @@ function executionArgs(span: Span): unknown {
     if (isJsonObject(parameters) && !isSchema(parameters)) return parameters;
     return typeof input === "string" ? { input } : undefined;
   }
+  const braintrust = braintrustSpan(a);
+  if (braintrust?.type === "tool") {
+    return isJsonObject(braintrust.input) ? braintrust.input : undefined;
+  }
   const prefix = "mcp.request.argument.";
   const found: JsonObject = {};
   for (const [key, value] of Object.entries(a)) {
@@ -202,7 +211,8 @@ function executionResult(span: Span): unknown {
   const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ??
     a["ai.toolCall.output"] ?? a["traceloop.entity.output"] ??
     (a["openinference.span.kind"] === "TOOL" ? a["output.value"] : undefined) ??
-    (a["gen_ai.operation.name"] === "execute_tool" ? a.output : undefined);
+    (a["gen_ai.operation.name"] === "execute_tool" ? a.output : undefined) ??
+    braintrustSpan(a)?.output;
   return typeof result === "string" ? resultFromText(result) : result;
 }
 
@@ -352,6 +362,11 @@ export function messageCalls(span: Span): MessageCalls {
   }
   const promptMessages = json(a["ai.prompt.messages"]);
   aiSdkMessages(promptMessages, out.history, out.results);
+  const braintrust = braintrustSpan(a);
+  if (braintrust !== undefined && braintrust.type !== "tool") {
+    chatMessages(braintrustMessages(braintrust.output), out.requests, out.results);
+    chatMessages(braintrustMessages(braintrust.input), out.history, out.results);
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@ import { isJsonObject, type JsonObject, type Usage } from "../../scoring/calls.t
 import { addUsage } from "../_shared.ts";
 import { unflatten } from "./conventions.ts";
 import type { Span } from "./spans.ts";
+import { braintrustOutputText, braintrustSpan } from "./braintrust.ts";
 
 const INFERENCE = new Set(["chat", "text_completion", "generate_content"]);
 
@@ -174,6 +175,8 @@ export function outputText(span: Span): string | undefined {
   if (Array.isArray(toolCalls) && toolCalls.length > 0) return undefined;
   const text = a["ai.response.text"];
   if (typeof text === "string" && text.trim() !== "") return text;
+  const braintrust = braintrustSpan(a);
+  if (braintrust !== undefined) return braintrustOutputText(braintrust);
   return agentOutput(a);
 }
 
