@@ -62,7 +62,16 @@ for (const signal of ["SIGKILL", "SIGINT", "SIGTERM"] as const) {
         assert.equal(status.code, signal === "SIGINT" ? 130 : 143, status.stderr);
         assert.match(
           status.stderr,
-          new RegExp(`stopped by ${signal}: the runs in flight were not written`),
+          new RegExp(
+            `stopped by ${signal}: the runs in flight were not written; \\d+ run\\(s\\) not started`,
+          ),
+        );
+        // Issue 31: the command that resumes.
+        assert.ok(
+          status.stderr.includes(
+            `to finish, run:\n  toolscore agent run ${spec} -o ${out} --concurrency 2\n`,
+          ),
+          status.stderr,
         );
       } else {
         assert.equal(status.signal, "SIGKILL");

@@ -248,7 +248,7 @@ Deno.test("postJson() times out each request and retries network errors before i
   );
 });
 
-Deno.test("agent run draws a progress line on a terminal: runs done, errors, spend, ETA", async () => {
+Deno.test("agent run draws a progress line on a terminal: runs done, passed, errors, spend, ETA", async () => {
   const { runCli } = await import("../lib/cli/run.ts");
   const { openaiServer } = await import("./_model_wire.ts");
   const { tempDir } = await import("./_mcp.ts");
@@ -277,9 +277,14 @@ Deno.test("agent run draws a progress line on a terminal: runs done, errors, spe
     });
     assert.equal(code, 0, err);
     const clear = "\r\x1b[2K";
-    assert.ok(err.includes(`${clear}agent run: 1/2 runs, 0 error(s), $0.00036 spent, ETA `), err);
     assert.ok(
-      err.includes(`${clear}agent run: 2/2 runs, 0 error(s), $0.00072 spent, ETA 0s${clear}`),
+      err.includes(`${clear}agent run: 1/2 runs, 1 passed, 0 error(s), $0.00036 spent, ETA `),
+      err,
+    );
+    assert.ok(
+      err.includes(
+        `${clear}agent run: 2/2 runs, 2 passed, 0 error(s), $0.00072 spent, ETA 0s${clear}`,
+      ),
     );
   } finally {
     await model.close();

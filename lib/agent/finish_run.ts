@@ -231,7 +231,9 @@ export async function finishRun(
     grade: null,
     min_score: null,
     cost_usd: cost,
+    // Issue 31: the latency from the server being ready; its start beside it.
     duration_s: output.durationS,
+    server_start_s: output.serverStartS,
     usage: { input_tokens: inputTokens, output_tokens: outputTokens },
     honesty_errors: null,
     evidence: null,
@@ -247,6 +249,7 @@ export async function finishRun(
     trace_sha256: (await fileDigest(files.trace)).sha256,
     receipt_sha256: null,
     error: output.error ?? null,
+    error_kind: output.stop === "error" ? output.errorKind ?? "server" : null,
     notes,
     server_fresh: output.serverFresh,
     spec_sha256: spec.sha256,

@@ -4,7 +4,9 @@
  * full jitter on 429, 5xx (Anthropic's 529 included) and network errors,
  * honouring `Retry-After` (seconds or an HTTP date). Error messages never
  * hold a key: every text taken from a response passes through the run's
- * {@linkcode Redactor}.
+ * {@linkcode Redactor}. Each attempt is told to the endpoint's circuit
+ * breaker when one is given (`breaker.ts`): once it is open no attempt is
+ * sent and a request waiting or in flight fails at once (`kind: "breaker"`).
  *
  * @module
  */
@@ -13,7 +15,29 @@ import { ToolscoreError } from "../base/errors.ts";
 import { Redactor } from "./keys.ts";
 
 /** Why a provider request failed. */
-export type ProviderErrorKind = "http" | "network" | "timeout" | "malformed" | "aborted";
+export type ProviderErrorKind =
+  | "http"
+  | "network"
+  | "timeout"
+  | "malformed"
+  | "aborted"
+  | "breaker";
+
+/** What {@linkcode postJson} tells an endpoint's circuit breaker (`breaker.ts`). */
+export interface EndpointBreaker {
+  /** Aborts when the breaker opens. */
+  readonly signal: AbortSignal;
+  /** Whether it is open. */
+  isOpen(): boolean;
+  /** An attempt is being sent. */
+  sent(): void;
+  /** An attempt was answered 2xx. */
+  success(): void;
+  /** An attempt could not connect, timed out or got a 5xx. */
+  failure(message: string): void;
+  /** Why it is open. */
+  reason(): string;
+}
 
 /**
  * A provider request that failed for good (after its retries).
@@ -95,6 +119,11 @@ export interface PostJsonOptions {
    * @default {undefined}
    */
   beforeSend?: (bodyBytes: number) => void;
+  /**
+   * The endpoint's circuit breaker: told of every attempt; once open, the request fails.
+   * @default {undefined}
+   */
+  breaker?: EndpointBreaker;
 }
 
 /** A successful response. */
@@ -257,11 +286,18 @@ export async function postJson(
   let last = "";
   let lastStatus: number | null = null;
   let lastKind: ProviderErrorKind = "network";
+  const breaker = options.breaker;
+  const tripped = () => new ProviderError("breaker", redactor.text(breaker!.reason()), lastStatus);
+  const waitSignal = breaker
+    ? AbortSignal.any([options.signal ?? new AbortController().signal, breaker.signal])
+    : options.signal;
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (options.signal?.aborted) throw new ProviderError("aborted", "the run was stopped");
+    if (breaker?.isOpen()) throw tripped();
     let retryAfter: number | undefined;
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const signal = waitSignal ? AbortSignal.any([waitSignal, timeout]) : timeout;
+    breaker?.sent();
     try {
       const response = await fetch(url, {
         method: "POST",
@@ -270,6 +306,7 @@ export async function postJson(
         signal,
       });
       const text = await boundedText(response, where);
+      if (response.ok) breaker?.success();
       if (response.ok) {
         try {
           return { status: response.status, body: JSON.parse(text), attempts: attempt + 1 };
@@ -289,10 +326,12 @@ export async function postJson(
         text.trim() === "" ? "" : `: ${redactor.text(excerpt(text))}`
       }`;
       if (!RETRYABLE(response.status)) throw new ProviderError("http", last, response.status);
+      if (response.status >= 500) breaker?.failure(last);
       retryAfter = retryAfterMs(response.headers.get("retry-after"));
     } catch (error) {
       if (error instanceof ProviderError) throw error;
       if (options.signal?.aborted) throw new ProviderError("aborted", "the run was stopped");
+      if (breaker?.isOpen()) throw tripped();
       if (timeout.aborted) {
         lastKind = "timeout";
         last = `no answer from ${where} within ${timeoutMs / 1000} s`;
@@ -301,13 +340,16 @@ export async function postJson(
         last = `cannot reach ${where}: ${redactor.text(causeOf(error))}`;
       }
       lastStatus = null;
+      breaker?.failure(last);
     }
+    if (breaker?.isOpen()) throw tripped();
     if (attempt === retries) break;
     const wait = backoffMs(attempt + 1, retryAfter, base, max, random);
     options.onRetry?.(attempt + 1, wait, last);
     try {
-      await sleep(wait, options.signal);
+      await sleep(wait, waitSignal);
     } catch {
+      if (breaker?.isOpen() && !options.signal?.aborted) throw tripped();
       throw new ProviderError("aborted", "the run was stopped");
     }
   }

@@ -29,3 +29,6 @@ export * from "./output_lock.ts";
 export * from "./restart.ts";
 export * from "./run_part.ts";
 export * from "./merge_runs.ts";
+export * from "./breaker.ts";
+export * from "./secret_forms.ts";
+export * from "./scrub_work.ts";

@@ -21,6 +21,12 @@
  * refusal are kept; a run whose last reply stopped on the output-token limit
  * ends with `stop: "max_tokens"` and its final answer marked truncated.
  *
+ * Issue 31: `durationS` (the row's latency) runs from the moment the server
+ * is ready (its tools listed) and excludes the server's start, which is
+ * `serverStartS` beside it; an error says what failed (`errorKind`:
+ * `provider` for a provider request that failed for good or whose circuit
+ * breaker opened, `timeout` for the run's `timeout_s`, `server` for the rest).
+ *
  * @module
  */
 
@@ -30,6 +36,7 @@ import { McpSession } from "../mcp/client.ts";
 import { isRemoteSpec } from "../mcp/server_spec.ts";
 import { providerToolNames } from "../mcp/tool_names.ts";
 import type { Redactor } from "./keys.ts";
+import { ProviderError } from "./http.ts";
 import type { ModelCall, Provider, ReplyUsage, ToolDefinition, ToolReply } from "./provider.ts";
 import type { AgentArm, AgentSpec, AgentTask } from "../spec/agent_spec.ts";
 import {
@@ -113,8 +120,12 @@ export interface RunOutput {
   renamed: Record<string, string>;
   /** Whether the server was started for this run alone (`false` for a `url` server). */
   serverFresh: boolean;
-  /** Wall-clock seconds. */
+  /** Wall-clock seconds from the server being ready (its tools listed) to the end. */
   durationS: number;
+  /** Seconds the server took to start and list its tools; `null` when it never got there. */
+  serverStartS: number | null;
+  /** What failed, when `stop` is `error`. */
+  errorKind?: "provider" | "timeout" | "server";
 }
 
 class RunStopped extends Error {
@@ -287,11 +298,13 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
   let turns = 0;
   let renamed: Record<string, string> = {};
   let session: McpSession | undefined;
+  let ready: number | null = null;
   const finish = (
     stop: RunOutput["stop"],
     extra: {
       finalAnswer?: string;
       error?: string;
+      errorKind?: RunOutput["errorKind"];
       budgetNote?: string;
       finalAnswerTruncated?: boolean;
     } = {},
@@ -308,7 +321,8 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
     stop,
     renamed,
     serverFresh: !isRemoteSpec(spec.server),
-    durationS: seconds(started),
+    durationS: seconds(ready ?? started),
+    serverStartS: ready === null ? null : Math.round(ready - started) / 1000,
   });
   // On a stop or timeout the session is closed at once, which ends whatever waited on it.
   const closeOnAbort = () => void session?.close().catch(() => {});
@@ -321,6 +335,7 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
     session = await guard(opening);
     const listed = toolDefinitions(await guard(session.listToolsRaw()), arm.provider);
     renamed = listed.renamed;
+    ready = performance.now();
     const conversation = input.provider.start({ prompt: task.prompt, tools: listed.definitions });
     const occurrences = new Map<string, number>();
     let results: ToolReply[] = [];
@@ -365,7 +380,12 @@ export async function executeRun(input: RunInput): Promise<RunOutput> {
       : error instanceof Error
       ? error.message
       : String(error);
-    return finish("error", { error: input.redactor.text(message) });
+    const errorKind = error instanceof ProviderError
+      ? "provider"
+      : error instanceof RunStopped && error.why === "timeout"
+      ? "timeout"
+      : "server";
+    return finish("error", { error: input.redactor.text(message), errorKind });
   } finally {
     signal.removeEventListener("abort", closeOnAbort);
     await session?.close().catch(() => {});

@@ -17,6 +17,11 @@
  * started keeps its old row). A run whose first model call the budget
  * refused is not started (no row).
  *
+ * Issue 31: every provider request goes through its endpoint's circuit
+ * breaker (`breaker.ts`); once one is open, the runs on that endpoint not yet
+ * started are not started (with the breaker's reason), the runs in flight on
+ * it end as error rows (`error_kind: "provider"`), the other endpoints go on.
+ *
  * @module
  */
 
@@ -34,6 +39,8 @@ import { ledgerSpend, openSpendLedger } from "./ledger.ts";
 import { SPEND_SCHEMA } from "../stats/runs.ts";
 import { faultCellOf, type FaultSpec, loadFaults, RunFaults } from "./faults.ts";
 import { executeRun } from "./run_loop.ts";
+import { scrubFolder } from "./scrub_work.ts";
+import { Breakers, type BreakerState } from "./breaker.ts";
 import { InputError } from "../base/errors.ts";
 import { checkResume } from "./resume_guard.ts";
 import { runInputDigests } from "./run_identity.ts";
@@ -113,6 +120,11 @@ export interface RunMatrixOptions {
    * @default {false}
    */
   allowUnknownPrice?: boolean;
+  /**
+   * Consecutive failed attempts that open an endpoint's circuit breaker.
+   * @default {5}
+   */
+  maxProviderFailures?: number;
 }
 
 /** What {@linkcode runMatrix} did. */
@@ -145,6 +157,8 @@ export interface MatrixSummary {
   unknownCost: number;
   /** Whether the signal stopped the matrix. */
   interrupted: boolean;
+  /** Each provider endpoint's circuit breaker, at the end. */
+  breakers: BreakerState[];
 }
 
 /**
@@ -199,6 +213,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const { faults, ...inputs } = await loadInputs(spec);
   const outDir = options.outDir ?? defaultOutDir(options.output);
   const digests = await runInputDigests(spec);
+  const breakers = new Breakers(options.maxProviderFailures);
   const all = planRuns(spec, undefined, digests);
   const planned = options.part !== undefined
     ? selectPart(all, options.part)
@@ -273,6 +288,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
     completeCells: 0,
     unknownCost: 0,
     interrupted: false,
+    breakers: [],
   };
   const context: FinishContext = {
     spec,
@@ -328,6 +344,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       signal: AbortSignal.any([stop, requests.signal]),
       redactor: keys.redactor,
       beforeSend: (bytes) => meter.reserve(bytes),
+      breaker: breakers.of(run.arm),
     });
     emit({ type: "started", run });
     // Drawn per (task, repeat) cell, never per arm: every arm of a cell faces the same faults.
@@ -343,6 +360,8 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       faults: runFaults?.hook,
       meter,
     }).finally(() => requests.abort());
+    // What the server wrote loses every secret, even for a run stopped unwritten (issue 31).
+    const scrubbed = await scrubFolder(work, keys.redactor);
     if (stop.aborted) return false;
     if (output.stop === "budget" && output.turns === 0) {
       // Not one call fitted: the run did not start (nothing to score, nothing spent).
@@ -359,6 +378,11 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
     const finished = await finishRun(context, run, output, startedAt, injected);
     if (stop.aborted) return false;
     if (prior.has(key)) finished.row.prior_cost_usd = prior.get(key);
+    for (const { path, why } of scrubbed.deleted) {
+      (finished.row.notes as string[]).push(
+        keys.redactor.text(`deleted ${path} from the work folder: ${why}`),
+      );
+    }
     await writer.append(finished.row);
     existing.rows.set(key, finished.row);
     if (prior.has(key)) replaced.add(key);
@@ -403,6 +427,12 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       const taken = next();
       if (taken === undefined) return;
       const { run, cell } = taken;
+      const breaker = breakers.of(run.arm);
+      if (breaker.isOpen()) {
+        notStarted(run, keys.redactor.text(breaker.reason()));
+        if (--cell.left === 0) gate.release(cell.ticket);
+        continue;
+      }
       let written = false;
       try {
         written = await one(run, cell.ticket);
@@ -430,6 +460,7 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
   const left = [current?.queue ?? [], ...waiting].flat();
   for (const run of left) notStarted(run, "the matrix was stopped before it started");
   summary.completeCells = completeCells(planned, existing.rows);
+  summary.breakers = keys.redactor.value(breakers.states());
   return summary;
 }
 

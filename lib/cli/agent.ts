@@ -16,12 +16,7 @@ import { callReservation, runEstimateTokens, runEstimateUsd } from "../agent/est
 import { planRuns, type Shard } from "../agent/plan.ts";
 import { lockOutput } from "../agent/output_lock.ts";
 import { restartOutput } from "../agent/restart.ts";
-import {
-  defaultOutDir,
-  type MatrixEvent,
-  type MatrixSummary,
-  runMatrix,
-} from "../agent/run_matrix.ts";
+import { defaultOutDir, type MatrixSummary, runMatrix } from "../agent/run_matrix.ts";
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
 import {
   type CliIO,
@@ -34,6 +29,9 @@ import {
   stringFlag,
 } from "./command.ts";
 import { readyAppendFile, readyOutputFolder } from "./output_ready.ts";
+import { redactedError, redactedIO } from "./redacted_io.ts";
+import { agentConsole, notStartedLines, resumeCommand, summaryJson } from "./agent_console.ts";
+import { specRedactor } from "../agent/keys.ts";
 import { partOf, planOutOf, shardOf, SPLIT_FLAGS, writePlan } from "./agent_split.ts";
 
 /** `agent run`'s exit code when the matrix is incomplete (error rows, runs not started). */
@@ -49,6 +47,7 @@ export const AGENT_RUN_FLAGS: FlagSpec = {
   restart: { type: "boolean" },
   "dry-run": { type: "boolean" },
   "allow-unknown-price": { type: "boolean" },
+  "max-provider-failures": { type: "string" },
   json: { type: "boolean" },
   ...SPLIT_FLAGS,
 };
@@ -86,9 +85,14 @@ Options:
   --restart             start over: move FILE, its out-dir and FILE.* aside as
                         NAME.TIMESTAMP.jsonl and DIR.TIMESTAMP/ (a new budget ledger)
   --allow-unknown-price under budget.max_usd, run arms without a price (cost stays unknown)
+  --max-provider-failures N
+                        consecutive failed attempts (no connection, timeout, 5xx; not
+                        429 or other 4xx) that open a provider endpoint's circuit
+                        breaker (default 5): its runs in flight fail, its other runs
+                        are not started, other endpoints go on
   --dry-run             print the plan and estimated cost, run the doctor, run nothing
   --json                print {runs, errors, stopped, not_started, spend_usd,
-                        spend_total_usd, budget_usd, …} at the end
+                        spend_total_usd, budget_usd, breakers, …} at the end
 
 Runs go cell by cell (for each repeat, for each task, every arm; the arm order
 rotated by the spec's order_seed); --shard takes whole cells.
@@ -118,7 +122,10 @@ A stdio server may use \${TOOLSCORE_RUN_DIR} (a fresh folder per run) and
 \${TOOLSCORE_RUN_ID} in its env, e.g. MEMORY_FILE_PATH: \${TOOLSCORE_RUN_DIR}/memory.jsonl.
 Ctrl-C or SIGTERM stops cleanly: runs in flight are not written, their servers are
 stopped; the same command again finishes the matrix. Key values are read from the
-environment only and never printed or written.
+environment only and never printed or written: each arm's key, the spec's keys and the
+server's env and header values whose names look secret are hidden as *** (raw, JSON-escaped,
+URL-encoded, base64) in every file, on stdout and stderr; after each run the text files in
+its \${TOOLSCORE_RUN_DIR} are redacted in place and a binary one holding a secret is deleted.
 
 Permissions: --allow-read (spec, contracts, output),
 --allow-write=RUNS.jsonl,RUNS.spend.jsonl,RUNS.jsonl.lock,DIR (and the output's folder for
@@ -142,12 +149,6 @@ Examples:
 
 function usd(value: number): string {
   return `$${value < 0.01 && value > 0 ? value.toPrecision(2) : value.toFixed(2)}`;
-}
-
-function duration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return "?";
-  const s = Math.round(seconds);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
 /** The plan `--dry-run` shows: the matrix and the estimated cost per arm and in total. */
@@ -283,72 +284,13 @@ function listenForStop(controller: AbortController): { signal: () => string | nu
   };
 }
 
-function progress(io: CliIO): (event: MatrixEvent) => void {
-  let total = 0;
-  let done = 0;
-  let errors = 0;
-  let spend = 0;
-  let started = 0;
-  let drawn = false;
-  return (event) => {
-    if (event.type === "note") {
-      if (drawn) io.stderr("\r\x1b[2K");
-      io.stderr(`note: ${event.text}\n`);
-      return;
-    }
-    if (event.type === "planned") {
-      total = event.todo;
-      started = performance.now();
-      if (event.skipped > 0) io.stderr(`resuming: ${event.skipped} run(s) already in the output\n`);
-      return;
-    }
-    if (event.type !== "finished") return;
-    done++;
-    if (event.row.status === "error") errors++;
-    spend += event.costUsd ?? 0;
-    if (!io.progress) return;
-    const elapsed = (performance.now() - started) / 1000;
-    const eta = done === 0 ? Infinity : (elapsed / done) * (total - done);
-    drawn = true;
-    io.stderr(
-      `\r\x1b[2Kagent run: ${done}/${total} runs, ${errors} error(s), ${usd(spend)} spent, ETA ${
-        duration(eta)
-      }`,
-    );
-    if (done === total) io.stderr("\r\x1b[2K");
-  };
-}
-
-function summaryJson(summary: MatrixSummary): Record<string, unknown> {
-  return {
-    runs: summary.runs,
-    errors: summary.errors,
-    not_started: summary.notStarted,
-    stopped: summary.stopped,
-    spend_usd: summary.spendUsd,
-    spend_total_usd: summary.spendTotalUsd,
-    budget_usd: summary.budgetUsd,
-    cells: summary.cells,
-    complete_cells: summary.completeCells,
-    unknown_cost_runs: summary.unknownCost,
-    total: summary.total,
-    skipped: summary.skipped,
-    interrupted: summary.interrupted,
-  };
-}
-
 function summaryText(summary: MatrixSummary, output: string): string {
   const lines = [
     `${summary.runs} run(s) written to ${output} (${summary.errors} error(s)), ${summary.skipped} already there; spent ${
       usd(summary.spendUsd)
     }${summary.unknownCost > 0 ? ` + ${summary.unknownCost} run(s) of unknown cost` : ""}`,
   ];
-  if (summary.notStarted.length > 0) {
-    lines.push(`${summary.notStarted.length} run(s) not started:`);
-    for (const run of summary.notStarted) {
-      lines.push(`  ${run.arm_id} ${run.task_id} #${run.repeat}: ${run.reason}`);
-    }
-  }
+  lines.push(...notStartedLines(summary.notStarted));
   lines.push(budgetLine(summary));
   return `${lines.join("\n")}\n`;
 }
@@ -363,7 +305,8 @@ function budgetLine(summary: MatrixSummary): string {
     `${summary.cells} cell(s) complete`;
 }
 
-async function agentRun(args: string[], io: CliIO): Promise<number> {
+async function agentRun(args: string[], terminal: CliIO): Promise<number> {
+  const resume = resumeCommand(args);
   const flags = parseFlags("agent run", args, AGENT_RUN_FLAGS);
   const [specPath, ...extra] = flags.positionals;
   if (specPath === undefined) {
@@ -378,7 +321,7 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
       planOut,
       shard,
       flags.values.json === true,
-      io,
+      terminal,
     );
   }
   const output = stringFlag(flags, "output");
@@ -389,7 +332,41 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
   if (concurrency !== undefined && !Number.isInteger(concurrency)) {
     throw new UsageError(`--concurrency ${concurrency}: expected a whole number`);
   }
+  const maxFailures = numberFlag(flags, "max-provider-failures", [1, 1_000_000]);
+  if (maxFailures !== undefined && !Number.isInteger(maxFailures)) {
+    throw new UsageError(`--max-provider-failures ${maxFailures}: expected a whole number`);
+  }
   const spec = await loadAgentSpec(specPath);
+  // Issue 31: every secret of the spec, in every form, is hidden in all it prints.
+  const redactor = specRedactor(spec, readEnv);
+  try {
+    return await agentRunSpec(flags, redactedIO(terminal, redactor), {
+      specPath,
+      spec,
+      output,
+      concurrency,
+      shard,
+      maxFailures,
+      resume,
+    });
+  } catch (error) {
+    throw redactedError(error, redactor);
+  }
+}
+
+async function agentRunSpec(
+  flags: ParsedFlags,
+  io: CliIO,
+  { specPath, spec, output, concurrency, shard, maxFailures, resume }: {
+    specPath: string;
+    resume: string;
+    spec: AgentSpec;
+    output: string;
+    concurrency: number | undefined;
+    shard: Shard | undefined;
+    maxFailures: number | undefined;
+  },
+): Promise<number> {
   const part = await partOf(flags, shard, spec);
   const outDir = stringFlag(flags, "out-dir") ?? defaultOutDir(output);
 
@@ -422,7 +399,16 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
         io.stderr(`restart: moved ${from} to ${to}\n`);
       }
     }
-    return await runLocked(flags, io, { spec, output, outDir, concurrency, shard, part });
+    return await runLocked(flags, io, {
+      spec,
+      output,
+      outDir,
+      concurrency,
+      shard,
+      part,
+      maxFailures,
+      resume,
+    });
   } finally {
     lock.release();
   }
@@ -431,17 +417,20 @@ async function agentRun(args: string[], io: CliIO): Promise<number> {
 async function runLocked(
   flags: ParsedFlags,
   io: CliIO,
-  { spec, output, outDir, concurrency, shard, part }: {
+  { spec, output, outDir, concurrency, shard, part, maxFailures, resume }: {
+    resume: string;
     spec: AgentSpec;
     output: string;
     outDir: string;
     concurrency: number | undefined;
     shard: Shard | undefined;
     part?: Map<string, string>;
+    maxFailures: number | undefined;
   },
 ): Promise<number> {
   const controller = new AbortController();
   const stop = listenForStop(controller);
+  const screen = agentConsole(io, { arms: spec.arms.map((arm) => arm.id) });
   let summary: MatrixSummary;
   try {
     summary = await runMatrix({
@@ -453,20 +442,23 @@ async function runLocked(
       part,
       retryErrors: flags.values["retry-errors"] === true,
       allowUnknownPrice: flags.values["allow-unknown-price"] === true,
+      maxProviderFailures: maxFailures,
       readEnv,
       signal: controller.signal,
-      onEvent: progress(io),
+      onEvent: (event) => screen.onEvent(event),
     });
   } finally {
+    screen.close();
     stop.done();
     await closeAllTransports();
   }
   const received = stop.signal();
   if (flags.values.json === true) io.stdout(`${JSON.stringify(summaryJson(summary))}\n`);
-  else io.stdout(summaryText(summary, output));
+  else io.stdout(screen.table() + summaryText(summary, output));
   if (received !== null) {
     io.stderr(
-      `stopped by ${received}: the runs in flight were not written; run the same command again to finish\n`,
+      `stopped by ${received}: the runs in flight were not written; ${summary.notStarted.length} ` +
+        `run(s) not started; to finish, run:\n  ${resume}\n`,
     );
     return received === "SIGTERM" ? 143 : 130;
   }

@@ -23,3 +23,4 @@ export * from "./config_check.ts";
 export * from "./linger_check.ts";
 export * from "./server_fixes.ts";
 export * from "./markdown.ts";
+export * from "./run_placeholders.ts";

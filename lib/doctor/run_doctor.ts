@@ -7,6 +7,7 @@
 
 import { configCheck } from "./config_check.ts";
 import { type AgentSpec, loadAgentSpec } from "../spec/agent_spec.ts";
+import { runPlaceholders } from "./run_placeholders.ts";
 import { specKeyNames } from "../spec/arm_keys.ts";
 import { ToolscoreError } from "../base/errors.ts";
 import type { McpServerSpec } from "../mcp/server_spec.ts";
@@ -230,6 +231,10 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
     if (config !== null) checks.push(config);
     for (const name of SERVER_CHECKS) checks.push(new DoctorCheck(name, "skip", why));
   } else {
+    // Issue 31: the run variables agent run sets, as placeholders for this one start.
+    const placeholders = spec !== undefined && options.server === undefined
+      ? await runPlaceholders()
+      : undefined;
     inspection = await inspectServer(server, {
       timeout: options.timeout,
       deadline: options.deadline,
@@ -240,13 +245,14 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       baseline: options.baseline,
       terms,
       lookup: (name) => {
+        if (placeholders?.values[name] !== undefined) return placeholders.values[name];
         try {
           return env(name);
         } catch {
           return undefined; // not permitted: the child simply does not get it
         }
       },
-    });
+    }).finally(() => placeholders?.dispose());
     checks.push(...inspection.checks);
     toolNames = inspection.toolNames;
   }
