@@ -29,7 +29,25 @@ export function recordOf(session: EvalSession, scored: Scored): TraceRecord | un
   return traceRecord(scored.named.name, scored.result, scored.evidence, session.run.bar, {
     detail: targets.html !== undefined,
     maxIssues: session.values.verbose === true ? 50 : 5,
+    ...(scored.seconds === undefined ? {} : { seconds: scored.seconds }),
   });
+}
+
+// The machine's name for the JUnit suite: Deno's when `--allow-sys=hostname` is granted, else
+// `$HOSTNAME` when that variable may be read; never a prompt, else left out.
+function hostnameInfo(): { hostname?: string } {
+  try {
+    if (Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state === "granted") {
+      return { hostname: Deno.hostname() };
+    }
+    if (Deno.permissions.querySync({ name: "env", variable: "HOSTNAME" }).state === "granted") {
+      const name = Deno.env.get("HOSTNAME");
+      if (name !== undefined && name !== "") return { hostname: name };
+    }
+  } catch {
+    // No permission API (a sandbox): no host name.
+  }
+  return {};
 }
 
 /**
@@ -55,6 +73,10 @@ export async function writeEvalReports(
     barSource: session.barSource,
     version: REPORT_VERSION,
     ...(unreadable.length > 0 ? { unreadable } : {}),
+    ...(session.startedAt === undefined
+      ? {}
+      : { startedAt: session.startedAt, seconds: (Date.now() - session.startedAt) / 1000 }),
+    ...hostnameInfo(),
   };
   await writeReports(
     targets,

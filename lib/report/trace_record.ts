@@ -112,6 +112,8 @@ export interface TraceRecord {
   choices: string[];
   /** The calls and their pairing, when asked for. */
   detail?: CallDetail;
+  /** The wall time spent scoring this trace, in seconds, when measured (issue 33). */
+  seconds?: number;
 }
 
 /** Calls per side kept in {@linkcode CallDetail}. */
@@ -131,6 +133,11 @@ export interface TraceRecordOptions {
    * @default {false}
    */
   detail?: boolean;
+  /**
+   * The wall time spent scoring the trace, in seconds.
+   * @default {undefined} (not measured)
+   */
+  seconds?: number;
 }
 
 function choicesOf(result: EvaluationResult): string[] {
@@ -301,6 +308,7 @@ export function traceRecord(
     issueTotal: total,
     findings: findingsOf(result),
     choices: choicesOf(result),
+    ...(options.seconds === undefined ? {} : { seconds: options.seconds }),
   };
   if (options.detail) record.detail = detailOf(result);
   return record;
@@ -372,6 +380,21 @@ export interface EvalRunInfo {
    * @default {[]}
    */
   unreadable?: readonly { name: string; reason: string }[];
+  /**
+   * When the run started (epoch milliseconds): the JUnit suite's `timestamp`.
+   * @default {undefined} (no timestamp)
+   */
+  startedAt?: number;
+  /**
+   * The run's wall time in seconds: the JUnit suite's `time`.
+   * @default {undefined} (no time)
+   */
+  seconds?: number;
+  /**
+   * The machine's name: the JUnit suite's `hostname`.
+   * @default {undefined} (no hostname)
+   */
+  hostname?: string;
 }
 
 /**
