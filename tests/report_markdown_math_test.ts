@@ -91,3 +91,33 @@ Deno.test("eval --markdown of a mixed report: no math token, no link from data",
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("compare and decide --markdown: costs hold no math for GitHub", async () => {
+  const md = await markdownItGitHub();
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-mdmath-" });
+  try {
+    const runs = [`${ROOT}testdata/runs/agent_runs.jsonl`, `${ROOT}testdata/runs/records.jsonl`];
+    const compare = await runCollect(["compare", ...runs, "--markdown", `${dir}/c.md`]);
+    assert.equal(compare.code, 0, compare.err);
+    const decide = await runCollect([
+      "decide",
+      `${ROOT}testdata/runs/protocol.yaml`,
+      ...runs,
+      "--markdown",
+      `${dir}/d.md`,
+    ]);
+    assert.equal(decide.code, 0, decide.err);
+    for (const name of ["c.md", "d.md"]) {
+      const text = await Deno.readTextFile(`${dir}/${name}`);
+      assert.match(text, /&#36;0\.0\d/, name); // the costs are there, as entities
+      assert.ok(!/\$/.test(text.replace(/`[^`\n]*`/g, "")), `${name}: a raw $`);
+      if (md === undefined) continue;
+      const math = allTokens(md, text).filter((token) => token.type.startsWith("math"));
+      assert.deepEqual(math.map((token) => token.content), [], name);
+    }
+    // A bound on the candidate reads no baseline: "—", not "unknown".
+    assert.match(await Deno.readTextFile(`${dir}/d.md`), /^\| pass \| cost-cap \| cost \| — \|/m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -238,7 +238,7 @@ Deno.test("compare and decide --markdown: the table, the verdicts, the rules", a
     const c = await Deno.readTextFile(`${dir}/c.md`);
     assert.match(
       c,
-      /^\| mini \| 60 \| 4 \| 44\/60 = 0\.73 \| \[0\.61, 0\.83\] \| \[0\.66, 0\.81\] \| 0\.73 \| \$0\.0031 \| 8\.09 s \| 0 \|$/m,
+      /^\| mini \| 60 \| 4 \| 44\/60 = 0\.73 \| \[0\.61, 0\.83\] \| \[0\.66, 0\.81\] \| 0\.73 \| &#36;0\.0031 \| 8\.09 s \| 0 \|$/m,
     );
     assert.match(c, /^- \*\*called\*\*: large beats mini: 57\/60/m);
     const decide = await runCollect([

@@ -78,7 +78,14 @@ Examples:
     // The reports' folders and write access, before any run is read (issue 32).
     await readyReports(flags.values, [protocolPath, ...paths]);
     const runs = await readRuns("decide", flags, paths, io);
+    // Issue 33: the comparison shown beside the rules decides its pairs with the test of the
+    // protocol's pass-rate rule (fisher when the rule names none), so the page cannot say
+    // "large beats mini" under a paired test beside a rule's "not shown better" under Fisher.
+    const passRule = protocol.rules.find((rule) =>
+      rule.metric === "pass_rate" && rule.expect === "candidate_better"
+    );
     const comparison = compareRuns(runs, {
+      ...(passRule === undefined ? {} : { test: passRule.test ?? "fisher" }),
       k: protocol.k ?? 1,
       alpha: protocol.alpha ?? 0.05,
       minN: protocol.min_runs ?? 10,

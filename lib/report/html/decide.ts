@@ -45,8 +45,10 @@ export function decideHtml(result: ProtocolResult, comparison: Comparison): stri
     `<tr><td><span class="badge ${rule.status}">${rule.status}</span></td><th scope="row">${
       escapeHtml(rule.id)
     }</th><td>${escapeHtml(rule.metric)}</td><td class="num">${
-      escapeHtml(formatMetricValue(rule.metric, rule.baselineValue))
-    }</td><td class="num">${
+      // A bound on the candidate reads no baseline: "—", not "unknown" beside its known value.
+      rule.rule.expect === undefined
+        ? '<span title="this rule bounds the candidate only">—</span>'
+        : escapeHtml(formatMetricValue(rule.metric, rule.baselineValue))}</td><td class="num">${
       escapeHtml(formatMetricValue(rule.metric, rule.candidateValue))
     }</td><td class="num">${rule.pValue === null ? "n/a" : formatPValue(rule.pValue)}</td><td>${
       escapeHtml(rule.detail)
