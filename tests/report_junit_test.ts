@@ -309,3 +309,32 @@ Deno.test("eval --junit: the message leads with the failed checks; time is wall 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("decide --junit: the suite has time, timestamp and hostname too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  const hostname = Deno.env.get("HOSTNAME");
+  Deno.env.set("HOSTNAME", "ci-runner-8");
+  try {
+    const path = `${dir}/rules.xml`;
+    const before = Date.now();
+    const run = await runCollect([
+      "decide",
+      `${ROOT}testdata/runs/protocol.yaml`,
+      `${ROOT}testdata/runs/agent_runs.jsonl`,
+      "--junit",
+      path,
+    ]);
+    assert.equal(run.code, 1, run.err); // the example protocol rejects
+    const xml = await Deno.readTextFile(path);
+    const suite = /<testsuite [^>]*>/.exec(xml)![0];
+    assert.ok(Number(attr(suite, "time")) >= 0, suite);
+    assert.ok(Math.abs(Date.parse(`${attr(suite, "timestamp")}Z`) - before) < 60_000, suite);
+    assert.equal(attr(suite, "hostname"), "ci-runner-8");
+    const lint = await xmllint(path);
+    if (lint !== undefined) assert.ok(lint.ok, lint.err);
+  } finally {
+    if (hostname === undefined) Deno.env.delete("HOSTNAME");
+    else Deno.env.set("HOSTNAME", hostname);
+    await Deno.remove(dir, { recursive: true });
+  }
+});

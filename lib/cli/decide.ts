@@ -15,6 +15,7 @@ import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
 import { readyReports } from "./output_ready.ts";
 import { decideHtml } from "../report/html/decide.ts";
 import { decideJunit } from "../report/junit.ts";
+import { suiteWhere } from "./host_name.ts";
 import { decideMarkdown } from "../report/markdown_stats.ts";
 import {
   JUNIT_REPORT_FLAGS,
@@ -67,6 +68,7 @@ Examples:
   toolscore decide protocol.yaml runs-a.jsonl runs-b.jsonl --json
 `,
   async run(args: string[], io: CliIO): Promise<number> {
+    const startedAt = Date.now();
     const flags = parseFlags("decide", args, FLAGS);
     const [protocolPath, ...paths] = flags.positionals;
     if (protocolPath === undefined) {
@@ -100,7 +102,7 @@ Examples:
       {
         markdown: () => decideMarkdown(result, comparison),
         html: () => decideHtml(result, comparison),
-        junit: () => decideJunit(result),
+        junit: () => decideJunit(result, suiteWhere(startedAt)),
       },
       io,
       flags.positionals,

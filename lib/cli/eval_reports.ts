@@ -13,6 +13,7 @@ import { evalHtml, HTML_SECTIONS } from "../report/html/eval.ts";
 import { evalJunit } from "../report/junit.ts";
 import { evalMarkdown } from "../report/markdown.ts";
 import { type EvalRunInfo, type TraceRecord, traceRecord } from "../report/trace_record.ts";
+import { hostnameInfo, suiteWhere } from "./host_name.ts";
 import { anyReport, REPORT_VERSION, reportTargets, writeReports } from "./report_flags.ts";
 
 /**
@@ -31,23 +32,6 @@ export function recordOf(session: EvalSession, scored: Scored): TraceRecord | un
     maxIssues: session.values.verbose === true ? 50 : 5,
     ...(scored.seconds === undefined ? {} : { seconds: scored.seconds }),
   });
-}
-
-// The machine's name for the JUnit suite: Deno's when `--allow-sys=hostname` is granted, else
-// `$HOSTNAME` when that variable may be read; never a prompt, else left out.
-function hostnameInfo(): { hostname?: string } {
-  try {
-    if (Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state === "granted") {
-      return { hostname: Deno.hostname() };
-    }
-    if (Deno.permissions.querySync({ name: "env", variable: "HOSTNAME" }).state === "granted") {
-      const name = Deno.env.get("HOSTNAME");
-      if (name !== undefined && name !== "") return { hostname: name };
-    }
-  } catch {
-    // No permission API (a sandbox): no host name.
-  }
-  return {};
 }
 
 /**
@@ -73,10 +57,7 @@ export async function writeEvalReports(
     barSource: session.barSource,
     version: REPORT_VERSION,
     ...(unreadable.length > 0 ? { unreadable } : {}),
-    ...(session.startedAt === undefined
-      ? {}
-      : { startedAt: session.startedAt, seconds: (Date.now() - session.startedAt) / 1000 }),
-    ...hostnameInfo(),
+    ...(session.startedAt === undefined ? hostnameInfo() : suiteWhere(session.startedAt)),
   };
   await writeReports(
     targets,

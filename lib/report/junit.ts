@@ -16,7 +16,8 @@
  *   time), `timestamp` (its start, UTC, ISO 8601 without a zone as Ant's
  *   schema wants) and `hostname` when known.
  * - `decide`: one testcase per rule; a failed rule is a `<failure>`, an
- *   unknown one `<skipped>` (unknown is neither a pass nor a failure).
+ *   unknown one `<skipped>` (unknown is neither a pass nor a failure). Its
+ *   suite has `time`, `timestamp` and `hostname` as `eval`'s does.
  *
  * Text from traces is escaped with {@linkcode escapeXml} (controls shown as
  * `\u001b`, which XML 1.0 could not hold).
@@ -119,6 +120,22 @@ function timestamp(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 19);
 }
 
+/** When and where a suite ran: its `timestamp`, `time` and `hostname`, each when known. */
+export interface SuiteAttributes {
+  /** When the run started (epoch milliseconds). */
+  startedAt?: number;
+  /** The run's wall time in seconds. */
+  seconds?: number;
+  /** The machine's name. */
+  hostname?: string;
+}
+
+function suiteWhereText(where: SuiteAttributes): string {
+  return `${where.startedAt === undefined ? "" : ` timestamp="${timestamp(where.startedAt)}"`}${
+    where.hostname === undefined ? "" : ` hostname="${escapeXml(where.hostname)}"`
+  }`;
+}
+
 function seconds(value: number): string {
   return value.toFixed(3);
 }
@@ -188,9 +205,7 @@ export function evalJunit(records: readonly TraceRecord[], info: EvalRunInfo): s
   const tests = totals.count + unreadable.length;
   const errors = unreadable.length;
   const suiteTime = info.seconds === undefined ? "" : ` time="${seconds(info.seconds)}"`;
-  const suiteWhere = `${
-    info.startedAt === undefined ? "" : ` timestamp="${timestamp(info.startedAt)}"`
-  }${info.hostname === undefined ? "" : ` hostname="${escapeXml(info.hostname)}"`}`;
+  const suiteWhere = suiteWhereText(info);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="toolscore" tests="${tests}" failures="${totals.failed}" errors="${errors}"${suiteTime}>
   <testsuite name="toolscore eval" tests="${tests}" failures="${totals.failed}" errors="${errors}" skipped="0"${suiteTime}${suiteWhere}>
@@ -205,6 +220,8 @@ ${cases.join("\n")}
  * A protocol decision as a JUnit XML document: one testcase per rule.
  *
  * @param result The protocol result.
+ * @param where When the run started, its wall time and the machine's name (the suite's
+ * `timestamp`, `time` and `hostname`; each left out when absent).
  * @returns The XML text, ending with a newline.
  *
  * @example Usage
@@ -222,7 +239,7 @@ ${cases.join("\n")}
  * assert.match(decideJunit(result), /<skipped message="unknown: baseline a has 1 run/);
  * ```
  */
-export function decideJunit(result: ProtocolResult): string {
+export function decideJunit(result: ProtocolResult, where: SuiteAttributes = {}): string {
   const failures = result.rules.filter((rule) => rule.status === "fail").length;
   const skipped = result.rules.filter((rule) => rule.status === "unknown").length;
   const cases = result.rules.map((rule) => {
@@ -253,9 +270,12 @@ export function decideJunit(result: ProtocolResult): string {
     ["k", String(result.k)],
   ]);
   const n = result.rules.length;
+  const time = where.seconds === undefined ? "" : ` time="${seconds(where.seconds)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="toolscore" tests="${n}" failures="${failures}" errors="0">
-  <testsuite name="toolscore decide" tests="${n}" failures="${failures}" errors="0" skipped="${skipped}">
+<testsuites name="toolscore" tests="${n}" failures="${failures}" errors="0"${time}>
+  <testsuite name="toolscore decide" tests="${n}" failures="${failures}" errors="0" skipped="${skipped}"${time}${
+    suiteWhereText(where)
+  }>
 ${props}
 ${cases.join("\n")}
   </testsuite>
