@@ -2,9 +2,11 @@
 // `<!-- not-run: REASON -->` runs, in order, in one bash (aliases expanded, so the quick
 // start's `toolscore` alias carries to the blocks after it) in a scratch copy of the checkout,
 // with only the Deno that "Try it" installs (tools/deno) on PATH and no API keys in the
-// environment. A command may exit 0, or 1 where its block says "exit 1" (a gate or doctor
-// doing its job); anything else fails the test with the README line. The skipped blocks are
-// printed with their reasons.
+// environment. A command may exit 0, or 1 where the README says so (a gate or doctor doing its
+// job): "exit 1" in the command's own comment (on its lines or an indented comment line right
+// after), or in a comment line opening at the block's left margin (for the whole block).
+// Anything else fails the test with the README line. The skipped blocks are printed with their
+// reasons.
 import assert from "node:assert/strict";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -90,10 +92,24 @@ Deno.test("every README sh block not marked not-run runs as written", async () =
       script.push(line);
       origin[script.length] = readmeLine;
     };
+    const EXIT_1 = /#.*\bexit 1\b/;
     for (const block of run) {
-      push(`ALLOW1=${/\bexit 1\b/.test(text(block)) ? 1 : 0}`, block.line);
+      const wholeBlock = block.lines.some((line) => /^#.*\bexit 1\b/.test(line));
       push(`echo "README_BLOCK ${block.line}"`, block.line);
-      block.lines.forEach((line, i) => push(line, block.line + 1 + i));
+      block.lines.forEach((line, i) => {
+        const continued = i > 0 && block.lines[i - 1]!.endsWith("\\");
+        if (!continued) {
+          // The command's lines, and an indented comment line right after them.
+          let end = i;
+          while (end < block.lines.length - 1 && block.lines[end]!.endsWith("\\")) end++;
+          const own = block.lines.slice(i, end + 1);
+          const next = block.lines[end + 1];
+          if (next !== undefined && /^\s+#/.test(next)) own.push(next);
+          const allowed = wholeBlock || own.some((l) => EXIT_1.test(l));
+          push(`ALLOW1=${allowed ? 1 : 0}`, block.line + 1 + i);
+        }
+        push(line, block.line + 1 + i);
+      });
     }
     push('echo "README_DONE"', 0);
     await Deno.writeTextFile(`${dir}/.readme_blocks.sh`, `${script.join("\n")}\n`);
