@@ -4,6 +4,11 @@
  * values and the p-value), then the comparison it was decided on
  * ({@linkcode comparisonSections}).
  *
+ * Issue 33: a rule that bounds the candidate (`min`/`max`) reads no baseline,
+ * so its baseline cell is "—", not "unknown" beside the baseline's known
+ * value in the comparison below; `decide` builds that comparison with the
+ * pass-rate rule's test, so its pair verdicts and the rules agree.
+ *
  * @module
  */
 
