@@ -53,3 +53,43 @@ export function rawHtml(md: MarkdownIt, text: string): string[] {
   walk(md.parse(text, {}));
   return found;
 }
+
+/**
+ * markdown-it as GitHub reads a comment: raw HTML on, links found in bare
+ * text (`linkify`, scheme URLs and `www.` only, as GitHub's autolinks), and
+ * `$…$`, `$$…$$` and `` $`…`$ `` math (markdown-it-texmath, its `dollars`
+ * and `gitlab` delimiters), or `undefined` with a one-line skip reason.
+ */
+export async function markdownItGitHub(): Promise<MarkdownIt | undefined> {
+  const md = await markdownIt();
+  const dir = npmPackage("markdown-it-texmath");
+  if (md === undefined || dir === undefined) return undefined;
+  const { createRequire } = await import("node:module");
+  const texmath = createRequire(import.meta.url)(`${dir}/texmath.js`);
+  const gh = md as MarkdownIt & {
+    use(plugin: unknown, options: object): void;
+    set(options: object): void;
+    linkify: { set(options: object): void };
+  };
+  gh.set({ linkify: true });
+  gh.linkify.set({ fuzzyLink: false, fuzzyEmail: true });
+  // Parsing needs no TeX engine; rendering gets the formula back as text.
+  gh.use(texmath, {
+    engine: { renderToString: (tex: string) => tex },
+    delimiters: ["dollars", "gitlab"],
+  });
+  return gh;
+}
+
+/** Every token of the document (block and inline, depth first). */
+export function allTokens(md: MarkdownIt, text: string): Token[] {
+  const out: Token[] = [];
+  const walk = (tokens: Token[]) => {
+    for (const token of tokens) {
+      out.push(token);
+      if (token.children) walk(token.children);
+    }
+  };
+  walk(md.parse(text, {}));
+  return out;
+}

@@ -559,7 +559,10 @@ Deno.test("the pass bar is the given one, else the contract's, else 0.9, in ever
 Deno.test("README: every CLI quick-start line runs as written; loadGold is awaited; 70 is listed", async () => {
   const readme = await Deno.readTextFile(`${ROOT}README.md`);
   assert.match(readme, /await loadGold\(path\)/);
-  assert.match(readme, /70 internal error — a bug, please report it with `TOOLSCORE_DEBUG=1`/);
+  assert.match(
+    readme,
+    /\| +70 \| internal error — a bug, please report it with `TOOLSCORE_DEBUG=1`/,
+  );
   const block = /## CLI quick start\n\n```sh\n([^]*?)```/.exec(readme)![1]!;
   const lines = block.split("\n").filter((l) => l.startsWith("toolscore "));
   assert.ok(lines.length >= 4);

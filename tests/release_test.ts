@@ -126,8 +126,14 @@ Deno.test("release.yml on a tag runs CI, builds, checksums, releases and publish
   };
   const ci = at(/^CI=true bash \.ci\/run$/);
   const compile = at(/scripts\/compile\.ts --tag "\$GITHUB_REF_NAME" --out dist/);
-  const release = at(/^gh release create "\$GITHUB_REF_NAME" dist\/toolscore-\* dist\/SHA256SUMS /);
+  // Issue 33: JSR before the GitHub release (a failed publish re-runs with no release in the
+  // way), and the release step re-runnable (an earlier try's release gets its files replaced).
+  const release = at(/gh release create "\$GITHUB_REF_NAME" dist\/toolscore-\* dist\/SHA256SUMS /);
   const publish = at(/^deno publish$/);
-  assert.ok(ci < compile && compile < release && release < publish, "in this order");
+  assert.ok(ci < compile && compile < publish && publish < release, "in this order");
+  assert.match(
+    runs[release]!,
+    /if gh release view "\$GITHUB_REF_NAME"[^\n]*\n\s*gh release upload "\$GITHUB_REF_NAME" dist\/toolscore-\* dist\/SHA256SUMS --clobber\n\s*else\n/,
+  );
   assert.ok(job.steps.some((step) => step.uses?.startsWith("actions/checkout@")));
 });

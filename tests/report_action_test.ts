@@ -109,7 +109,11 @@ interface Action {
 }
 
 /** Run the action's `run:` steps as GitHub would, with these inputs. */
-async function runAction(inputs: Record<string, string>, work: string) {
+async function runAction(
+  inputs: Record<string, string>,
+  work: string,
+  context: { job?: string; jobIndex?: string } = {},
+) {
   const action = loadYaml(await Deno.readTextFile(`${ROOT}/action.yml`)) as Action;
   assert.equal(action.runs.using, "composite");
   for (const [name, spec] of Object.entries(action.inputs)) {
@@ -120,6 +124,8 @@ async function runAction(inputs: Record<string, string>, work: string) {
   const expand = (text: string) =>
     text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expr: string) => {
       if (expr === "github.action_path") return ROOT;
+      if (expr === "github.job") return context.job ?? "eval";
+      if (expr === "strategy.job-index") return context.jobIndex ?? "0";
       let m = /^inputs\.([\w-]+)$/.exec(expr);
       if (m) return inputs[m[1]!] ?? "";
       m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
@@ -128,7 +134,7 @@ async function runAction(inputs: Record<string, string>, work: string) {
     });
   const summary = `${work}/step_summary.md`;
   await Deno.writeTextFile(summary, "");
-  const steps: { name: string; code: number | "skipped"; out: string }[] = [];
+  const steps: { name: string; code: number | "skipped"; out: string; output?: string }[] = [];
   let i = 0;
   for (const step of action.runs.steps) {
     if (step.uses !== undefined) {
@@ -157,7 +163,12 @@ async function runAction(inputs: Record<string, string>, work: string) {
       env,
       clearEnv: true,
     });
-    steps.push({ name: step.name ?? "", code: result.code, out: result.out + result.err });
+    steps.push({
+      name: step.name ?? "",
+      code: result.code,
+      out: result.out + result.err,
+      output: (await Deno.readTextFile(output)).trim(),
+    });
     if (step.id !== undefined) {
       outputs[step.id] = Object.fromEntries(
         (await Deno.readTextFile(output)).split("\n").filter((l) => l.includes("=")).map((l) => [
@@ -190,7 +201,7 @@ Deno.test("the action's run steps, run locally on the demo data, report, output 
         }, work);
         assert.deepEqual(
           steps.map((s) => s.code),
-          ["skipped", 0, "skipped", 0],
+          ["skipped", 0, 0, "skipped", 0],
           JSON.stringify(steps),
         );
         assert.deepEqual(outputs, { score: "1.000", passed: "true", "exit-code": "0" });
@@ -216,10 +227,10 @@ Deno.test("the action's run steps, run locally on the demo data, report, output 
         }, work);
         assert.deepEqual(
           steps.map((s) => s.code),
-          ["skipped", 0, "skipped", 1],
+          ["skipped", 0, 0, "skipped", 1],
           JSON.stringify(steps),
         );
-        assert.match(steps[3]!.out, /::error title=toolscore::a trace failed its bar/);
+        assert.match(steps[4]!.out, /::error title=toolscore::a trace failed its bar/);
         assert.equal(outputs.passed, "false");
         assert.equal(outputs["exit-code"], "1");
         assert.match(outputs.score!, /^0\.\d{3}$/);
@@ -239,6 +250,72 @@ Deno.test("the action's run steps, run locally on the demo data, report, output 
         }
       },
     );
+    await t.step(
+      "globs in traces are expanded; one that matches nothing is a clear exit 2",
+      async () => {
+        const reports = `${work}/glob`;
+        const { steps, outputs } = await runAction({
+          gold: "data/demo/gold.json",
+          traces: "data/demo/[gm]*_*.json\ndata/**/good.json",
+          reports: "junit",
+          "report-dir": reports,
+        }, work);
+        assert.equal(steps[1]!.code, 0, steps[1]!.out);
+        const junit = await Deno.readTextFile(`${reports}/junit.xml`);
+        // missing_call.json from the first pattern (not gold.json: no underscore), good.json from
+        // the second, through the folders ** crosses.
+        assert.deepEqual(
+          [...junit.matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]).sort(),
+          ["data/demo/good.json", "data/demo/missing_call.json"],
+        );
+        assert.equal(outputs["exit-code"], "0"); // no bar: report only
+        const none = await runAction({
+          gold: "data/demo/gold.json",
+          traces: "data/demo/good.json nothing/*.jsonl",
+          "report-dir": `${work}/none`,
+        }, work);
+        assert.equal(none.steps[1]!.code, 2);
+        assert.match(
+          none.steps[1]!.out,
+          /^::error title=toolscore::no file matches 'nothing\/\*\.jsonl' in traces \(patterns are relative to /m,
+        );
+      },
+    );
+    await t.step("the artifact is named per job and matrix index unless named", async () => {
+      const named = async (
+        inputs: Record<string, string>,
+        context: { job: string; jobIndex: string },
+      ) => {
+        const { steps } = await runAction(
+          {
+            gold: "data/demo/gold.json",
+            traces: "data/demo/good.json",
+            reports: "html",
+            "report-dir": `${work}/art`,
+            ...inputs,
+          },
+          work,
+          context,
+        );
+        assert.equal(steps[2]!.name, "Name the artifact");
+        assert.equal(steps[2]!.code, 0, steps[2]!.out);
+        return steps[2]!.output;
+      };
+      assert.deepEqual([
+        await named({}, { job: "eval", jobIndex: "0" }),
+        await named({}, { job: "eval", jobIndex: "1" }),
+        await named({ "artifact-name": "mine" }, { job: "eval", jobIndex: "1" }),
+      ], [
+        "name=toolscore-report-eval-0",
+        "name=toolscore-report-eval-1",
+        "name=mine",
+      ]);
+      const action = loadYaml(await Deno.readTextFile(`${ROOT}/action.yml`)) as {
+        runs: { steps: { uses?: string; with?: Record<string, string> }[] };
+      };
+      const upload = action.runs.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+      assert.equal(upload?.with?.name, "${{ steps.artifact.outputs.name }}");
+    });
     await t.step("an unknown report name stops the step with exit 2", async () => {
       const { steps } = await runAction({
         gold: "data/demo/gold.json",
@@ -252,4 +329,12 @@ Deno.test("the action's run steps, run locally on the demo data, report, output 
   } finally {
     await Deno.remove(work, { recursive: true });
   }
+});
+
+Deno.test("the README documents every input and output of action.yml", async () => {
+  const action = loadYaml(await Deno.readTextFile(`${ROOT}/action.yml`)) as Action;
+  const readme = await Deno.readTextFile(`${ROOT}/README.md`);
+  const section = readme.slice(readme.indexOf("#### GitHub Action"), readme.indexOf("#### GitLab"));
+  const documented = [...section.matchAll(/^\| `([a-z-]+)` +\|/gm)].map((m) => m[1]);
+  assert.deepEqual(documented, [...Object.keys(action.inputs), ...Object.keys(action.outputs)]);
 });

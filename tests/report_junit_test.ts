@@ -68,18 +68,16 @@ Deno.test("eval --junit: one testcase per trace, failing ones with their top iss
     );
     assert.match(
       xml,
-      /<failure type="failed-checks" message="score 0\.906 A, failed required-calls, claimed-success, disclosure \(bar 0\.90\): missing call: send_confirmation/,
+      /<failure type="failed-checks" message="required-calls: 1 of 3 required calls missing: send_confirmation; [^"]*; claimed-success: [^"]*; score 0\.906 A \(bar 0\.90\): missing call: send_confirmation/,
     );
     assert.match(
       xml,
-      /<system-out>score 1\.000, grade A, bar 0\.90, pass\n.*\nevidence: 6 pass, 0 fail, 0 unknown<\/system-out>/,
+      /<system-out>score 1\.000, grade A, bar 0\.90, pass\n.*\nevidence: 6 pass, 0 fail, 0 unknown\ntool-call durations in the trace: unknown \(not every call has one\)<\/system-out>/,
     );
     assert.match(xml, /name="[^"]*x&quot;&lt;&amp;&gt;&apos;\.json"/);
     assert.match(xml, /a\\u0000b\\u001b\]0;title\\u0007/);
     assert.ok(!xml.includes(TOKEN));
     assert.ok(!xml.includes("Zx9Qw8Er7Ty6Zx9Q"));
-    // time: only where every call has a duration (the demo traces have none).
-    assert.doesNotMatch(xml, /time="0\.000"/);
     const lint = await xmllint(path);
     if (lint !== undefined) assert.ok(lint.ok, lint.err);
   } finally {
@@ -206,9 +204,137 @@ Deno.test("eval --junit and --markdown are the same on worker threads as on one 
     }
     assert.equal(count(reports[0]![0]!, /<testcase /g), 250);
     assert.equal(count(reports[0]![0]!, /<failure /g), 50);
-    assert.equal(reports[1]![0], reports[0]![0]);
+    // The wall times and the start differ from run to run; nothing else may.
+    const steady = (xml: string) => xml.replace(/ (?:time|timestamp)="[^"]*"/g, "");
+    assert.equal(steady(reports[1]![0]!), steady(reports[0]![0]!));
     assert.equal(reports[1]![1], reports[0]![1]);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const attr = (tag: string, name: string) => new RegExp(` ${name}="([^"]*)"`).exec(tag)?.[1];
+
+Deno.test("eval --junit: the message leads with the failed checks; time is wall time, not the agent's", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  const hostname = Deno.env.get("HOSTNAME");
+  Deno.env.set("HOSTNAME", "ci-runner-7");
+  try {
+    // Claims success over a failed booking, and searched the wrong airport: the false claim
+    // must come before the score issue, and the trace's hours of tool time are not its time.
+    const trace = {
+      messages: [
+        { role: "user", content: "Book SFO to JFK on Christmas Eve for two." },
+        {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "t1",
+            name: "search_flights",
+            input: { origin: "SFO", destination: "LGA", date: "2026-12-24" },
+          }],
+        },
+        {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "t1", content: '[{"flight_id":"FL-1"}]' }],
+        },
+        {
+          role: "assistant",
+          content: [{
+            type: "tool_use",
+            id: "t2",
+            name: "book_flight",
+            input: { flight_id: "FL-1", passengers: 2 },
+          }],
+        },
+        {
+          role: "user",
+          content: [{
+            type: "tool_result",
+            tool_use_id: "t2",
+            content: "payment declined",
+            is_error: true,
+          }],
+        },
+        { role: "assistant", content: "Done! Your flight is booked." },
+      ],
+    };
+    await Deno.writeTextFile(`${dir}/claims.json`, JSON.stringify(trace));
+    const gold = `${ROOT}data/demo/gold.json`;
+    const path = `${dir}/junit.xml`;
+    const before = Date.now();
+    const run = await runCollect([
+      "eval",
+      gold,
+      `${dir}/claims.json`,
+      `${ROOT}data/demo/missing_call.json`,
+      "--min-score",
+      "0.9",
+      "--junit",
+      path,
+    ]);
+    assert.equal(run.code, 1, run.err);
+    const xml = await Deno.readTextFile(path);
+    const message = /<testcase name="[^"]*claims\.json"[^>]*>\s*<failure [^>]*message="([^"]*)"/
+      .exec(xml)?.[1];
+    assert.ok(message, xml);
+    const claim = message.indexOf("claimed-success: ");
+    const errors = message.indexOf("call-errors: ");
+    const score = message.indexOf("destination expected &quot;JFK&quot;, got &quot;LGA&quot;");
+    assert.ok(claim >= 0 && errors >= 0 && score > claim && score > errors, message);
+    assert.doesNotMatch(message, /^score /);
+    // Cases: classname is the gold file; time is toolscore's wall time on the trace, so
+    // missing_call.json's 1.72 s of tool durations go to <system-out>.
+    const suite = /<testsuite [^>]*>/.exec(xml)![0];
+    const suiteTime = Number(attr(suite, "time"));
+    assert.ok(suiteTime > 0 && suiteTime < (Date.now() - before) / 1000 + 1, suite);
+    const stamp = attr(suite, "timestamp")!;
+    assert.match(stamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    assert.ok(Math.abs(Date.parse(`${stamp}Z`) - before) < 60_000, stamp);
+    assert.equal(attr(suite, "hostname"), "ci-runner-7");
+    const cases = [...xml.matchAll(/<testcase [^>]*>/g)].map((m) => m[0]);
+    assert.equal(cases.length, 2);
+    for (const tag of cases) {
+      assert.equal(attr(tag, "classname"), gold.replace(/&/g, "&amp;"));
+      const time = Number(attr(tag, "time"));
+      assert.ok(time >= 0 && time <= suiteTime, tag);
+    }
+    assert.ok(Number(attr(cases[1]!, "time")) < 1.72, cases[1]);
+    assert.match(xml, /tool-call durations in the trace: 1\.720 s summed/);
+    const lint = await xmllint(path);
+    if (lint !== undefined) assert.ok(lint.ok, lint.err);
+  } finally {
+    if (hostname === undefined) Deno.env.delete("HOSTNAME");
+    else Deno.env.set("HOSTNAME", hostname);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("decide --junit: the suite has time, timestamp and hostname too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-junit-" });
+  const hostname = Deno.env.get("HOSTNAME");
+  Deno.env.set("HOSTNAME", "ci-runner-8");
+  try {
+    const path = `${dir}/rules.xml`;
+    const before = Date.now();
+    const run = await runCollect([
+      "decide",
+      `${ROOT}testdata/runs/protocol.yaml`,
+      `${ROOT}testdata/runs/agent_runs.jsonl`,
+      "--junit",
+      path,
+    ]);
+    assert.equal(run.code, 1, run.err); // the example protocol rejects
+    const xml = await Deno.readTextFile(path);
+    const suite = /<testsuite [^>]*>/.exec(xml)![0];
+    assert.ok(Number(attr(suite, "time")) >= 0, suite);
+    assert.ok(Math.abs(Date.parse(`${attr(suite, "timestamp")}Z`) - before) < 60_000, suite);
+    assert.equal(attr(suite, "hostname"), "ci-runner-8");
+    const lint = await xmllint(path);
+    if (lint !== undefined) assert.ok(lint.ok, lint.err);
+  } finally {
+    if (hostname === undefined) Deno.env.delete("HOSTNAME");
+    else Deno.env.set("HOSTNAME", hostname);
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -25,6 +25,7 @@ import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./comman
 import { readTraceArguments } from "./inputs.ts";
 import { checkOutput } from "./overwrite.ts";
 import { readyOutputFile } from "./output_ready.ts";
+import { formatNameList } from "../formats/format_table.ts";
 
 const FLAGS = {
   output: { type: "string", short: "o" },
@@ -46,8 +47,7 @@ Options:
                       written atomically, never over an existing file unless --force
   --force             replace an existing output file (never TRACE itself: an input is
                       never replaced; a contract is edited by hand, so only --force replaces it)
-  --format F          trace format: auto (default), toolscore, openai, openai-responses,
-                      anthropic, gemini, mcp, langchain, otel, custom
+  --format F          trace format: ${formatNameList({ indent: 22, width: 96, first: 36 })}
 
 Exit codes: 0 written, 2 usage or input error (nothing written),
 70 internal error — a bug, please report it with TOOLSCORE_DEBUG=1.

@@ -15,6 +15,7 @@ import { readRuns, RUN_FLAGS, RUN_FLAGS_HELP } from "./compare.ts";
 import { readyReports } from "./output_ready.ts";
 import { decideHtml } from "../report/html/decide.ts";
 import { decideJunit } from "../report/junit.ts";
+import { suiteWhere } from "./host_name.ts";
 import { decideMarkdown } from "../report/markdown_stats.ts";
 import {
   JUNIT_REPORT_FLAGS,
@@ -67,6 +68,7 @@ Examples:
   toolscore decide protocol.yaml runs-a.jsonl runs-b.jsonl --json
 `,
   async run(args: string[], io: CliIO): Promise<number> {
+    const startedAt = Date.now();
     const flags = parseFlags("decide", args, FLAGS);
     const [protocolPath, ...paths] = flags.positionals;
     if (protocolPath === undefined) {
@@ -78,7 +80,14 @@ Examples:
     // The reports' folders and write access, before any run is read (issue 32).
     await readyReports(flags.values, [protocolPath, ...paths]);
     const runs = await readRuns("decide", flags, paths, io);
+    // Issue 33: the comparison shown beside the rules decides its pairs with the test of the
+    // protocol's pass-rate rule (fisher when the rule names none), so the page cannot say
+    // "large beats mini" under a paired test beside a rule's "not shown better" under Fisher.
+    const passRule = protocol.rules.find((rule) =>
+      rule.metric === "pass_rate" && rule.expect === "candidate_better"
+    );
     const comparison = compareRuns(runs, {
+      ...(passRule === undefined ? {} : { test: passRule.test ?? "fisher" }),
       k: protocol.k ?? 1,
       alpha: protocol.alpha ?? 0.05,
       minN: protocol.min_runs ?? 10,
@@ -93,7 +102,7 @@ Examples:
       {
         markdown: () => decideMarkdown(result, comparison),
         html: () => decideHtml(result, comparison),
-        junit: () => decideJunit(result),
+        junit: () => decideJunit(result, suiteWhere(startedAt)),
       },
       io,
       flags.positionals,

@@ -129,8 +129,8 @@ cache, CA and proxy variables deno may read; never your keys.
 
 Exit codes: 0 no check failed, 1 a check failed (a spec or contract that cannot be read
 or parsed is a failed check, not an input error; with --fail-on-warn also a warning; with
---baseline a breaking change), 2 usage error (or a report that cannot be written).
-The report flags never change the exit code.
+--baseline a breaking change), 2 usage error (or a report that cannot be written);
+130/143 stopped by SIGINT/SIGTERM. The report flags never change the exit code.
 
 Examples:
   toolscore doctor -- npx -y @modelcontextprotocol/server-everything

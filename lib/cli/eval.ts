@@ -66,6 +66,7 @@ import {
   type UnknownTrace,
 } from "./eval_console.ts";
 import { reportFlagsHelp } from "./report_flags.ts";
+import { formatNameList } from "../formats/format_table.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
 import { RENDER_BATCH, sliceOf } from "./eval_slice.ts";
 import { readingNotes } from "./reading_notes.ts";
@@ -83,9 +84,7 @@ input. A JSONL file of several traces is scored line by line; a run file (tau-be
 tau2-bench) run by run.
 
 Options:
-  --format F               trace format: auto (default), toolscore, openai, openai-responses,
-                           anthropic, gemini, mcp, langchain, otel, custom, tau-bench,
-                           tau2-bench
+  --format F               trace format: ${formatNameList({ indent: 27, width: 96, first: 41 })}
   --strict                 compare argument values exactly (same type, no trimming)
   --weight NAME=VALUE      score weight (repeatable): selection_accuracy, argument_f1,
                            sequence_accuracy, redundant_rate, required_call_recall

@@ -13,6 +13,7 @@ import { evalHtml, HTML_SECTIONS } from "../report/html/eval.ts";
 import { evalJunit } from "../report/junit.ts";
 import { evalMarkdown } from "../report/markdown.ts";
 import { type EvalRunInfo, type TraceRecord, traceRecord } from "../report/trace_record.ts";
+import { hostnameInfo, suiteWhere } from "./host_name.ts";
 import { anyReport, REPORT_VERSION, reportTargets, writeReports } from "./report_flags.ts";
 
 /**
@@ -29,6 +30,7 @@ export function recordOf(session: EvalSession, scored: Scored): TraceRecord | un
   return traceRecord(scored.named.name, scored.result, scored.evidence, session.run.bar, {
     detail: targets.html !== undefined,
     maxIssues: session.values.verbose === true ? 50 : 5,
+    ...(scored.seconds === undefined ? {} : { seconds: scored.seconds }),
   });
 }
 
@@ -55,6 +57,7 @@ export async function writeEvalReports(
     barSource: session.barSource,
     version: REPORT_VERSION,
     ...(unreadable.length > 0 ? { unreadable } : {}),
+    ...(session.startedAt === undefined ? hostnameInfo() : suiteWhere(session.startedAt)),
   };
   await writeReports(
     targets,

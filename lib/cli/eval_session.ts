@@ -119,6 +119,7 @@ function declaresSchemas(value: unknown): boolean {
  * @throws {UsageError} On bad flags; {@linkcode InputError} on bad files.
  */
 export async function prepareEval(args: string[]): Promise<EvalSession> {
+  const startedAt = Date.now();
   const flags = parseFlags("eval", args, FLAGS);
   const [goldPath, ...tracePaths] = flags.positionals;
   if (goldPath === undefined || tracePaths.length === 0) {
@@ -162,6 +163,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     ? await import("./eval_reports.ts")
     : undefined;
   const session: EvalSession = {
+    startedAt,
     run: {
       goldPath,
       expected,
@@ -175,6 +177,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     barSource: flagBar !== undefined ? "flag" : contractBar !== undefined ? "contract" : "default",
     values: flags.values,
     score(named: NamedTrace): Scored {
+      const started = performance.now();
       const result = evaluateExpected(expected, named.trace, options);
       const evidence = evaluationEvidence(result);
       const violations =
@@ -183,7 +186,8 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
         ((result.metrics.security_metrics as { secret_count?: number } | undefined)
           ?.secret_count ?? 0);
       const { passed, failedChecks } = result.verdict(bar, evidence);
-      return { named, result, evidence, passed, failedChecks, violations };
+      const seconds = (performance.now() - started) / 1000;
+      return { named, result, evidence, passed, failedChecks, violations, seconds };
     },
     recordOf: reports && ((scored) => reports.recordOf(session, scored)),
   };

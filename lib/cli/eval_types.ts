@@ -25,6 +25,8 @@ export interface Scored {
   /** The passing rule's checks that failed (issue 28). */
   failedChecks: string[];
   violations: number;
+  /** The wall time spent scoring it, in seconds (its JUnit `time`, issue 33). */
+  seconds?: number;
 }
 
 /** The settings that changed the result, as receipts record them. */
@@ -55,6 +57,8 @@ export interface EvalRun {
 
 /** A prepared `eval` run: its inputs loaded, ready to score traces. */
 export interface EvalSession {
+  /** When the run started (epoch milliseconds): the JUnit suite's `timestamp` and `time`. */
+  startedAt?: number;
   /** Everything the evaluation uses (for receipts). */
   run: EvalRun;
   /** The trace arguments. */

@@ -33,6 +33,7 @@ import {
 import { readTraceArguments } from "./inputs.ts";
 import { applyErrorText } from "../checks/error_text.ts";
 import { loadHonestyConfig } from "../checks/honesty_config.ts";
+import { FORMAT_DOCS, formatNameList } from "../formats/format_table.ts";
 
 const FLAGS: FlagSpec = {
   format: { type: "string" },
@@ -54,23 +55,7 @@ known format that were skipped ("skipped 1 item of type X"). Use it to see why
 a score is what it is.
 
 Shapes read (--format name: shape):
-  toolscore         {"format": "toolscore", "calls": […]} (what agent run writes)
-  openai            chat messages, {messages}, a chat.completion, or a stream of chat.completion.chunk
-  openai-responses  a response, {input}/{output} items, or a stream of response.* events
-  anthropic         messages, {messages}, a Message, or a stream of message_start…message_stop events
-  gemini            {candidates}, {contents}, parts, or streamGenerateContent chunks
-  mcp               JSON-RPC messages or a recorded session; tools/call requests
-  langchain         AgentActions, {name, args, id} tool calls, or LangGraph message dicts
-  otel              OTLP JSON {resourceSpans} or spans; execute_tool / tools/call spans
-  claude-code       Claude Code / Agent SDK stream-json messages or a saved transcript
-  vercel-ai         AI SDK generateText results, UI message stream chunks, fullStream parts
-  openai-agents     OpenAI Agents SDK trace exports {data: [trace, spans]} or a RunState
-  fast-agent        fast-agent saved histories {messages}; tool_calls/tool_results keyed by id
-  adk               Google ADK sessions {id, events: [{author, content: {parts}}]} or events
-  langfuse          Langfuse trace exports {trace, observations} or a trace with observations
-  custom            {calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}
-  tau-bench         τ-bench results/trajectories [{task_id, reward, info, traj}] or one record
-  tau2-bench        τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked
+${FORMAT_DOCS.map((row) => `  ${row.name.padEnd(16)}  ${row.shapes}`).join("\n")}
   (run file)        a list of {…, messages|traj|trajectory: […]}: one trace per run, its own format
   streams           as a JSON array, JSONL lines, or raw SSE text (event:/data: lines) in
                     .json, .jsonl, .sse, .txt or .log files: one trace, merged
@@ -80,10 +65,9 @@ Arguments:
                 .txt/.log streams) or - for stdin
 
 Options:
-  --format F    read as F instead of detecting it: auto, toolscore, openai,
-                openai-responses, anthropic, gemini, mcp, langchain, otel,
-                claude-code, vercel-ai, openai-agents, fast-agent, adk, langfuse,
-                custom, tau-bench, tau2-bench
+  --format F    read as F instead of detecting it: ${
+  formatNameList({ indent: 16, width: 80, first: 50 })
+}
   --honesty H   the honesty config whose error_text_patterns mark text errors
                 (default: the shipped patterns, a leading Error:/Exception: prefix)
   --json        print one JSON document: {"traces": [{source, format, calls, …, summary}]}

@@ -29,6 +29,7 @@ import {
 } from "./command.ts";
 import { parseWeightFlags, SCORING_FLAGS } from "./gate_flags.ts";
 import { finalAnswerOf } from "./honesty_flags.ts";
+import { formatNameList } from "../formats/format_table.ts";
 
 const FLAGS: FlagSpec = {
   ...SCORING_FLAGS,
@@ -54,7 +55,7 @@ Options:
   --gold G                 the new gold file or contract
   --weight NAME=VALUE      score weight (repeatable)
   --forbidden F            forbidden-call rules
-  --format F               the trace format
+  --format F               the trace format: ${formatNameList({ indent: 27, width: 96, first: 45 })}
   --strict                 compare argument values exactly
   --no-strict              compare leniently, even if the receipt's run was strict
   --honesty F              honesty-check patterns over the defaults

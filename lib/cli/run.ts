@@ -5,6 +5,7 @@
  * @module
  */
 
+import { exitCodesHelp } from "./exit_codes.ts";
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT, INTERNAL_EXIT_HELP } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
@@ -32,8 +33,7 @@ function usage(): string {
     "  -h, --help     show help (also: toolscore help COMMAND, toolscore COMMAND --help)",
     "  -V, --version  print the version",
     "",
-    "Exit codes: 0 ok, 1 the gate failed, 2 usage or input error, 3 undecided (decide);",
-    "141 when the reader of the output closed it early (as with `| head`);",
+    ...exitCodesHelp(),
     INTERNAL_EXIT_HELP,
     "Set TOOLSCORE_DEBUG=1 for stack traces. NO_COLOR or --no-color turns colour off.",
     "",

@@ -16,3 +16,4 @@ export * from "./mcp.ts";
 export * from "./langchain.ts";
 export * from "./otel.ts";
 export * from "./custom.ts";
+export * from "./format_table.ts";

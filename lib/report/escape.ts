@@ -8,9 +8,16 @@
  *   (so a trace cannot clear a terminal, set a window title or reorder a
  *   line). Console and Markdown output share it.
  * - {@linkcode escapeMarkdown}: the above, then Markdown and HTML syntax
- *   escaped (`|`, backticks, `*`, `_`, `[`, `<`, `&`…) and GitHub references
+ *   escaped (`|`, backticks, `*`, `_`, `[`, `<`, `&`…), GitHub references
  *   neutralised (`@mention`, `#123`, `GH-123`), so text is plain text in a
- *   table cell or a list item and cannot ping people or link issues.
+ *   table cell or a list item and cannot ping people or link issues. Issue
+ *   33 added what GitHub's renderer adds to CommonMark: `$` (math, `$…$` and
+ *   `` $`…`$ ``) becomes the entity `&#36;` (an entity, not `\$`, because
+ *   GitHub's own advice is that a backslash does not always stop math on a
+ *   line that has some), emoji shortcodes (`:smile:`) get a zero-width space
+ *   after their first colon, a leading `-`, `+` or `1.` (a list marker when
+ *   the text opens a list item) is escaped, and URLs (`https://…`, `www.…`,
+ *   `mailto:…`) become code spans, so they show as text and never autolink.
  * - {@linkcode escapeHtml} and {@linkcode escapeXml}: entities for HTML and
  *   XML text and attributes; XML also drops what XML 1.0 cannot hold by
  *   showing it escaped.
@@ -61,13 +68,42 @@ export function showControls(text: string, options: ShowControlsOptions = {}): s
   return text.replace(options.keepNewlines ? CONTROLS_BUT_LINES : CONTROLS, visible);
 }
 
-const MARKDOWN_ENTITIES: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;" };
+const MARKDOWN_ENTITIES: Record<string, string> = {
+  "<": "&lt;",
+  ">": "&gt;",
+  "&": "&amp;",
+  "$": "&#36;",
+};
+
+// What GitHub's autolink extension links (scheme URLs, `www.` hosts, `mailto:`/`xmpp:`), up
+// to the first space, backtick, pipe or angle bracket (none of which a code span in a table
+// cell could hold), at most 2,048 characters; trailing sentence punctuation is given back
+// (as GitHub leaves it out of the link).
+const URL_LIKE = /([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|(?:mailto|xmpp):)[^\s<>`|]{0,2048}/g;
+const TRAILING = new Set([...".,:;!?'\")]"]);
+
+// Text outside URLs: inline syntax, entities, then GitHub's references and emoji broken.
+function escapeInline(text: string): string {
+  return text
+    .replace(/[\\`*_[\]#!|~]/g, (c) => `\\${c}`)
+    .replace(/[<>&$]/g, (c) => MARKDOWN_ENTITIES[c]!)
+    // After escaping, a reference reads `@name`, `\#12` or `GH-12`.
+    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b")
+    // An e-mail address (`name@host`, which GitHub and linkify link): a space before the `@` too.
+    .replace(/(?<=[A-Za-z0-9._+-])@/g, "\u200b@")
+    .replace(/\\#(?=\d)/g, "\\#\u200b")
+    .replace(/\b(GH)-(?=\d)/gi, "$1\u200b-")
+    // An emoji shortcode `:name:` (GitHub replaces it in the rendered text, after parsing).
+    .replace(/:(?=[A-Za-z0-9_+-]{1,64}:)/g, ":\u200b");
+}
 
 /**
  * Text from a trace as inert Markdown: controls shown escaped, Markdown and
- * HTML syntax escaped, `|` escaped (so it is safe in a table cell), and
- * GitHub's `@mention`, `#123` and `GH-123` references broken with a zero-width
- * space so they neither notify nor link.
+ * HTML syntax escaped, `|` escaped (so it is safe in a table cell), `$`
+ * written `&#36;` (no math), URLs as code spans (no links), GitHub's
+ * `@mention`, `#123` and `GH-123` references and `:emoji:` shortcodes broken
+ * with a zero-width space so they neither notify, link nor turn into
+ * pictures, and a leading list marker (`-`, `+`, `1.`) escaped.
  *
  * @param text Any text.
  * @returns Markdown that renders as the text itself.
@@ -79,17 +115,25 @@ const MARKDOWN_ENTITIES: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&
  *
  * assert.equal(escapeMarkdown("a|b `c` <i>"), "a\\|b \\`c\\` &lt;i&gt;");
  * assert.equal(escapeMarkdown("@octocat fixed #12"), "@\u200boctocat fixed \\#\u200b12");
+ * assert.equal(escapeMarkdown('{"$regex":"^FL-\\d+$"}'), '{"&#36;regex":"^FL-\\\\d+&#36;"}');
+ * assert.equal(escapeMarkdown("see https://x.test/a_b."), "see `https://x.test/a_b`.");
  * ```
  */
 export function escapeMarkdown(text: string): string {
-  return showControls(text)
-    // Trace text never starts a line, so only inline syntax needs escaping.
-    .replace(/[\\`*_[\]#!|~]/g, (c) => `\\${c}`)
-    .replace(/[<>&]/g, (c) => MARKDOWN_ENTITIES[c]!)
-    // After escaping, a reference reads `@name`, `\#12` or `GH-12`.
-    .replace(/@(?=[A-Za-z0-9])/g, "@\u200b")
-    .replace(/\\#(?=\d)/g, "\\#\u200b")
-    .replace(/\b(GH)-(?=\d)/gi, "$1\u200b-");
+  const shown = showControls(text);
+  let out = "";
+  let last = 0;
+  for (const match of shown.matchAll(URL_LIKE)) {
+    let end = match[0].length;
+    while (end > 0 && TRAILING.has(match[0][end - 1]!)) end--;
+    const url = match[0].slice(0, end);
+    if (url.length <= match[1]!.length) continue; // a bare scheme links nothing
+    out += escapeInline(shown.slice(last, match.index)) + "`" + url + "`";
+    last = match.index + end;
+  }
+  out += escapeInline(shown.slice(last));
+  // A list marker or an ordered-list number would open a nested list in a list item.
+  return out.replace(/^(\d{1,9})([.)])/, "$1\\$2").replace(/^[-+]/, "\\$&");
 }
 
 const HTML_ENTITIES: Record<string, string> = {

@@ -3,13 +3,21 @@
  * Jenkins' `junit-10.xsd` (xUnit plugin; a copy is in `testdata/junit/`).
  *
  * - `eval`: one `<testsuite>` with the run's figures as `<properties>`, one
- *   `<testcase>` per trace, failing (a `<failure>` whose message is the top
- *   issues) when the trace fails its bar — the given bar, else the
- *   contract's, else 0.9. Score, grade, metrics and evidence counts are in
- *   the testcase's `<system-out>`. `time` is the trace's total call latency
- *   when every call has one, else left out (unknown is not zero).
+ *   `<testcase>` per trace, failing (a `<failure>`) when the trace fails its
+ *   bar — the given bar, else the contract's, else 0.9. Issue 33: the
+ *   failure message leads with the passing rule's failed evidence checks
+ *   (`claimed-success: …; call-errors: …`, what Jenkins and GitLab show
+ *   first), then the score and its top issues. `classname` is the gold file,
+ *   so CI groups the cases of one gold together. A testcase's `time` is the
+ *   wall time toolscore spent scoring the trace (absent when not measured),
+ *   never the agent's summed tool-call durations: those are in its
+ *   `<system-out>` (junit-10.xsd gives testcases no `<properties>`) beside
+ *   score, grade, metrics and evidence. The suite has `time` (the run's wall
+ *   time), `timestamp` (its start, UTC, ISO 8601 without a zone as Ant's
+ *   schema wants) and `hostname` when known.
  * - `decide`: one testcase per rule; a failed rule is a `<failure>`, an
- *   unknown one `<skipped>` (unknown is neither a pass nor a failure).
+ *   unknown one `<skipped>` (unknown is neither a pass nor a failure). Its
+ *   suite has `time`, `timestamp` and `hostname` as `eval`'s does.
  *
  * Text from traces is escaped with {@linkcode escapeXml} (controls shown as
  * `\u001b`, which XML 1.0 could not hold).
@@ -46,6 +54,11 @@ function systemOut(record: TraceRecord): string {
     }, ` +
     `required calls ${fixed(m.requiredCalls)}, redundant ${fixed(m.redundant)}`,
     `evidence: ${summaryLine(record.evidence.counts)}`,
+    `tool-call durations in the trace: ${
+      record.metrics.latency === null
+        ? "unknown (not every call has one)"
+        : `${seconds(record.metrics.latency)} s summed`
+    }`,
     ...record.evidence.checks.filter((check) => check.status !== "pass").map((check) =>
       `  ${check.status} ${check.check}: ${check.detail}`
     ),
@@ -62,20 +75,65 @@ function verdictText(record: TraceRecord): string {
     : record.verdict;
 }
 
+// The failed evidence checks, each with its detail: the passing rule's first (why the trace
+// failed), then the other failed checks in evidence order.
+function failedCheckText(record: TraceRecord): string[] {
+  const failed = record.evidence.checks.filter((check) => check.status === "fail");
+  const rank = (name: string) => {
+    const i = record.failedChecks.indexOf(name);
+    return i === -1 ? record.failedChecks.length : i;
+  };
+  const ordered = failed.map((check, i) => ({ check, i }))
+    .sort((a, b) => rank(a.check.check) - rank(b.check.check) || a.i - b.i);
+  const out = ordered.map(({ check }) => `${check.check}: ${check.detail}`);
+  // A rule check without an evidence line (`exact`) still leads.
+  for (const name of record.failedChecks) {
+    if (!failed.some((check) => check.check === name)) out.unshift(name);
+  }
+  return out;
+}
+
 function failureMessage(record: TraceRecord): string {
-  const head = `score ${record.score.toFixed(3)} ${record.grade}, ${verdictText(record)} (bar ${
-    record.bar.toFixed(2)
-  })`;
+  const checks = failedCheckText(record);
+  const head = `score ${record.score.toFixed(3)} ${record.grade}${
+    record.verdict === "below bar" ? ", below bar" : ""
+  } (bar ${record.bar.toFixed(2)})`;
+  let score: string;
   if (record.issueTotal === 0) {
-    const errors = record.findings.filter((finding) => finding.severity === "error");
-    return errors.length === 0
+    const errors = record.findings.filter((finding) =>
+      finding.severity === "error" && !record.failedChecks.includes(finding.kind)
+    );
+    score = errors.length === 0
       ? head
       : `${head}: ${errors.map((f) => `${f.kind}: ${f.message}`).join("; ")}`;
+  } else {
+    const more = record.issueTotal > record.issues.length
+      ? `; … and ${record.issueTotal - record.issues.length} more`
+      : "";
+    score = `${head}: ${record.issues.join("; ")}${more}`;
   }
-  const more = record.issueTotal > record.issues.length
-    ? `; … and ${record.issueTotal - record.issues.length} more`
-    : "";
-  return `${head}: ${record.issues.join("; ")}${more}`;
+  return [...checks, score].join("; ");
+}
+
+// Ant's and Jenkins' timestamp: ISO 8601 to the second, no zone (this one is UTC).
+function timestamp(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 19);
+}
+
+/** When and where a suite ran: its `timestamp`, `time` and `hostname`, each when known. */
+export interface SuiteAttributes {
+  /** When the run started (epoch milliseconds). */
+  startedAt?: number;
+  /** The run's wall time in seconds. */
+  seconds?: number;
+  /** The machine's name. */
+  hostname?: string;
+}
+
+function suiteWhereText(where: SuiteAttributes): string {
+  return `${where.startedAt === undefined ? "" : ` timestamp="${timestamp(where.startedAt)}"`}${
+    where.hostname === undefined ? "" : ` hostname="${escapeXml(where.hostname)}"`
+  }`;
 }
 
 function seconds(value: number): string {
@@ -106,14 +164,10 @@ function seconds(value: number): string {
  */
 export function evalJunit(records: readonly TraceRecord[], info: EvalRunInfo): string {
   const totals = runTotals(records);
-  let time = 0;
-  let timeKnown = records.length > 0;
+  const classname = escapeXml(info.gold);
   const cases = records.map((record) => {
-    const latency = record.metrics.latency;
-    if (latency === null) timeKnown = false;
-    else time += latency;
-    const attrs = `name="${escapeXml(record.name)}" classname="toolscore.eval"${
-      latency === null ? "" : ` time="${seconds(latency)}"`
+    const attrs = `name="${escapeXml(record.name)}" classname="${classname}"${
+      record.seconds === undefined ? "" : ` time="${seconds(record.seconds)}"`
     }`;
     const failure = record.passed
       ? ""
@@ -144,16 +198,17 @@ export function evalJunit(records: readonly TraceRecord[], info: EvalRunInfo): s
   const unreadable = info.unreadable ?? [];
   for (const file of unreadable) {
     cases.push(
-      `    <testcase name="${escapeXml(file.name)}" classname="toolscore.eval">\n` +
+      `    <testcase name="${escapeXml(file.name)}" classname="${classname}">\n` +
         `      <error type="unreadable" message="${escapeXml(file.reason)}"/>\n    </testcase>`,
     );
   }
   const tests = totals.count + unreadable.length;
   const errors = unreadable.length;
-  const suiteTime = timeKnown ? ` time="${seconds(time)}"` : "";
+  const suiteTime = info.seconds === undefined ? "" : ` time="${seconds(info.seconds)}"`;
+  const suiteWhere = suiteWhereText(info);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="toolscore" tests="${tests}" failures="${totals.failed}" errors="${errors}"${suiteTime}>
-  <testsuite name="toolscore eval" tests="${tests}" failures="${totals.failed}" errors="${errors}" skipped="0"${suiteTime}>
+  <testsuite name="toolscore eval" tests="${tests}" failures="${totals.failed}" errors="${errors}" skipped="0"${suiteTime}${suiteWhere}>
 ${props}
 ${cases.join("\n")}
   </testsuite>
@@ -165,6 +220,8 @@ ${cases.join("\n")}
  * A protocol decision as a JUnit XML document: one testcase per rule.
  *
  * @param result The protocol result.
+ * @param where When the run started, its wall time and the machine's name (the suite's
+ * `timestamp`, `time` and `hostname`; each left out when absent).
  * @returns The XML text, ending with a newline.
  *
  * @example Usage
@@ -182,7 +239,7 @@ ${cases.join("\n")}
  * assert.match(decideJunit(result), /<skipped message="unknown: baseline a has 1 run/);
  * ```
  */
-export function decideJunit(result: ProtocolResult): string {
+export function decideJunit(result: ProtocolResult, where: SuiteAttributes = {}): string {
   const failures = result.rules.filter((rule) => rule.status === "fail").length;
   const skipped = result.rules.filter((rule) => rule.status === "unknown").length;
   const cases = result.rules.map((rule) => {
@@ -213,9 +270,12 @@ export function decideJunit(result: ProtocolResult): string {
     ["k", String(result.k)],
   ]);
   const n = result.rules.length;
+  const time = where.seconds === undefined ? "" : ` time="${seconds(where.seconds)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="toolscore" tests="${n}" failures="${failures}" errors="0">
-  <testsuite name="toolscore decide" tests="${n}" failures="${failures}" errors="0" skipped="${skipped}">
+<testsuites name="toolscore" tests="${n}" failures="${failures}" errors="0"${time}>
+  <testsuite name="toolscore decide" tests="${n}" failures="${failures}" errors="0" skipped="${skipped}"${time}${
+    suiteWhereText(where)
+  }>
 ${props}
 ${cases.join("\n")}
   </testsuite>

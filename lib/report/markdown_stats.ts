@@ -38,7 +38,7 @@ function variantTable(budget: MarkdownBudget, comparison: Comparison): void {
             formatPassRate(stats.clusteredInterval[1])
           }]`
       } | ${stats.passHatK === null ? "unknown" : stats.passHatK.toFixed(2)} | ${
-        formatMetricValue("cost", stats.cost)
+        escapeMarkdown(formatMetricValue("cost", stats.cost)) // `$0.02` would start math on GitHub
       } | ${formatMetricValue("latency", stats.latency)} | ${stats.counts.error} |`
     ),
     "variant rows",
@@ -156,11 +156,13 @@ export function decideMarkdown(
     result.rules.map((rule) =>
       `| ${rule.status === "pass" ? "pass" : `**${rule.status}**`} | ${escapeMarkdown(rule.id)} | ${
         escapeMarkdown(rule.metric)
-      } | ${formatMetricValue(rule.metric, rule.baselineValue)} | ${
-        formatMetricValue(rule.metric, rule.candidateValue)
-      } | ${rule.pValue === null ? "n/a" : formatPValue(rule.pValue)} | ${
-        escapeMarkdown(rule.detail)
-      } |`
+      } | ${
+        rule.rule.expect === undefined
+          ? "—" // a bound on the candidate reads no baseline
+          : escapeMarkdown(formatMetricValue(rule.metric, rule.baselineValue))
+      } | ${escapeMarkdown(formatMetricValue(rule.metric, rule.candidateValue))} | ${
+        rule.pValue === null ? "n/a" : formatPValue(rule.pValue)
+      } | ${escapeMarkdown(rule.detail)} |`
     ),
     "rule rows",
     0.5,

@@ -19,7 +19,7 @@ import type { CheckJson, EvidenceCounts } from "../checks/evidence_state.ts";
 import { redactText } from "../checks/security.ts";
 import { valuesMatch } from "../scoring/matchers.ts";
 import { argsChecked } from "../scoring/pairing.ts";
-import type { ToolCall } from "../scoring/calls.ts";
+import { callFailed, hasOutcome, type ToolCall } from "../scoring/calls.ts";
 import { meetsBar } from "../scoring/score.ts";
 import { preview, summarizeIssues } from "../evaluate/issues.ts";
 
@@ -48,6 +48,13 @@ export interface CallView {
   argsError?: string;
   /** Its number in the whole trace (1-based), for actual calls. */
   number?: number;
+  /**
+   * How an actual call ended (issue 33): `failed`, `ok`, or `unknown` when
+   * the trace captured no outcome. Absent on expected calls.
+   */
+  outcome?: "ok" | "failed" | "unknown";
+  /** A failed call's error text, short and with credentials redacted. */
+  error?: string;
 }
 
 /** The calls of a trace and how they were paired. */
@@ -112,6 +119,8 @@ export interface TraceRecord {
   choices: string[];
   /** The calls and their pairing, when asked for. */
   detail?: CallDetail;
+  /** The wall time spent scoring this trace, in seconds, when measured (issue 33). */
+  seconds?: number;
 }
 
 /** Calls per side kept in {@linkcode CallDetail}. */
@@ -131,6 +140,11 @@ export interface TraceRecordOptions {
    * @default {false}
    */
   detail?: boolean;
+  /**
+   * The wall time spent scoring the trace, in seconds.
+   * @default {undefined} (not measured)
+   */
+  seconds?: number;
 }
 
 function choicesOf(result: EvaluationResult): string[] {
@@ -177,6 +191,20 @@ function argViews(call: ToolCall, states: Map<string, ArgState>, fallback: ArgSt
     out.push({ key, value: preview(args[key], 120), state: states.get(key) ?? fallback });
   }
   return out;
+}
+
+// A failed call's error: its message, else what it returned, else a plain "failed".
+function errorText(call: ToolCall): string {
+  const text = typeof call.error === "string" && call.error !== ""
+    ? call.error
+    : call.result === undefined
+    ? ""
+    : typeof call.result === "string"
+    ? call.result
+    : preview(call.result, 200);
+  if (text === "") return "(no error text)";
+  const short = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return redactText(short);
 }
 
 function detailOf(result: EvaluationResult): CallDetail {
@@ -227,6 +255,8 @@ function detailOf(result: EvaluationResult): CallDetail {
       number: result.traceCalls.indexOf(call) + 1 || i + 1,
     };
     if (call.argsError !== undefined) view.argsError = call.argsError;
+    view.outcome = callFailed(call) ? "failed" : hasOutcome(call) ? "ok" : "unknown";
+    if (view.outcome === "failed") view.error = errorText(call);
     return view;
   });
   return {
@@ -301,6 +331,7 @@ export function traceRecord(
     issueTotal: total,
     findings: findingsOf(result),
     choices: choicesOf(result),
+    ...(options.seconds === undefined ? {} : { seconds: options.seconds }),
   };
   if (options.detail) record.detail = detailOf(result);
   return record;
@@ -372,6 +403,21 @@ export interface EvalRunInfo {
    * @default {[]}
    */
   unreadable?: readonly { name: string; reason: string }[];
+  /**
+   * When the run started (epoch milliseconds): the JUnit suite's `timestamp`.
+   * @default {undefined} (no timestamp)
+   */
+  startedAt?: number;
+  /**
+   * The run's wall time in seconds: the JUnit suite's `time`.
+   * @default {undefined} (no time)
+   */
+  seconds?: number;
+  /**
+   * The machine's name: the JUnit suite's `hostname`.
+   * @default {undefined} (no hostname)
+   */
+  hostname?: string;
 }
 
 /**

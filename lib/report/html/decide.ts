@@ -4,6 +4,11 @@
  * values and the p-value), then the comparison it was decided on
  * ({@linkcode comparisonSections}).
  *
+ * Issue 33: a rule that bounds the candidate (`min`/`max`) reads no baseline,
+ * so its baseline cell is "—", not "unknown" beside the baseline's known
+ * value in the comparison below; `decide` builds that comparison with the
+ * pass-rate rule's test, so its pair verdicts and the rules agree.
+ *
  * @module
  */
 
@@ -45,8 +50,10 @@ export function decideHtml(result: ProtocolResult, comparison: Comparison): stri
     `<tr><td><span class="badge ${rule.status}">${rule.status}</span></td><th scope="row">${
       escapeHtml(rule.id)
     }</th><td>${escapeHtml(rule.metric)}</td><td class="num">${
-      escapeHtml(formatMetricValue(rule.metric, rule.baselineValue))
-    }</td><td class="num">${
+      // A bound on the candidate reads no baseline: "—", not "unknown" beside its known value.
+      rule.rule.expect === undefined
+        ? '<span title="this rule bounds the candidate only">—</span>'
+        : escapeHtml(formatMetricValue(rule.metric, rule.baselineValue))}</td><td class="num">${
       escapeHtml(formatMetricValue(rule.metric, rule.candidateValue))
     }</td><td class="num">${rule.pValue === null ? "n/a" : formatPValue(rule.pValue)}</td><td>${
       escapeHtml(rule.detail)

@@ -10,13 +10,20 @@
  * table always lists every trace, and the page says how many sections were
  * left out.
  *
+ * Issue 33: the table and the sections list failing traces first, the worst
+ * (lowest score) first, then passing ones in run order; a column title still
+ * sorts and the filter still hides passing rows. Each failing verdict says
+ * why: its gate (`failed checks` or `below bar 0.90`) and the first reason
+ * (the first failed check of the passing rule with its detail, else the first
+ * issue to fix).
+ *
  * @module
  */
 
 import { summaryLine } from "../../checks/evidence_state.ts";
 import { escapeHtml } from "../escape.ts";
 import { type EvalRunInfo, gates, runTotals, type TraceRecord } from "../trace_record.ts";
-import { traceSection } from "./eval_trace.ts";
+import { traceSection, verdictReason } from "./eval_trace.ts";
 import { htmlPage, PAGE_SCRIPT } from "./page.ts";
 
 // Runs this short show every trace's section open.
@@ -28,6 +35,15 @@ export const HTML_SECTIONS = 2_000;
 const fixed = (value: number | null, digits = 2) =>
   value === null ? "unknown" : value.toFixed(digits);
 const num = (value: number | null) => value === null ? -1 : value;
+
+/** Failing traces first, the lowest score first; then passing ones, in run order. */
+function failuresFirst(records: readonly TraceRecord[]): number[] {
+  const order = records.map((_, i) => i);
+  return order.sort((a, b) => {
+    const x = records[a]!, y = records[b]!;
+    return Number(x.passed) - Number(y.passed) || (x.passed ? 0 : x.score - y.score) || a - b;
+  });
+}
 
 function tableRow(record: TraceRecord, index: number, gated: boolean, linked: boolean): string {
   const m = record.metrics;
@@ -47,8 +63,10 @@ function tableRow(record: TraceRecord, index: number, gated: boolean, linked: bo
   }">${fixed(m.requiredCalls)}</td><td data-v="${e.fail * 1e6 + e.unknown}">${
     summaryLine(e)
   }</td><td data-v="${record.passed ? 1 : 0}"><span class="badge ${status}">${
-    record.passed ? "pass" : gated ? "FAIL" : "below bar"
-  }</span></td></tr>`;
+    record.passed ? "pass" : gated ? "FAIL" : "would fail"
+  }</span>${
+    record.passed ? "" : ` <span class="reason">${escapeHtml(verdictReason(record))}</span>`
+  }</td></tr>`;
 }
 
 const COLUMNS: [string, boolean][] = [
@@ -104,15 +122,14 @@ export function evalHtml(records: readonly TraceRecord[], info: EvalRunInfo): st
       unreadable.map((f) => `<li>${escapeHtml(f.name)}: ${escapeHtml(f.reason)}</li>`).join("")
     }</ul>
 `;
-  // Sections: failing traces first, then passing, up to the limit.
-  const order = records.map((_, i) => i);
-  order.sort((a, b) => Number(records[a]!.passed) - Number(records[b]!.passed) || a - b);
+  // Rows and sections: failing traces first (worst first), then passing, sections up to the limit.
+  const order = failuresFirst(records);
   const sectioned = new Set(order.slice(0, HTML_SECTIONS));
-  const rows = records.map((record, i) => tableRow(record, i, gated, sectioned.has(i)));
+  const rows = order.map((i) => tableRow(records[i]!, i, gated, sectioned.has(i)));
   const heads = COLUMNS.map(([title, numeric]) =>
     `<th scope="col"${numeric ? ' class="num"' : ""}><button type="button">${title}</button></th>`
   );
-  const sections = [...sectioned].sort((a, b) => a - b).map((i) =>
+  const sections = [...sectioned].map((i) =>
     // A short run opens every section; a long one only the failing ones.
     traceSection(records[i]!, i, gated, !records[i]!.passed || records.length <= OPEN_ALL)
   );
@@ -133,7 +150,7 @@ ${unread}<p class="muted">Gold: ${escapeHtml(info.gold)} · toolscore ${escapeHt
 <div class="controls"><label><input type="checkbox" id="only-failing"> Show only failing traces</label>
 <span id="filter-status" role="status" data-on="showing the ${totals.failed} failing traces" data-off="showing all ${totals.count} traces"></span></div>
 <table class="sortable" id="summary-table">
-<caption>Traces (select a column title to sort)</caption>
+<caption>Traces, failing ones first, the worst first (select a column title to sort)</caption>
 <thead><tr><th scope="col"><button type="button">trace</button></th>${heads.join("")}</tr></thead>
 <tbody>
 ${rows.join("\n")}

@@ -47,12 +47,23 @@ function callBox(
   }
   if (args.length === 0) args.push(`<li class="muted">no arguments</li>`);
   const note = paired ? "" : side === "expected" ? " — not called" : " — extra call";
+  // Issue 33: how the call ended, in words as well as colour (red failed, grey unknown).
+  const outcome = call.outcome === "failed"
+    ? `<div class="outcome">✗ failed: ${text(call.error ?? "(no error text)")}</div>`
+    : call.outcome === "unknown"
+    ? `<div class="outcome">? outcome unknown (no result in the trace)</div>`
+    : "";
+  const state = call.outcome === "failed"
+    ? " call-failed"
+    : call.outcome === "unknown"
+    ? " call-unknown"
+    : "";
   // Long names are cut with an ellipsis; the title attribute holds the whole name.
-  return `<div class="call${paired ? "" : " unpaired"}"><div class="tool" title="${
+  return `<div class="call${paired ? "" : " unpaired"}${state}"><div class="tool" title="${
     escapeHtml(call.tool)
   }">${
     text(call.tool)
-  } <span class="muted">${label}${note}</span></div><ul tabindex="0" aria-label="arguments of ${label}">${
+  } <span class="muted">${label}${note}</span></div>${outcome}<ul tabindex="0" aria-label="arguments of ${label}">${
     args.join("")
   }</ul></div>`;
 }
@@ -97,6 +108,39 @@ function callsGrid(detail: CallDetail): string {
 }
 
 /**
+ * Why a trace failed, in one line: the gate (`failed CHECK` or `below bar
+ * 0.90 (score …)`), then its first reason (the failed check's detail, else
+ * the first issue to fix).
+ *
+ * @param record The trace's record.
+ * @returns `""` for a pass.
+ *
+ * @example Usage
+ * ```ts
+ * import { verdictReason } from "./eval_trace.ts";
+ * import { traceRecord } from "../trace_record.ts";
+ * import { evaluate } from "../../evaluate/evaluate.ts";
+ * import { evaluationEvidence } from "../../checks/evidence.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const result = evaluate([{ tool: "a" }], [{ tool: "b" }]);
+ * const record = traceRecord("t.json", result, evaluationEvidence(result), 0.9);
+ * assert.match(verdictReason(record), /^below bar 0\.90 \(score 0\.\d+\): step 1: expected a, got b/);
+ * ```
+ */
+export function verdictReason(record: TraceRecord): string {
+  if (record.passed) return "";
+  const check = record.failedChecks[0];
+  if (record.verdict === "failed checks" && check !== undefined) {
+    const detail = record.evidence.checks.find((c) => c.check === check && c.status === "fail");
+    return `failed ${check}${detail === undefined ? "" : `: ${detail.detail}`}`;
+  }
+  const gate = `below bar ${record.bar.toFixed(2)} (score ${record.score.toFixed(3)})`;
+  const first = record.issues[0] ?? record.findings.find((f) => f.severity === "error")?.message;
+  return first === undefined ? gate : `${gate}: ${first}`;
+}
+
+/**
  * The section of one trace.
  *
  * @param record The trace's record.
@@ -129,8 +173,8 @@ export function traceSection(
   const verdict = record.passed
     ? "PASS"
     : gated
-    ? `FAIL: ${record.verdict}`
-    : `${record.verdict} (report only)`;
+    ? `FAIL: ${verdictReason(record)}`
+    : `would fail: ${verdictReason(record)} (report only)`;
   const m = record.metrics;
   const checks = record.evidence.checks.map((check) =>
     `<li><span class="badge ${check.status}">${check.status}</span> ${text(check.check)}: ${
@@ -181,7 +225,7 @@ export function traceSection(
     open ? " open" : ""
   }><summary><h3>${text(record.name)}</h3> score ${
     record.score.toFixed(2)
-  } ${record.grade} <span class="badge ${status}">${verdict}</span></summary>\n${
+  } ${record.grade} <span class="badge ${status}">${text(verdict)}</span></summary>\n${
     parts.join("\n")
   }\n</details>`;
 }

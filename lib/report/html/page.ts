@@ -51,6 +51,10 @@ details.trace > summary { cursor: pointer; }
 .call { height: 112px; border: 1px solid var(--line); border-radius: 5px; padding: 3px 6px;
   background: var(--panel); display: flex; flex-direction: column; }
 .call.unpaired { border: 2px dashed var(--fail); }
+.call.call-failed { border: 2px solid var(--fail); background: var(--miss-bg); }
+.call.call-unknown { border-style: dotted; background: var(--bg); color: var(--muted); }
+.call .outcome { font-size: 12.5px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.call.call-failed .outcome { color: var(--fail); }
 .call .tool { font-weight: 600; font-family: ui-monospace, monospace; overflow: hidden; text-overflow: ellipsis;
   white-space: nowrap; }
 .call ul { list-style: none; margin: 0; padding: 0; overflow: auto; font: 12.5px/1.35 ui-monospace, monospace; }
