@@ -12,7 +12,8 @@ import { ToolscoreError } from "../base/errors.ts";
 import type { McpServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
 import { inspectServer, SERVER_CHECKS, type ServerInspection } from "./check_server.ts";
-import type { Catalog } from "./catalog.ts";
+import type { BaselineChoice } from "./catalog_checks.ts";
+import type { IgnoreRule } from "./ignore.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import {
   checkBudget,
@@ -90,7 +91,12 @@ export interface RunDoctorOptions {
    * A baseline to compare the server's catalog with (adds `catalog-drift`).
    * @default {undefined}
    */
-  baseline?: { label: string; servers: Readonly<Record<string, Catalog>> };
+  baseline?: BaselineChoice;
+  /**
+   * Findings to silence (`--ignore CODE[@PATH]`): of `tool-schemas` warnings, `tool-lint` and `catalog-drift`.
+   * @default {[]}
+   */
+  ignore?: readonly IgnoreRule[];
   /**
    * How messages name the settings.
    * @default {LIBRARY_TERMS}
@@ -238,6 +244,7 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       inputs: options.inputs,
       env: options.serverEnv,
       baseline: options.baseline,
+      ignore: options.ignore,
       terms,
       lookup: (name) => {
         try {
