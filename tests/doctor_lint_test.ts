@@ -23,7 +23,10 @@ Deno.test("checkServer() lints tool names per provider, descriptions, hints and 
   ]);
   // readOnlyHint: true makes destructiveHint irrelevant (the spec): wipe draws no warning.
   assert.ok(!lint.findings.some((f) => f.path.startsWith("/tools/wipe")));
-  assert.match(lint.detail, /^9 findings \(.*\); the catalog is ≈ 218 tokens \(an estimate: bytes \/ 4\)/);
+  assert.match(
+    lint.detail,
+    /^9 findings \(.*\); the catalog is ≈ 218 tokens \(an estimate: bytes \/ 4\)/,
+  );
 });
 
 Deno.test("lintTools() estimates the catalog at bytes / 4 of what a model is sent", () => {

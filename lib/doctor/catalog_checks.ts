@@ -256,5 +256,5 @@ export function baselineDriftCheck(
     driftFindings(catalogDrift(baseline.servers[key]!, catalog)),
     rules,
   );
-  return driftCheck(kept, baseline.label, terms, `${note}${ignoredNote(ignored)}`);
+  return driftCheck(kept, baseline.label, terms, { note, ignored });
 }

@@ -188,6 +188,20 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
 
 const SEVERITY = { breaking: "fail", safety: "warn", compatible: "info" } as const;
 
+/** Options for {@linkcode driftCheck}. */
+export interface DriftCheckOptions {
+  /**
+   * Said after the baseline's name: which entry was compared, when not the server's name.
+   * @default {""}
+   */
+  note?: string;
+  /**
+   * How many findings `--ignore` silenced.
+   * @default {0}
+   */
+  ignored?: number;
+}
+
 /**
  * The findings of some changes: `drift.CLASS` with its class and pointer, the most severe first.
  *
@@ -226,6 +240,7 @@ export function driftFindings(changes: readonly DriftChange[]): DoctorFinding[] 
  * @param findings The findings ({@linkcode driftFindings}), less those ignored.
  * @param label The baseline file, for the detail.
  * @param terms How to name writing a baseline.
+ * @param options Which entry was compared, and how many findings were ignored.
  * @returns The check.
  *
  * @example Usage
@@ -241,29 +256,32 @@ export function driftCheck(
   findings: readonly DoctorFinding[],
   label: string,
   terms: Pick<DoctorTerms, "updateBaseline">,
-  note = "",
+  options: DriftCheckOptions = {},
 ): DoctorCheck {
+  const note = options.note ?? "";
+  const ignored = options.ignored ?? 0;
+  const tail = ignored === 0 ? "" : `; ${ignored} finding${ignored === 1 ? "" : "s"} ignored`;
   if (findings.length === 0) {
-    return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}${note}`);
+    return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}${note}${tail}`);
   }
   const counts = { breaking: 0, safety: 0, compatible: 0 };
   for (const finding of findings) if (finding.class !== undefined) counts[finding.class]++;
   const detail =
-    `against ${label}${note}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible`;
-  const options = { findings };
+    `against ${label}${note}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible${tail}`;
+  const withFindings = { findings };
   if (counts.breaking > 0) {
     return new DoctorCheck("catalog-drift", "fail", detail, {
-      ...options,
+      ...withFindings,
       fix:
         `agents written against the baseline may break: restore what was removed or tightened, or review and write a new baseline with ${terms.updateBaseline}`,
     });
   }
   if (counts.safety > 0) {
     return new DoctorCheck("catalog-drift", "warn", detail, {
-      ...options,
+      ...withFindings,
       fix:
         `a tool now says it may destroy, repeat badly or reach outside: review it, then write a new baseline with ${terms.updateBaseline}`,
     });
   }
-  return new DoctorCheck("catalog-drift", "pass", detail, options);
+  return new DoctorCheck("catalog-drift", "pass", detail, withFindings);
 }

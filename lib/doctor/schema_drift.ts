@@ -4,7 +4,9 @@
  * **breaking** and one that accepts more is compatible; for an
  * `outputSchema` (what an agent reads) it turns round: a property or a
  * required field removed, a type changed, an enum value added or a bound
- * relaxed is breaking. Anywhere, descriptions, titles, examples, defaults
+ * relaxed is breaking, and so is any change of its type or its
+ * `anyOf`/`oneOf` choices, narrower too (the issue: a reader's parser is
+ * written for the old type). Anywhere, descriptions, titles, examples, defaults
  * and comments are compatible. Local `$ref`s (`#/$defs/…`, `#/definitions/…`)
  * are resolved before comparing, so an edit inside `$defs` is reported where
  * it is used, once per use; `$defs` themselves are only reported when no
@@ -173,7 +175,9 @@ class SchemaComparer {
     const [ta, tb] = [types(a), types(b)];
     const widen = (list: string[]) => list.includes("number") ? [...list, "integer"] : list;
     const narrowed = tb !== null && (ta === null || ta.some((t) => !widen(tb).includes(t)));
-    if (!same(a.type, b.type)) {
+    // A schema that became (or stopped being) a choice: the branches tell, not the type.
+    const choice = BRANCHES.some((key) => Array.isArray(a[key]) !== Array.isArray(b[key]));
+    if (!same(a.type, b.type) && !choice) {
       const message = ta === null
         ? `a type was added (${tb!.join(" | ")})`
         : tb === null
@@ -329,6 +333,11 @@ class SchemaComparer {
     }
   }
 
+  /** What an agent reads may not change its choices either way (as with its type). */
+  #branchClass(isNarrower: boolean): DriftClass {
+    return this.#side === "output" ? "breaking" : this.#narrower(isNarrower);
+  }
+
   #branches(a: JsonObject, b: JsonObject, key: string, at: string, depth: number): void {
     if (same(a[key], b[key]) && this.#defsSame) return;
     const la = Array.isArray(a[key]) ? a[key] as unknown[] : null;
@@ -346,7 +355,7 @@ class SchemaComparer {
       const kept = list.some((x) => isJsonObject(x) && core(x) === core(single));
       const wider = la === null && kept;
       this.#emit(
-        this.#narrower(!wider),
+        this.#branchClass(!wider),
         `${at}/${key}`,
         la === null ? `the schema became an ${key} of ${list.length}` : `the ${key} was removed`,
       );
@@ -375,10 +384,18 @@ class SchemaComparer {
       return;
     }
     for (const i of removed) {
-      this.#emit(this.#narrower(true), `${at}/${key}/${i}`, `the ${key} branch ${i} was removed`);
+      this.#emit(
+        this.#branchClass(true),
+        `${at}/${key}/${i}`,
+        `the ${key} branch ${i} was removed`,
+      );
     }
     for (const j of added) {
-      this.#emit(this.#narrower(false), `${at}/${key}/${j}`, `a new ${key} branch ${j} was added`);
+      this.#emit(
+        this.#branchClass(false),
+        `${at}/${key}/${j}`,
+        `a new ${key} branch ${j} was added`,
+      );
     }
   }
 }
