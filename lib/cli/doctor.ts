@@ -287,7 +287,7 @@ export const doctorCommand: Command = {
           inputs,
           serverEnv,
           baseline,
-          ignore: [...ignore, ...(server?.ignore ?? []).map((r) => parseIgnoreRule(r, "ignore"))],
+          ignore,
           terms: CLI_TERMS,
         });
         const serverOnly = all

@@ -13,7 +13,7 @@ import type { McpServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
 import { inspectServer, SERVER_CHECKS, type ServerInspection } from "./check_server.ts";
 import type { BaselineChoice } from "./catalog_checks.ts";
-import type { IgnoreRule } from "./ignore.ts";
+import { type IgnoreRule, parseIgnoreRule } from "./ignore.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import {
   checkBudget,
@@ -93,7 +93,8 @@ export interface RunDoctorOptions {
    */
   baseline?: BaselineChoice;
   /**
-   * Findings to silence (`--ignore CODE[@PATH]`): of `tool-schemas` warnings, `tool-lint` and `catalog-drift`.
+   * Findings to silence (`--ignore CODE[@PATH]`): of `tool-schemas` warnings, `tool-lint` and
+   * `catalog-drift`; the server spec's `ignore` list is added.
    * @default {[]}
    */
   ignore?: readonly IgnoreRule[];
@@ -244,7 +245,11 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       inputs: options.inputs,
       env: options.serverEnv,
       baseline: options.baseline,
-      ignore: options.ignore,
+      // The server entry's own list (a config's or a spec's `ignore`), then the caller's.
+      ignore: [
+        ...(options.ignore ?? []),
+        ...(server.ignore ?? []).map((rule) => parseIgnoreRule(rule, "server.ignore")),
+      ],
       terms,
       lookup: (name) => {
         try {

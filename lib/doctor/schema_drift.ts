@@ -12,8 +12,10 @@
  * it is used, once per use; `$defs` themselves are only reported when no
  * use shows a change. `anyOf`/`oneOf` branches are matched by content: a new
  * branch widens an input (compatible), a removed one narrows it (breaking).
- * Keywords not reasoned about (`format`, `allOf`, `const`…) are breaking when
- * they change. Recursion is bounded (32 levels, 16 `$ref` hops).
+ * Keywords not reasoned about (`format`, `allOf`, `const`, a `$ref` to another
+ * document…) are breaking when they change. Recursion is bounded: 32
+ * levels, 16 `$ref` hops, 20,000 comparisons, and a pair of references
+ * already being compared (a recursive schema) is not compared again.
  *
  * @module
  */
@@ -63,6 +65,8 @@ const MAPS = new Set([
 const CORE = ["type", "enum", "const", "properties", "required", "items", "format", "pattern"];
 const MAX_DEPTH = 32;
 const MAX_HOPS = 16;
+/** The most subschema comparisons for one schema (a recursive one could branch without end). */
+const MAX_COMPARISONS = 20_000;
 
 function same(a: unknown, b: unknown): boolean {
   return canonicalJson(a ?? null) === canonicalJson(b ?? null);
@@ -130,6 +134,8 @@ class SchemaComparer {
   readonly #push: DriftPush;
   readonly #defsSame: boolean;
   #pushed = 0;
+  #budget = MAX_COMPARISONS;
+  readonly #open = new Set<string>();
 
   constructor(a: unknown, b: unknown, side: SchemaSide, push: DriftPush) {
     this.#a = { root: a };
@@ -160,11 +166,27 @@ class SchemaComparer {
   }
 
   #compare(rawA: unknown, rawB: unknown, at: string, depth: number): void {
-    if (depth > MAX_DEPTH) return;
+    if (depth > MAX_DEPTH || --this.#budget < 0) return;
     const hasRef = (value: unknown) => canonicalJson(value ?? null).includes('"$ref"');
     if (same(rawA, rawB) && (this.#defsSame || !hasRef(rawA))) return;
-    const a = resolve(rawA, this.#a);
-    const b = resolve(rawB, this.#b);
+    // A recursive schema: the same pair of references again is the same comparison.
+    const refOf = (value: unknown) =>
+      isJsonObject(value) && typeof value.$ref === "string" ? value.$ref : null;
+    const pair = refOf(rawA) !== null && refOf(rawB) !== null
+      ? `${refOf(rawA)}\u0000${refOf(rawB)}`
+      : null;
+    if (pair !== null) {
+      if (this.#open.has(pair)) return;
+      this.#open.add(pair);
+    }
+    try {
+      this.#compareResolved(resolve(rawA, this.#a), resolve(rawB, this.#b), at, depth);
+    } finally {
+      if (pair !== null) this.#open.delete(pair);
+    }
+  }
+
+  #compareResolved(a: unknown, b: unknown, at: string, depth: number): void {
     if (!isJsonObject(a) || !isJsonObject(b)) {
       if (!same(a, b)) {
         this.#emit(b === undefined ? "compatible" : "breaking", at, "the schema changed");
@@ -172,6 +194,14 @@ class SchemaComparer {
       return;
     }
     const input = this.#side === "input";
+    if (!same(a.$ref, b.$ref)) {
+      // A reference we cannot resolve (another document): we cannot tell, so assume the worst.
+      this.#emit(
+        "breaking",
+        `${at}/$ref`,
+        `the reference changed to ${JSON.stringify(b.$ref ?? null)}`,
+      );
+    }
     const [ta, tb] = [types(a), types(b)];
     const widen = (list: string[]) => list.includes("number") ? [...list, "integer"] : list;
     const narrowed = tb !== null && (ta === null || ta.some((t) => !widen(tb).includes(t)));
