@@ -461,6 +461,42 @@ Deno.test("--ignore and a config's ignore list silence findings; a bad rule is a
     );
     const fromConfig = await doctorJson(["--mcp-config", config]);
     assert.equal(check(fromConfig.json, "tool-lint").status, "pass");
+    // A spec's server.ignore too.
+    const spec = `${dir}/agent.json`;
+    await Deno.writeTextFile(
+      spec,
+      JSON.stringify({
+        spec_version: 1,
+        server: { command: catalogServer(file), ignore: ["lint.unannotated"] },
+        arms: [{
+          id: "m",
+          provider: "openai",
+          model: "gpt-4.1-mini",
+          base_url: "http://127.0.0.1:9/v1",
+        }],
+        tasks: [{
+          id: "t",
+          prompt: "Say hi.",
+          contract: `${Deno.cwd()}/testdata/mcp/contract_flights.json`,
+        }],
+      }),
+    );
+    const fromSpec = await doctorJson(["--spec", spec]);
+    assert.equal(
+      check(fromSpec.json, "tool-lint").status,
+      "pass",
+      JSON.stringify(fromSpec.json.checks),
+    );
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({ mcpServers: { cat: { command, args, ignore: ["Lint x"] } } }),
+    );
+    const badConfig = await runCollect(["doctor", "--mcp-config", config]);
+    assert.equal(badConfig.code, 2);
+    assert.match(
+      badConfig.err,
+      /mcp\.json: mcpServers\.cat\.ignore\[0\]: expected CODE or CODE@PATH .*, got "Lint x"/,
+    );
 
     const bad = await runCollect([
       "doctor",

@@ -140,7 +140,7 @@ function ignoreFromJson(value: unknown, path: string): string[] {
     if (typeof item !== "string" || !IGNORE_RULE.test(item)) {
       throw new InputError(
         `expected CODE or CODE@PATH (lint.unannotated, drift.compatible@/resources), got ${
-          describeJson(item)
+          typeof item === "string" ? JSON.stringify(item) : describeJson(item)
         }`,
         `${path}[${i}]`,
       );
