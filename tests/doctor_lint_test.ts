@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { checkServer } from "../mod.ts";
 import { lintTools } from "../lib/doctor/tool_lint.ts";
+import { MAX_TEXT_CHARS, textFindings } from "../lib/doctor/lint_text.ts";
 import { badServer, byName } from "./_doctor.ts";
 import { tempDir } from "./_mcp.ts";
 
@@ -99,4 +100,28 @@ Deno.test("checkServer() lists resources and prompts but never reads, gets or ca
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("textFindings() names hidden Unicode by code point, secret paths and a text past the size", () => {
+  const codes = (text: string) =>
+    textFindings(text, "/instructions", "the text").map((f) => f.code);
+  assert.deepEqual(codes("Plain words about flights."), []);
+  assert.deepEqual(codes("bidi \u202E and tag \u{E0049}"), ["lint.hidden-unicode"]);
+  assert.match(
+    textFindings("a\u200Db\u2066c", "/p", "it")[0]!.message,
+    /^it: hidden Unicode \(U\+200D, U\+2066\)/,
+  );
+  for (
+    const secret of [
+      "~/.ssh/config",
+      "id_ed25519",
+      ".aws/credentials",
+      "/etc/shadow",
+      "the .env file",
+    ]
+  ) {
+    assert.deepEqual(codes(`Read ${secret} first.`), ["lint.secret-path"], secret);
+  }
+  assert.deepEqual(codes("x".repeat(MAX_TEXT_CHARS)), []);
+  assert.deepEqual(codes("x".repeat(MAX_TEXT_CHARS + 1)), ["lint.text-size"]);
 });
