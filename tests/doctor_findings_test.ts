@@ -461,6 +461,13 @@ Deno.test("--ignore and a config's ignore list silence findings; a bad rule is a
     );
     const fromConfig = await doctorJson(["--mcp-config", config]);
     assert.equal(check(fromConfig.json, "tool-lint").status, "pass");
+    const all = await doctorJson(["--mcp-config", config, "--all"]);
+    const validate = await reportValidator();
+    assert.ok(validate(all.json), JSON.stringify(validate.errors));
+    assert.equal((all.json.servers as { checks: unknown[] }[]).length, 1);
+    const entryAlone = await runCollect(["doctor", "--baseline-entry", "x", "--", "x"]);
+    assert.equal(entryAlone.code, 2);
+    assert.match(entryAlone.err, /--baseline-entry goes with --baseline FILE/);
     // A spec's server.ignore too.
     const spec = `${dir}/agent.json`;
     await Deno.writeTextFile(

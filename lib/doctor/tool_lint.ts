@@ -136,9 +136,11 @@ function schemaFindings(schema: unknown, at: string, out: DoctorFinding[]): void
             code: "lint.required-missing",
             severity: "warn",
             path: `${where}/required`,
-            message: `required names ${
-              JSON.stringify(name)
-            }, which is not among the properties: no call can satisfy it`,
+            message: `required names ${JSON.stringify(name)}, which is not among the properties: ${
+              node.additionalProperties === false
+                ? "no call can satisfy it"
+                : "a model is never told what to send"
+            }`,
           });
         }
       }
