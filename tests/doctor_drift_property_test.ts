@@ -92,7 +92,33 @@ Deno.test("compareSchemas() ends on any JSON, and on a schema that refers to its
   const started = performance.now();
   const found = changes(tree("string"), tree("number"), "input");
   assert.ok(performance.now() - started < 2_000, "bounded");
-  assert.ok(found.includes("breaking"));
+  // One change, one finding: at the root's own value, not again down each self-reference.
+  assert.deepEqual(found, ["breaking"]);
+  // Deeper than the bound: not compared, and said so (a warning), never passed over in silence.
+  let deep: Record<string, unknown> = { type: "string" };
+  let deeper: Record<string, unknown> = { type: "number" };
+  for (let i = 0; i < 40; i++) {
+    deep = { type: "object", properties: { n: deep } };
+    deeper = { type: "object", properties: { n: deeper } };
+  }
+  assert.deepEqual(changes(deep, deeper, "input"), ["safety"]);
+});
+
+Deno.test("compareSchemas() reports a definition used twice once, where it is first used", () => {
+  const twice = (type: string) => ({
+    type: "object",
+    properties: { from: { $ref: "#/$defs/place" }, to: { $ref: "#/$defs/place" } },
+    $defs: { place: { type } },
+  });
+  const found: string[] = [];
+  compareSchemas(
+    twice("string"),
+    twice("number"),
+    "/tools/t/inputSchema",
+    "input",
+    (cls, at) => found.push(`${cls} ${at}`),
+  );
+  assert.deepEqual(found, ["breaking /tools/t/inputSchema/properties/from/type"]);
 });
 
 Deno.test("isIgnored() matches a rule's code or family at or under its pointer only", () => {

@@ -9,13 +9,14 @@
  * written for the old type). Anywhere, descriptions, titles, examples, defaults
  * and comments are compatible. Local `$ref`s (`#/$defs/…`, `#/definitions/…`)
  * are resolved before comparing, so an edit inside `$defs` is reported where
- * it is used, once per use; `$defs` themselves are only reported when no
- * use shows a change. `anyOf`/`oneOf` branches are matched by content: a new
+ * it is first used in the schema (once: a definition used twice, or a
+ * recursive one, is one change); `$defs` themselves are only reported when
+ * no use shows a change. `anyOf`/`oneOf` branches are matched by content: a new
  * branch widens an input (compatible), a removed one narrows it (breaking).
  * Keywords not reasoned about (`format`, `allOf`, `const`, a `$ref` to another
  * document…) are breaking when they change. Recursion is bounded: 32
- * levels, 16 `$ref` hops, 20,000 comparisons, and a pair of references
- * already being compared (a recursive schema) is not compared again.
+ * levels, 16 `$ref` hops, 20,000 comparisons (past them, one safety warning
+ * says what was not compared), and a pair of references is compared once.
  *
  * @module
  */
@@ -120,6 +121,21 @@ function resolve(schema: unknown, side: Side): unknown {
   return node;
 }
 
+/** Whether every `$ref` in a schema points into its `$defs` or `definitions` (bounded walk). */
+function onlyDefinitionRefs(root: unknown): boolean {
+  let nodes = 0;
+  const walk = (node: unknown, depth: number): boolean => {
+    if (++nodes > MAX_COMPARISONS || depth > 2 * MAX_DEPTH) return false;
+    if (Array.isArray(node)) return node.every((item) => walk(item, depth + 1));
+    if (!isJsonObject(node)) return true;
+    if (
+      typeof node.$ref === "string" && !/^#\/(?:\$defs|definitions)\//.test(node.$ref)
+    ) return false;
+    return Object.values(node).every((value) => walk(value, depth + 1));
+  };
+  return walk(root, 0);
+}
+
 function types(schema: JsonObject): string[] | null {
   const type = schema.type;
   if (typeof type === "string") return [type];
@@ -135,7 +151,8 @@ class SchemaComparer {
   readonly #defsSame: boolean;
   #pushed = 0;
   #budget = MAX_COMPARISONS;
-  readonly #open = new Set<string>();
+  #stopped = false;
+  readonly #done = new Set<string>();
 
   constructor(a: unknown, b: unknown, side: SchemaSide, push: DriftPush) {
     this.#a = { root: a };
@@ -143,10 +160,13 @@ class SchemaComparer {
     this.#side = side;
     this.#push = push;
     const defs = (root: unknown) => isJsonObject(root) ? [root.$defs, root.definitions] : [];
-    this.#defsSame = same(defs(a), defs(b));
+    // What a reference may point at is unchanged: the same definitions, and no reference
+    // elsewhere into the schema (`#`, `#/properties/…`), which may have changed.
+    this.#defsSame = same(defs(a), defs(b)) && onlyDefinitionRefs(a) && onlyDefinitionRefs(b);
   }
 
   run(at: string): void {
+    this.#done.add("#\u0000#"); // the root is the first use of a reference to itself
     this.#compare(this.#a.root, this.#b.root, at, 0);
     const [a, b] = [this.#a.root, this.#b.root];
     if (this.#pushed === 0 && !this.#defsSame && isJsonObject(a) && isJsonObject(b)) {
@@ -166,24 +186,33 @@ class SchemaComparer {
   }
 
   #compare(rawA: unknown, rawB: unknown, at: string, depth: number): void {
-    if (depth > MAX_DEPTH || --this.#budget < 0) return;
     const hasRef = (value: unknown) => canonicalJson(value ?? null).includes('"$ref"');
     if (same(rawA, rawB) && (this.#defsSame || !hasRef(rawA))) return;
-    // A recursive schema: the same pair of references again is the same comparison.
+    if (depth > MAX_DEPTH || --this.#budget < 0) {
+      // Not compared is not unchanged: say so once, as a warning.
+      if (!this.#stopped) {
+        this.#stopped = true;
+        this.#emit(
+          "safety",
+          at,
+          `the comparison stopped here (over ${MAX_DEPTH} levels or ${
+            MAX_COMPARISONS.toLocaleString("en-US")
+          } subschemas): what lies below was not compared`,
+        );
+      }
+      return;
+    }
     const refOf = (value: unknown) =>
       isJsonObject(value) && typeof value.$ref === "string" ? value.$ref : null;
     const pair = refOf(rawA) !== null && refOf(rawB) !== null
       ? `${refOf(rawA)}\u0000${refOf(rawB)}`
       : null;
+    // Each pair of references is compared once: at its first use (one change, one finding).
     if (pair !== null) {
-      if (this.#open.has(pair)) return;
-      this.#open.add(pair);
+      if (this.#done.has(pair)) return;
+      this.#done.add(pair);
     }
-    try {
-      this.#compareResolved(resolve(rawA, this.#a), resolve(rawB, this.#b), at, depth);
-    } finally {
-      if (pair !== null) this.#open.delete(pair);
-    }
+    this.#compareResolved(resolve(rawA, this.#a), resolve(rawB, this.#b), at, depth);
   }
 
   #compareResolved(a: unknown, b: unknown, at: string, depth: number): void {
