@@ -302,15 +302,21 @@ export {
   writeBaseline,
 } from "./lib/doctor/mod.ts";
 export type {
+  BaselineChoice,
   Catalog,
   CheckServerOptions,
+  DoctorCheckJson,
+  DoctorFinding,
   DoctorReport,
   DoctorStatus,
   DoctorTerms,
   DriftChange,
   DriftClass,
   EnvReader,
+  FindingSeverity,
+  IgnoreRule,
   RunDoctorOptions,
+  StartCause,
 } from "./lib/doctor/mod.ts";
 
 // `deno run jsr:@toolscore/cli eval …`: run as the main module, the package's default export is

@@ -92,7 +92,7 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     const text = await Deno.readTextFile(baseline);
     assert.ok(
       text.startsWith(
-        '{\n  "baseline_version": 1,\n  "servers": {\n    "bad": {\n      "prompts": {},',
+        '{\n  "baseline_version": 1,\n  "servers": {\n    "bad": {\n      "command": ',
       ),
       text,
     );
@@ -136,13 +136,17 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
       c.name === "catalog-drift"
     );
     assert.equal(drift.status, "fail");
-    assert.equal(
-      drift.detail,
-      `against ${baseline}: 2 breaking, 1 safety, 1 compatible; ` +
-        "breaking /tools/refund_order/inputSchema/properties/reason: a required parameter reason was added; " +
-        "breaking /tools/search_orders/inputSchema/properties/status: the parameter status was removed; " +
-        "safety /tools/get_order/annotations/readOnlyHint: readOnlyHint moved from true to false; " +
-        "compatible /tools/list_customers: the tool list_customers was added",
+    assert.equal(drift.detail, `against ${baseline}: 2 breaking, 1 safety, 1 compatible`);
+    assert.deepEqual(
+      drift.findings.map((f: Record<string, string>) =>
+        `${f.code} ${f.severity} ${f.class} ${f.path}: ${f.message}`
+      ),
+      [
+        "drift.breaking fail breaking /tools/refund_order/inputSchema/properties/reason: a required parameter reason was added",
+        "drift.breaking fail breaking /tools/search_orders/inputSchema/properties/status: the parameter status was removed",
+        "drift.safety warn safety /tools/get_order/annotations/readOnlyHint: readOnlyHint moved from true to false",
+        "drift.compatible info compatible /tools/list_customers: the tool list_customers was added",
+      ],
     );
 
     // Only the safety and compatible changes: a warning, exit 0 (1 with --fail-on-warn).
@@ -157,7 +161,10 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
       ...server(),
     ]);
     assert.equal(safety.code, 0, safety.out);
-    assert.match(safety.out, /^! catalog-drift +against .*: 0 breaking, 1 safety, 1 compatible; /m);
+    assert.match(
+      safety.out,
+      /^! catalog-drift +against .*: 0 breaking, 1 safety, 1 compatible\n {4}drift\.safety \/tools\/get_order\/annotations\/readOnlyHint: readOnlyHint moved from true to false\n/m,
+    );
     const strict = await runCollect([
       "doctor",
       "--linger",
@@ -185,7 +192,7 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     assert.equal(compatible.code, 0, compatible.out);
     assert.match(
       compatible.out,
-      /^✓ catalog-drift +against .*: 0 breaking, 0 safety, 1 compatible; compatible \/tools\/list_customers: the tool list_customers was added$/m,
+      /^✓ catalog-drift +against .*: 0 breaking, 0 safety, 1 compatible\n {4}drift\.compatible \/tools\/list_customers: the tool list_customers was added$/m,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -246,6 +253,7 @@ Deno.test("catalogDrift() classifies schema changes recursively, with JSON point
   assert.deepEqual(changes, [
     `breaking ${at}/additionalProperties: additionalProperties: false was added`,
     `breaking ${at}/properties/kind/enum: the enum value "b" was removed`,
+    `compatible ${at}/properties/kind/enum: the enum value "c" was added`,
     `breaking ${at}/properties/n/minimum: minimum tightened from 0 to 1`,
     `compatible ${at}/properties/n/maximum: maximum relaxed from 10 to 20`,
     `breaking ${at}/properties/name/maxLength: maxLength tightened from 20 to 10`,

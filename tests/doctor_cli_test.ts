@@ -50,9 +50,17 @@ Deno.test("toolscore doctor exits 1 on a failure and never prints a key's value"
         const report = JSON.parse(out);
         assert.equal(report.worst, "fail");
         assert.deepEqual(report.checks.map((c: { name: string }) => c.name), CHECK_ORDER);
-        assert.deepEqual(Object.keys(report.checks[0]), ["name", "status", "detail", "fix"]);
+        assert.deepEqual(Object.keys(report.checks[0]), [
+          "name",
+          "status",
+          "detail",
+          "fix",
+          "findings",
+        ]);
         assert.equal(report.counts.fail, 2);
         assert.deepEqual(Object.keys(report), [
+          "schema",
+          "toolscore_version",
           "checks",
           "counts",
           "worst",
@@ -257,7 +265,13 @@ Deno.test("toolscore doctor --all checks every server of a config, one section e
       (await runCollect(["doctor", "--linger", "0.1", "--mcp-config", config, "--all", "--json"]))
         .out,
     );
-    assert.deepEqual(Object.keys(json), ["servers", "counts", "worst"]);
+    assert.deepEqual(Object.keys(json), [
+      "schema",
+      "toolscore_version",
+      "servers",
+      "counts",
+      "worst",
+    ]);
     assert.deepEqual(json.counts, { pass: 1, warn: 1, fail: 1, skip: 0 });
     assert.equal(json.worst, "fail");
     const [clean, noisy] = json.servers;

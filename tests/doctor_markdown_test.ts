@@ -141,22 +141,25 @@ Deno.test("doctor --all --markdown escapes a hostile server name and tool name; 
       "<details>\n<summary>Passing servers (1)</summary>\n\n#### clean: pass",
     );
     assert.ok(broken > 0 && evil > broken && details > evil, text);
+    // Words GitHub would read as a mention or a reference are code spans (issue 38): nothing
+    // invisible is inserted into a tool name, and nothing links.
     assert.ok(
-      text.includes(
-        "look\\|up\\`x\\`@\u200bsomeone&lt;img src=x onerror=alert(1)&gt;\\\\u001b\\[2J\\#\u200b12",
-      ),
+      text.includes("``look\\|up`x`@someone<img`` src=x `onerror=alert(1)>\\u001b[2J#12;`"),
+      text,
     );
     assert.match(text, /^\| ✗ \*\*fail\*\* \| tool-schemas \| .*readOnlyHint/m);
     assert.ok(!text.includes("\x1b") && !text.includes("\x07"));
-    assert.ok(!text.includes("<img"));
+    // Outside code spans (whose text a renderer escapes) no HTML at all.
+    assert.ok(!text.replace(/(`+)[^`]*?(?:`(?!`)[^`]*?)*\1/g, "").includes("<img"));
     if (md === undefined) return;
     assert.deepEqual(rawHtml(md, text).filter((html) => !ALLOWED_HTML.test(html)), []);
     const html = md.render(text);
     assert.doesNotMatch(html, /<img|<a |href=/);
-    const words = html.replace(/<[^>]+>/g, "");
+    // GitHub links nothing inside code.
+    const words = html.replace(/<code>[^<]*<\/code>/g, "").replace(/<[^>]+>/g, "");
     assert.ok(!/@[A-Za-z]/.test(words), "a live @mention");
     assert.ok(!/#\d/.test(words), "an issue reference");
-    assert.ok(words.includes("look|up`x`@\u200bsomeone&lt;img src=x onerror=alert(1)&gt;"));
+    assert.ok(html.includes("<code>look|up`x`@someone&lt;img</code>"), html);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

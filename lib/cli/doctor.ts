@@ -14,7 +14,9 @@ import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { inspectDoctor } from "../doctor/run_doctor.ts";
 import { type Catalog, readBaseline, writeBaseline } from "../doctor/catalog.ts";
 import type { DoctorTerms } from "../doctor/terms.ts";
-import { isRemoteSpec, type McpServerSpec } from "../mcp/server_spec.ts";
+import { describeServer, isRemoteSpec, type McpServerSpec } from "../mcp/server_spec.ts";
+import type { BaselineChoice } from "../doctor/catalog_checks.ts";
+import { parseIgnoreRule } from "../doctor/ignore.ts";
 import { serverSpecFromJson } from "../mcp/spec_from_json.ts";
 import { serverSpecFromCommandLine } from "../mcp/spec_from_command.ts";
 import { type ConfigEntry, readConfigServers } from "./doctor_config.ts";
@@ -54,6 +56,8 @@ const FLAGS = {
   "shutdown-grace": { type: "string" },
   baseline: { type: "string" },
   "update-baseline": { type: "string" },
+  "baseline-entry": { type: "string" },
+  ignore: { type: "string", multiple: true },
   quiet: { type: "boolean", short: "q" },
   "fail-on-warn": { type: "boolean" },
   json: { type: "boolean" },
@@ -111,9 +115,17 @@ Options:
   --shutdown-grace SECONDS  what a local server started may outlive it this long, exiting by
                           itself, before doctor stops it and warns (default 1.5)
   --baseline FILE         compare the server's catalog with FILE: breaking changes fail
-  --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE
+  --update-baseline FILE  write the catalog (tools, resources, prompts) into FILE; one server
+                          (-- CMD, --server, --url) is also keyed by its command, so the same
+                          command finds its entry after the server renamed itself
+  --baseline-entry NAME   compare with this entry of --baseline, whatever the server's name
+  --ignore CODE[@PATH]    silence a known finding: a code (lint.unannotated) or family (lint),
+                          optionally only at or under a JSON pointer (/tools/search); repeatable.
+                          A server spec's "ignore" list does the same
   --fail-on-warn          exit 1 on a warning too (for CI)
-  --json                  print {checks, counts, worst, server, timings_s, output}
+  --json                  print {schema, toolscore_version, checks (each with findings: code,
+                          severity, path, message, class), counts, worst, server, timings_s,
+                          output}; schemas/doctor-report.schema.json describes it
   -q, --quiet             print only warnings and failures (with their fix) and the count
   --markdown FILE         also write the report as Markdown (a pull-request comment, at most
                           65,536 bytes; with --all failing servers first, passing collapsed)
@@ -224,9 +236,17 @@ export const doctorCommand: Command = {
     if (baselinePath !== undefined && updatePath !== undefined) {
       throw new UsageError("--baseline and --update-baseline are exclusive: compare, or write");
     }
-    let baseline: { label: string; servers: Record<string, Catalog> } | undefined;
+    const entry = stringFlag(flags, "baseline-entry");
+    if (entry !== undefined && baselinePath === undefined) {
+      throw new UsageError("--baseline-entry goes with --baseline FILE");
+    }
+    if (entry !== undefined && all) {
+      throw new UsageError("--baseline-entry chooses the entry of one server; drop --all");
+    }
+    const ignore = listFlag(flags, "ignore").map((rule) => parseIgnoreRule(rule, "--ignore"));
+    let baseline: BaselineChoice | undefined;
     if (baselinePath !== undefined) {
-      baseline = { label: baselinePath, servers: await readBaseline(baselinePath) };
+      baseline = { label: baselinePath, servers: await readBaseline(baselinePath), entry };
     }
     if ((baselinePath ?? updatePath) !== undefined && servers.length === 0) {
       const flag = baselinePath !== undefined ? "--baseline" : "--update-baseline";
@@ -267,6 +287,7 @@ export const doctorCommand: Command = {
           inputs,
           serverEnv,
           baseline,
+          ignore,
           terms: CLI_TERMS,
         });
         const serverOnly = all
@@ -276,6 +297,9 @@ export const doctorCommand: Command = {
           name: found.server?.name ?? server?.name ?? "",
           checks: serverOnly,
           inspection: found.server,
+          command: server === undefined
+            ? undefined
+            : describeServer({ ...server, name: undefined }),
         });
       }
     } finally {
@@ -285,7 +309,18 @@ export const doctorCommand: Command = {
     if (updatePath !== undefined) {
       const catalogs: Record<string, Catalog> = {};
       for (const run of runs) {
-        if (run.inspection?.catalog) catalogs[run.name] = run.inspection.catalog;
+        const catalog = run.inspection?.catalog;
+        if (!catalog) continue;
+        // One server named on the command line: keyed by its command too (it may rename itself).
+        catalogs[run.name] = !all && run.command !== undefined
+          ? { ...catalog, command: run.command }
+          : catalog;
+        const schemas = run.checks.find((check) => check.name === "tool-schemas");
+        if (schemas?.status === "fail") {
+          io.stderr(
+            `doctor: warning: the baseline of ${run.name} records tools whose schemas failed (tool-schemas); fix them before trusting this baseline\n`,
+          );
+        }
       }
       const names = Object.keys(catalogs);
       if (names.length === 0) {

@@ -14,6 +14,7 @@ import { type DoctorStatus, worstStatus } from "../doctor/check.ts";
 import { leftBehindNote } from "../mcp/client_failure.ts";
 import { stopAllServers } from "../mcp/transport.ts";
 import type { CliIO } from "./command.ts";
+import { VERSION } from "../base/version.ts";
 
 /** One server's run. */
 export interface ServerRun {
@@ -23,10 +24,20 @@ export interface ServerRun {
   checks: DoctorCheck[];
   /** What the server check found, when a server was started. */
   inspection: ServerInspection | null;
+  /** The command line (or URL) the server was started from, for a one-server baseline. */
+  command?: string;
 }
+
+/** The `$id` of the `--json` document's schema (`schemas/doctor-report.schema.json`). */
+export const DOCTOR_REPORT_SCHEMA =
+  "https://jsr.io/@toolscore/cli/schemas/doctor-report.schema.json";
 
 /** The `--json` report of one run. */
 export interface ServerRunJson extends DoctorReport {
+  /** The document's schema ({@linkcode DOCTOR_REPORT_SCHEMA}). */
+  schema: string;
+  /** The toolscore version that wrote it. */
+  toolscore_version: string;
   /** The server's name. */
   name: string;
   /** What the server offers (`null` when none was started or it did not start). */
@@ -53,6 +64,8 @@ export interface ServerRunJson extends DoctorReport {
  */
 export function serverRunJson(run: ServerRun): ServerRunJson {
   return {
+    schema: DOCTOR_REPORT_SCHEMA,
+    toolscore_version: VERSION,
     ...doctorReport(run.checks),
     name: run.name,
     server: run.inspection?.server ?? null,
@@ -78,11 +91,23 @@ export function serverRunJson(run: ServerRun): ServerRunJson {
  */
 export function allReportJson(
   runs: readonly ServerRun[],
-): { servers: ServerRunJson[]; counts: Record<DoctorStatus, number>; worst: DoctorStatus } {
+): {
+  schema: string;
+  toolscore_version: string;
+  servers: ServerRunJson[];
+  counts: Record<DoctorStatus, number>;
+  worst: DoctorStatus;
+} {
   const servers = runs.map(serverRunJson);
   const counts: Record<DoctorStatus, number> = { pass: 0, warn: 0, fail: 0, skip: 0 };
   for (const server of servers) counts[server.worst]++;
-  return { servers, counts, worst: worstStatus(runs.flatMap((run) => run.checks)) };
+  return {
+    schema: DOCTOR_REPORT_SCHEMA,
+    toolscore_version: VERSION,
+    servers,
+    counts,
+    worst: worstStatus(runs.flatMap((run) => run.checks)),
+  };
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * `doctor --quiet` (issue 32): only the checks that need a look — one line
- * per warning or failure, with its fix — and the closing count; passing and
+ * per warning or failure, with its fix, and under it its warning and failing
+ * findings one a line (issue 38) — and the closing count; passing and
  * skipped checks are left out.
  *
  * @module
  */
 
-import type { DoctorReport } from "../doctor/report.ts";
+import { type DoctorReport, findingLines } from "../doctor/report.ts";
 
 /**
  * The quiet form of a doctor report.
@@ -36,6 +37,9 @@ export function quietDoctorReport(report: DoctorReport, server?: string): string
     const mark = check.status === "fail" ? "✗" : "!";
     const fix = check.fix === null ? "" : ` (fix: ${check.fix})`;
     lines.push(`${before}${mark} ${check.name}  ${check.detail}${fix}`);
+    // What needs a look: the warnings and failures among its findings, one a line (issue 38).
+    const serious = { ...check, findings: check.findings.filter((f) => f.severity !== "info") };
+    for (const line of findingLines(serious)) lines.push(`${before}    ${line}`);
   }
   const { pass, warn, fail, skip } = report.counts;
   lines.push(`${before}${pass} pass, ${warn} warn, ${fail} fail, ${skip} skip`);

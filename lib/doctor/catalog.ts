@@ -2,7 +2,9 @@
  * A server's catalog — its tools (with schemas and annotations), resources,
  * resource templates and prompts — and the baseline file that keeps one
  * catalog per server for review: `{baseline_version: 1, servers: {NAME:
- * catalog}}`, keys sorted, two-space indented, so that it diffs well.
+ * catalog}}`, keys sorted, two-space indented, so that it diffs well. An
+ * entry written from one server's command (`--update-baseline FILE -- CMD`)
+ * also keeps that `command` (issue 38).
  *
  * @module
  */
@@ -22,6 +24,11 @@ export interface Catalog {
   resource_templates: Record<string, JsonObject>;
   /** Prompt name → `{description, title, arguments}`. */
   prompts: Record<string, JsonObject>;
+  /**
+   * The command line (or URL) a one-server baseline entry was written from,
+   * so that the same command finds it after the server renamed itself.
+   */
+  command?: string;
 }
 
 /** The baseline file's version. */
@@ -146,6 +153,7 @@ export async function readBaseline(path: string): Promise<Record<string, Catalog
       resources: part("resources"),
       resource_templates: part("resource_templates"),
       prompts: part("prompts"),
+      ...(typeof catalog.command === "string" ? { command: catalog.command } : {}),
     };
   }
   return out;

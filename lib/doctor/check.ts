@@ -10,6 +10,38 @@ export type DoctorStatus = "pass" | "warn" | "fail" | "skip";
 /** Every status, least severe first (`skip` < `pass` < `warn` < `fail`). */
 export const DOCTOR_STATUSES: readonly DoctorStatus[] = ["skip", "pass", "warn", "fail"];
 
+/** How much a finding matters: `fail` and `warn` as the check's statuses, `info` for the record. */
+export type FindingSeverity = "fail" | "warn" | "info";
+
+/** Why a server did not start (or stopped answering), for CI to branch on. */
+export type StartCause =
+  | "not-found"
+  | "spawn-failed"
+  | "auth"
+  | "http-status"
+  | "timeout"
+  | "protocol"
+  | "crashed";
+
+/**
+ * One thing a check found, for CI to gate on: a stable `code`
+ * (`lint.hidden-unicode`, `drift.breaking`, …), a JSON pointer into the
+ * catalog as a baseline file holds it (`/tools/NAME/inputSchema/...`; `""`
+ * for the check as a whole) and, for drift, the change's class.
+ */
+export interface DoctorFinding {
+  /** A stable code: `CHECK` for a check without finer findings, else `FAMILY.WHAT`. */
+  code: string;
+  /** How much it matters. */
+  severity: FindingSeverity;
+  /** Where: a JSON pointer into the catalog (`/tools/search/description`), or `""`. */
+  path: string;
+  /** What was found, in one line. */
+  message: string;
+  /** A drift change's class. */
+  class?: "breaking" | "safety" | "compatible";
+}
+
 /** Options for {@linkcode DoctorCheck}. */
 export interface DoctorCheckOptions {
   /**
@@ -17,6 +49,33 @@ export interface DoctorCheckOptions {
    * @default {null}
    */
   fix?: string | null;
+  /**
+   * What the check found, one entry each; a check that warns or fails
+   * without any gets one finding coded by its name.
+   * @default {[]}
+   */
+  findings?: readonly DoctorFinding[];
+  /**
+   * Why the server did not start (`server-start`, `tools-list`).
+   * @default {null}
+   */
+  cause?: StartCause | null;
+}
+
+/** A check in the file shape. */
+export interface DoctorCheckJson {
+  /** The check's name. */
+  name: string;
+  /** Its outcome. */
+  status: DoctorStatus;
+  /** One sentence. */
+  detail: string;
+  /** How to fix it, or `null`. */
+  fix: string | null;
+  /** What it found. */
+  findings: DoctorFinding[];
+  /** Why a server did not start (only on a failed start). */
+  cause?: StartCause;
 }
 
 /**
@@ -36,12 +95,17 @@ export interface DoctorCheckOptions {
  *   status: "fail",
  *   detail: "OPENAI_API_KEY is not set",
  *   fix: "export OPENAI_API_KEY=…",
+ *   findings: [{ code: "keys", severity: "fail", path: "", message: "OPENAI_API_KEY is not set" }],
  * });
  * ```
  */
 export class DoctorCheck {
   /** How to fix it; `null` when there is nothing to do. */
   readonly fix: string | null;
+  /** What the check found. */
+  readonly findings: readonly DoctorFinding[];
+  /** Why a server did not start; `null` otherwise. */
+  readonly cause: StartCause | null;
 
   /**
    * Create a check result.
@@ -60,15 +124,29 @@ export class DoctorCheck {
     options: DoctorCheckOptions = {},
   ) {
     this.fix = options.fix ?? null;
+    this.cause = options.cause ?? null;
+    this.findings = options.findings !== undefined && options.findings.length > 0
+      ? [...options.findings]
+      : status === "warn" || status === "fail"
+      ? [{ code: name, severity: status, path: "", message: detail }]
+      : [];
   }
 
   /**
    * The check in the file shape.
    *
-   * @returns `{name, status, detail, fix}`.
+   * @returns `{name, status, detail, fix, findings}` and `cause` after a failed start.
    */
-  toJSON(): { name: string; status: DoctorStatus; detail: string; fix: string | null } {
-    return { name: this.name, status: this.status, detail: this.detail, fix: this.fix };
+  toJSON(): DoctorCheckJson {
+    const out: DoctorCheckJson = {
+      name: this.name,
+      status: this.status,
+      detail: this.detail,
+      fix: this.fix,
+      findings: this.findings.map((finding) => ({ ...finding })),
+    };
+    if (this.cause !== null) out.cause = this.cause;
+    return out;
   }
 }
 

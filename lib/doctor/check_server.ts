@@ -30,10 +30,16 @@ import {
 } from "../mcp/server_spec.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { DoctorCheck } from "./check.ts";
-import { toolListIssues, toolsSha256 } from "./tool_schemas.ts";
-import { lintTools } from "./tool_lint.ts";
+import { toolsSha256 } from "./tool_schemas.ts";
 import { type Catalog, catalogOf } from "./catalog.ts";
-import { catalogDrift, driftCheck } from "./drift.ts";
+import {
+  type BaselineChoice,
+  baselineDriftCheck,
+  lintCheck,
+  schemasCheck,
+} from "./catalog_checks.ts";
+import type { IgnoreRule } from "./ignore.ts";
+import { startCause } from "./start_cause.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import { fixFor } from "./server_fixes.ts";
 import { configCheck } from "./config_check.ts";
@@ -85,7 +91,12 @@ export interface CheckServerOptions {
    * name, and what to call it in messages (its file).
    * @default {undefined} (no `catalog-drift` check)
    */
-  baseline?: { label: string; servers: Readonly<Record<string, Catalog>> };
+  baseline?: BaselineChoice;
+  /**
+   * Findings to silence (`--ignore CODE[@PATH]`).
+   * @default {[]}
+   */
+  ignore?: readonly IgnoreRule[];
   /**
    * How messages name the settings.
    * @default {LIBRARY_TERMS}
@@ -237,6 +248,7 @@ export async function inspectServer(
     inspection.checks.push(
       new DoctorCheck("server-start", "fail", error.message, {
         fix: fixFor(error, spec, terms, options),
+        cause: startCause(error),
       }),
       ...skipped(SERVER_CHECKS.slice(1, -2), "the server did not start"),
       ...(isRemoteSpec(spec) ? skipped(["shutdown"], "the server did not start") : [
@@ -365,6 +377,7 @@ export async function inspectServer(
       checks.push(
         new DoctorCheck("tools-list", "fail", error.message, {
           fix: fixFor(error, spec, terms, options),
+          cause: startCause(error),
         }),
         ...skipped(["tool-schemas", "tool-lint"], "no tool list"),
       );
@@ -402,47 +415,14 @@ export async function inspectServer(
       ),
   );
 
-  const { fails, warns } = toolListIssues(tools, { protocolVersion });
-  checks.push(
-    tools.length === 0
-      ? new DoctorCheck("tool-schemas", "skip", "no tools to check")
-      : fails.length > 0
-      ? new DoctorCheck("tool-schemas", "fail", [...fails, ...warns].join("; "), {
-        fix:
-          "fix these tool definitions at the paths named; the SDK's client or a model API refuses them",
-      })
-      : warns.length > 0
-      ? new DoctorCheck("tool-schemas", "warn", warns.join("; "), {
-        fix: "name a JSON Schema dialect we can check ($schema draft-07, 2019-09 or 2020-12)",
-      })
-      : new DoctorCheck(
-        "tool-schemas",
-        "pass",
-        "the list is valid MCP and every input and output schema compiles",
-      ),
-  );
-
-  const lint = lintTools(tools);
-  const size = `the catalog is ≈ ${
-    lint.estimatedTokens.toLocaleString("en-US")
-  } tokens (an estimate: bytes / 4), paid on every model turn`;
-  const unannotated = lint.unannotated > 0
-    ? `; ${lint.unannotated} tool(s) without annotations count as destructive and open-world (the MCP defaults)`
-    : "";
-  checks.push(
-    tools.length === 0
-      ? new DoctorCheck("tool-lint", "skip", "no tools to lint")
-      : lint.warns.length > 0
-      ? new DoctorCheck("tool-lint", "warn", `${lint.warns.join("; ")}; ${size}${unannotated}`, {
-        fix:
-          "rename, describe and annotate these tools in the server (names, descriptions and hints are what a model and a client see)",
-      })
-      : new DoctorCheck(
-        "tool-lint",
-        "pass",
-        `names, descriptions and hints are fine; ${size}${unannotated}`,
-      ),
-  );
+  const rules = options.ignore ?? [];
+  checks.push(schemasCheck(tools, protocolVersion, rules));
+  checks.push(lintCheck(tools, {
+    instructions: summary.instructions,
+    prompts: summary.prompts,
+    resources: summary.resources,
+    resourceTemplates: summary.resource_templates,
+  }, rules));
   checks.push(...tail, buildCheck(options.verify ?? spec.verify, session.identity, hash));
 
   inspection.catalog = catalogOf({
@@ -452,18 +432,16 @@ export async function inspectServer(
     prompts: summary.prompts,
   });
   if (options.baseline) {
-    const before = options.baseline.servers[inspection.name];
+    const command = describeServer({ ...spec, name: undefined });
     checks.push(
-      before === undefined
-        ? new DoctorCheck(
-          "catalog-drift",
-          "fail",
-          `${options.baseline.label} has no server named ${
-            JSON.stringify(inspection.name)
-          } (it has ${Object.keys(options.baseline.servers).join(", ") || "none"})`,
-          { fix: `write it with ${terms.updateBaseline}, after reviewing the catalog` },
-        )
-        : driftCheck(catalogDrift(before, inspection.catalog), options.baseline.label, terms),
+      baselineDriftCheck(
+        options.baseline,
+        inspection.name,
+        command,
+        inspection.catalog,
+        terms,
+        rules,
+      ),
     );
   }
   return inspection;

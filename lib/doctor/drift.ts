@@ -9,6 +9,19 @@
  * **compatible** (something added, a description changed, a bound relaxed).
  * Schemas are compared recursively (properties, items, additionalProperties).
  *
+ * Changed in issue 38 (the schema rules are in `schema_drift.ts`):
+ * documentation anywhere in a schema is compatible, `$ref`s are resolved, a
+ * new `anyOf`/`oneOf` branch is compatible, an `outputSchema` is compared
+ * with the reader's classes (a field or a required field removed, a type
+ * changed: breaking); `idempotentHint` true → false is safety; a
+ * resource removed is compatible (a server's resources are often data: log
+ * files, documents) while a template removed stays breaking; a removed
+ * tool's rename hint prefers a new tool with the identical input schema.
+ * Each change becomes a finding (`drift.breaking`, `drift.safety`,
+ * `drift.compatible`) with its class and pointer. Prompt arguments are
+ * pointed at by name (`/prompts/P/arguments/NAME`), not by position, since
+ * positions move between versions.
+ *
  * @module
  */
 
@@ -17,11 +30,12 @@ import { canonicalJson } from "../base/canonical.ts";
 import type { Catalog } from "./catalog.ts";
 import { closestName } from "./closest_name.ts";
 import { effectiveHints } from "./tool_lint.ts";
-import { DoctorCheck } from "./check.ts";
+import { DoctorCheck, type DoctorFinding } from "./check.ts";
 import type { DoctorTerms } from "./terms.ts";
+import { pointerKey } from "./lint_text.ts";
+import { compareSchemas, type DriftClass, type DriftPush } from "./schema_drift.ts";
 
-/** How much a change matters to an agent written against the baseline. */
-export type DriftClass = "breaking" | "safety" | "compatible";
+export type { DriftClass } from "./schema_drift.ts";
 
 /** One change. */
 export interface DriftChange {
@@ -33,174 +47,42 @@ export interface DriftChange {
   message: string;
 }
 
-function escape(key: string): string {
-  return key.replaceAll("~", "~0").replaceAll("/", "~1");
-}
+const escape = pointerKey;
 
 function same(a: unknown, b: unknown): boolean {
   return canonicalJson(a ?? null) === canonicalJson(b ?? null);
 }
 
-const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-const WORDS = new Set(["description", "title", "examples", "default", "$comment", "$schema"]);
-const HANDLED = new Set([
-  ...LOWER,
-  ...UPPER,
-  ...WORDS,
-  "type",
-  "enum",
-  "pattern",
-  "additionalProperties",
-  "properties",
-  "required",
-  "items",
-]);
-
-function types(schema: JsonObject): string[] | null {
-  const type = schema.type;
-  if (typeof type === "string") return [type];
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === "string");
-  return null;
-}
-
-type Push = (cls: DriftClass, pointer: string, message: string) => void;
-
-function compareBounds(a: JsonObject, b: JsonObject, at: string, push: Push): void {
-  for (
-    const [keys, tighter] of [[LOWER, (x: number, y: number) => y > x], [
-      UPPER,
-      (x: number, y: number) => y < x,
-    ]] as const
-  ) {
-    for (const key of keys) {
-      const [x, y] = [a[key], b[key]];
-      if (same(x, y)) continue;
-      if (typeof y === "number" && (typeof x !== "number" || tighter(x, y))) {
-        push("breaking", `${at}/${key}`, `${key} tightened from ${x ?? "none"} to ${y}`);
-      } else push("compatible", `${at}/${key}`, `${key} relaxed from ${x} to ${y ?? "none"}`);
-    }
-  }
-}
-
-/**
- * Compare two JSON Schemas recursively.
- *
- * @param a The baseline's schema.
- * @param b The schema now.
- * @param at Its JSON pointer.
- * @param push Receives each change.
- */
-function compareSchema(a: unknown, b: unknown, at: string, push: Push): void {
-  if (same(a, b)) return;
-  if (!isJsonObject(a) || !isJsonObject(b)) {
-    push(b === undefined ? "compatible" : "breaking", at, "the schema changed");
-    return;
-  }
-  const [ta, tb] = [types(a), types(b)];
-  const widen = (list: string[]) => list.includes("number") ? [...list, "integer"] : list;
-  if (tb !== null && (ta === null || ta.some((t) => !widen(tb).includes(t)))) {
-    push(
-      "breaking",
-      `${at}/type`,
-      ta === null
-        ? `a type was added (${tb.join(" | ")})`
-        : `the type changed from ${ta.join(" | ")} to ${tb.join(" | ")}`,
-    );
-  } else if (!same(a.type, b.type)) {
-    push("compatible", `${at}/type`, `the type widened to ${tb?.join(" | ") ?? "any"}`);
-  }
-  const [ea, eb] = [a.enum, b.enum];
-  if (!same(ea, eb)) {
-    if (Array.isArray(eb) && !Array.isArray(ea)) {
-      push("breaking", `${at}/enum`, "an enum was added");
-    } else if (Array.isArray(ea)) {
-      const now = Array.isArray(eb) ? eb.map((v) => canonicalJson(v)) : null;
-      const removed = now === null ? [] : ea.filter((v) => !now.includes(canonicalJson(v)));
-      for (const value of removed) {
-        push("breaking", `${at}/enum`, `the enum value ${JSON.stringify(value)} was removed`);
-      }
-      if (removed.length === 0) push("compatible", `${at}/enum`, "enum values were added");
-    }
-  }
-  compareBounds(a, b, at, push);
-  if (!same(a.pattern, b.pattern)) {
-    if (b.pattern !== undefined) {
-      push("breaking", `${at}/pattern`, `a new pattern ${JSON.stringify(b.pattern)}`);
-    } else push("compatible", `${at}/pattern`, "the pattern was removed");
-  }
-  if (!same(a.additionalProperties, b.additionalProperties)) {
-    if (b.additionalProperties === false) {
-      push("breaking", `${at}/additionalProperties`, "additionalProperties: false was added");
-    } else if (isJsonObject(a.additionalProperties) && isJsonObject(b.additionalProperties)) {
-      compareSchema(
-        a.additionalProperties,
-        b.additionalProperties,
-        `${at}/additionalProperties`,
-        push,
-      );
-    } else push("compatible", `${at}/additionalProperties`, "additionalProperties was relaxed");
-  }
-  const pa = isJsonObject(a.properties) ? a.properties : {};
-  const pb = isJsonObject(b.properties) ? b.properties : {};
-  const ra = new Set(Array.isArray(a.required) ? a.required : []);
-  const rb = new Set(Array.isArray(b.required) ? b.required : []);
-  for (const key of Object.keys(pa)) {
-    const where = `${at}/properties/${escape(key)}`;
-    if (!Object.hasOwn(pb, key)) push("breaking", where, `the parameter ${key} was removed`);
-    else {
-      compareSchema(pa[key], pb[key], where, push);
-      if (!ra.has(key) && rb.has(key)) {
-        push("breaking", where, `the parameter ${key} is now required`);
-      }
-      if (ra.has(key) && !rb.has(key)) {
-        push("compatible", where, `the parameter ${key} is now optional`);
-      }
-    }
-  }
-  for (const key of Object.keys(pb)) {
-    if (Object.hasOwn(pa, key)) continue;
-    const where = `${at}/properties/${escape(key)}`;
-    if (rb.has(key)) push("breaking", where, `a required parameter ${key} was added`);
-    else push("compatible", where, `an optional parameter ${key} was added`);
-  }
-  if (a.items !== undefined || b.items !== undefined) {
-    compareSchema(a.items ?? {}, b.items ?? {}, `${at}/items`, push);
-  }
-  for (const key of WORDS) {
-    if (key !== "$schema" && !same(a[key], b[key])) {
-      push("compatible", `${at}/${escape(key)}`, `${key} changed`);
-    }
-  }
-  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (HANDLED.has(key) || same(a[key], b[key])) continue;
-    // A keyword we do not reason about (anyOf, $ref, format…): assume the worst.
-    push("breaking", `${at}/${escape(key)}`, `the ${key} keyword changed`);
-  }
-}
+type Push = DriftPush;
 
 // Toward the risky side: what a client that trusted the baseline's hints did not expect.
 const RISKY: Record<string, boolean> = {
   readOnlyHint: false,
   destructiveHint: true,
+  idempotentHint: false,
   openWorldHint: true,
 };
 
 function compareTool(name: string, a: JsonObject, b: JsonObject, push: Push): void {
   const at = `/tools/${escape(name)}`;
-  compareSchema(a.inputSchema, b.inputSchema, `${at}/inputSchema`, push);
-  if (!same(a.outputSchema, b.outputSchema)) {
-    push("compatible", `${at}/outputSchema`, "the output schema changed");
-  }
+  compareSchemas(a.inputSchema, b.inputSchema, `${at}/inputSchema`, "input", push);
+  if (a.outputSchema === undefined && b.outputSchema !== undefined) {
+    push("compatible", `${at}/outputSchema`, "an output schema was added");
+  } else if (a.outputSchema !== undefined && b.outputSchema === undefined) {
+    push("breaking", `${at}/outputSchema`, "the output schema was removed");
+  } else compareSchemas(a.outputSchema, b.outputSchema, `${at}/outputSchema`, "output", push);
   for (const key of ["description", "title"]) {
     if (!same(a[key], b[key])) push("compatible", `${at}/${key}`, `the tool's ${key} changed`);
   }
   const [ha, hb] = [effectiveHints(a.annotations), effectiveHints(b.annotations)];
   for (const hint of Object.keys(ha)) {
     if (ha[hint] === hb[hint]) continue;
+    // Read-only before and now: what it would destroy or repeat does not apply (the spec).
+    const moot = hint !== "readOnlyHint" && hint !== "openWorldHint" && ha.readOnlyHint &&
+      hb.readOnlyHint;
     const where = `${at}/annotations/${hint}`;
     const message = `${hint} moved from ${ha[hint]} to ${hb[hint]}`;
-    if (hint in RISKY && hb[hint] === RISKY[hint]) push("safety", where, message);
+    if (hint in RISKY && hb[hint] === RISKY[hint] && !moot) push("safety", where, message);
     else push("compatible", where, message);
   }
 }
@@ -260,7 +142,9 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
   for (const [name, tool] of Object.entries(baseline.tools)) {
     const current = now.tools[name];
     if (current === undefined) {
-      const closest = closestName(name, added);
+      // A rename keeps its schema: prefer the new tools with the identical input schema.
+      const twins = added.filter((other) => same(now.tools[other]!.inputSchema, tool.inputSchema));
+      const closest = closestName(name, twins.length > 0 ? twins : added);
       push(
         "breaking",
         `/tools/${escape(name)}`,
@@ -283,8 +167,10 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
     for (const [id, item] of Object.entries(a)) {
       const at = `/${key}/${escape(id)}`;
       const current = b[id];
-      if (current === undefined) push("breaking", at, `the ${word} ${id} was removed`);
-      else if (key === "prompts") {
+      if (current === undefined) {
+        // A resource list is often data (files, rows): one gone is news, not a break.
+        push(key === "resources" ? "compatible" : "breaking", at, `the ${word} ${id} was removed`);
+      } else if (key === "prompts") {
         compareArguments(at, item.arguments, current.arguments, push);
         if (!same(item.description, current.description)) {
           push("compatible", `${at}/description`, "the prompt's description changed");
@@ -300,13 +186,61 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
   return changes;
 }
 
+const SEVERITY = { breaking: "fail", safety: "warn", compatible: "info" } as const;
+
+/** Options for {@linkcode driftCheck}. */
+export interface DriftCheckOptions {
+  /**
+   * Said after the baseline's name: which entry was compared, when not the server's name.
+   * @default {""}
+   */
+  note?: string;
+  /**
+   * How many findings `--ignore` silenced.
+   * @default {0}
+   */
+  ignored?: number;
+}
+
 /**
- * `catalog-drift`: breaking changes fail, safety changes warn, compatible
- * ones are listed; each with its JSON pointer, the most severe first.
+ * The findings of some changes: `drift.CLASS` with its class and pointer, the most severe first.
  *
  * @param changes The changes.
+ * @returns The findings.
+ *
+ * @example Usage
+ * ```ts
+ * import { driftFindings } from "./drift.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(driftFindings([{ class: "safety", pointer: "/tools/a", message: "m" }]), [
+ *   { code: "drift.safety", severity: "warn", path: "/tools/a", message: "m", class: "safety" },
+ * ]);
+ * ```
+ */
+export function driftFindings(changes: readonly DriftChange[]): DoctorFinding[] {
+  const order: DriftClass[] = ["breaking", "safety", "compatible"];
+  return order.flatMap((cls) =>
+    changes.filter((change) => change.class === cls).map((change) => ({
+      code: `drift.${cls}`,
+      severity: SEVERITY[cls],
+      path: change.pointer,
+      message: change.message,
+      class: cls,
+    }))
+  );
+}
+
+/**
+ * `catalog-drift`: breaking changes fail, safety changes warn, compatible
+ * ones are listed; each a finding with its JSON pointer, the most severe
+ * first. The detail is the count; the console and Markdown list the
+ * findings one a line.
+ *
+ * @param findings The findings ({@linkcode driftFindings}), less those ignored.
  * @param label The baseline file, for the detail.
  * @param terms How to name writing a baseline.
+ * @param options Which entry was compared, and how many findings were ignored.
  * @returns The check.
  *
  * @example Usage
@@ -319,36 +253,35 @@ export function catalogDrift(baseline: Catalog, now: Catalog): DriftChange[] {
  * ```
  */
 export function driftCheck(
-  changes: readonly DriftChange[],
+  findings: readonly DoctorFinding[],
   label: string,
   terms: Pick<DoctorTerms, "updateBaseline">,
+  options: DriftCheckOptions = {},
 ): DoctorCheck {
-  if (changes.length === 0) {
-    return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}`);
+  const note = options.note ?? "";
+  const ignored = options.ignored ?? 0;
+  const tail = ignored === 0 ? "" : `; ${ignored} finding${ignored === 1 ? "" : "s"} ignored`;
+  if (findings.length === 0) {
+    return new DoctorCheck("catalog-drift", "pass", `the catalog matches ${label}${note}${tail}`);
   }
   const counts = { breaking: 0, safety: 0, compatible: 0 };
-  for (const change of changes) counts[change.class]++;
-  const order: DriftClass[] = ["breaking", "safety", "compatible"];
-  const lines = order.flatMap((cls) =>
-    changes.filter((change) => change.class === cls).map((change) =>
-      `${change.class} ${change.pointer}: ${change.message}`
-    )
-  );
+  for (const finding of findings) if (finding.class !== undefined) counts[finding.class]++;
   const detail =
-    `against ${label}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible; ${
-      lines.join("; ")
-    }`;
+    `against ${label}${note}: ${counts.breaking} breaking, ${counts.safety} safety, ${counts.compatible} compatible${tail}`;
+  const withFindings = { findings };
   if (counts.breaking > 0) {
     return new DoctorCheck("catalog-drift", "fail", detail, {
+      ...withFindings,
       fix:
         `agents written against the baseline may break: restore what was removed or tightened, or review and write a new baseline with ${terms.updateBaseline}`,
     });
   }
   if (counts.safety > 0) {
     return new DoctorCheck("catalog-drift", "warn", detail, {
+      ...withFindings,
       fix:
-        `a tool now says it may destroy or reach outside: review it, then write a new baseline with ${terms.updateBaseline}`,
+        `a tool now says it may destroy, repeat badly or reach outside: review it, then write a new baseline with ${terms.updateBaseline}`,
     });
   }
-  return new DoctorCheck("catalog-drift", "pass", detail);
+  return new DoctorCheck("catalog-drift", "pass", detail, withFindings);
 }

@@ -50,5 +50,6 @@ export async function lingerCheck(
   );
   return new DoctorCheck("server-start", "fail", error.message, {
     fix: fixFor(error, spec, terms, options),
+    cause: "crashed",
   });
 }

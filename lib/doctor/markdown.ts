@@ -16,13 +16,72 @@
  * sections left out and counted in a closing note). Details are printed as
  * the checks hold them, already redacted: no key or input value appears.
  *
+ * Changed in issue 38: a word that GitHub would read as a mention or a
+ * reference (`@scope/pkg`, `#12`) is put in a code span, where GitHub links
+ * nothing, instead of getting a zero-width space that breaks a copied
+ * command; finding paths and codes are code spans too; each check's
+ * findings follow the table, one line each, at most
+ * {@linkcode MAX_FINDING_LINES} per check and then a count.
+ *
  * @module
  */
 
-import { escapeMarkdown, utf8Length } from "../report/escape.ts";
+import { escapeMarkdown, showControls, utf8Length } from "../report/escape.ts";
 import { MARKDOWN_LIMIT, MarkdownBudget } from "../report/markdown_budget.ts";
-import type { DoctorStatus } from "./check.ts";
-import type { DoctorReport } from "./report.ts";
+import type { DoctorCheckJson, DoctorStatus } from "./check.ts";
+import { type DoctorReport, MAX_FINDING_LINES } from "./report.ts";
+import { visible } from "./lint_text.ts";
+
+// What GitHub would turn into a mention or a link.
+const REFERENCE = /@[A-Za-z0-9]|#\d|\bGH-\d/i;
+
+/**
+ * Text as a code span: rendered as written, linking nothing (`|` escaped
+ * inside a table cell, where GitHub unescapes it), hidden characters shown.
+ *
+ * @param text The text.
+ * @param table Whether it goes in a table cell.
+ * @returns The code span.
+ *
+ * @example Usage
+ * ```ts
+ * import { codeSpan } from "./markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(codeSpan("npx -y @scope/pkg"), "`npx -y @scope/pkg`");
+ * assert.equal(codeSpan("a`b"), "``a`b``");
+ * ```
+ */
+export function codeSpan(text: string, table = false): string {
+  let clean = visible(showControls(text)).replace(/\r?\n/g, " ");
+  if (table) clean = clean.replaceAll("|", "\\|");
+  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = clean.startsWith("`") || clean.endsWith("`") ? " " : "";
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+/** Escaped text whose mention-like words are code spans (nothing invisible inserted). */
+function mdText(text: string, table = false): string {
+  return text.split(/( +)/).map((part, i) =>
+    i % 2 === 1 ? part : REFERENCE.test(part) ? codeSpan(part, table) : escapeMarkdown(part)
+  ).join("");
+}
+
+/** A check's own findings, one list line each (capped, then counted). */
+function findingBlock(check: DoctorCheckJson): string | null {
+  const own = check.findings.filter((finding) => finding.code !== check.name);
+  if (own.length === 0) return null;
+  const lines = own.slice(0, MAX_FINDING_LINES).map((finding) =>
+    `- ${codeSpan(finding.code)} ${finding.path === "" ? "" : `${codeSpan(finding.path)}: `}${
+      mdText(finding.message.length > 240 ? `${finding.message.slice(0, 239)}…` : finding.message)
+    }`
+  );
+  if (own.length > MAX_FINDING_LINES) {
+    lines.push(`- … and ${own.length - MAX_FINDING_LINES} more (--json lists every finding)`);
+  }
+  return `Findings of ${escapeMarkdown(check.name)} (${own.length}):\n\n${lines.join("\n")}`;
+}
 
 /** Options for {@linkcode doctorMarkdown} and {@linkcode doctorAllMarkdown}. */
 export interface DoctorMarkdownOptions {
@@ -72,21 +131,23 @@ const TABLE_HEAD = ["| status | check | detail |", "| --- | --- | --- |"];
 
 function rows(report: DoctorReport): string[] {
   return report.checks.map((check) =>
-    `| ${MARK[check.status]} | ${escapeMarkdown(check.name)} | ${escapeMarkdown(check.detail)} |`
+    `| ${MARK[check.status]} | ${escapeMarkdown(check.name)} | ${mdText(check.detail, true)} |`
   );
 }
 
 function fixLines(report: DoctorReport): string[] {
   return report.checks
     .filter((check) => check.fix !== null && (check.status === "fail" || check.status === "warn"))
-    .map((check) =>
-      `- ${MARK[check.status]} ${escapeMarkdown(check.name)}: ${escapeMarkdown(check.fix!)}`
-    );
+    .map((check) => `- ${MARK[check.status]} ${escapeMarkdown(check.name)}: ${mdText(check.fix!)}`);
 }
 
 /** The checks of one report into the budget: the table, then the fixes. */
 function checksInto(budget: MarkdownBudget, report: DoctorReport, share: number): void {
   budget.table(TABLE_HEAD, rows(report), "check rows", share);
+  for (const check of report.checks) {
+    const block = findingBlock(check);
+    if (block !== null) budget.block(block, "finding lists");
+  }
   const fixes = fixLines(report);
   if (fixes.length > 0) budget.block(`Fixes:\n\n${fixes.join("\n")}`, "fix lists");
 }
@@ -192,7 +253,9 @@ export function doctorAllMarkdown(
   let shown = 0;
   for (const server of open) {
     const fixes = fixLines(server.report);
+    const findings = server.report.checks.flatMap((check) => findingBlock(check) ?? []);
     const section = wholeSection(server) +
+      findings.map((block) => `\n\n${block}`).join("") +
       (fixes.length > 0 ? `\n\nFixes:\n\n${fixes.join("\n")}` : "");
     if (!budget.block(section)) break;
     shown++;

@@ -5,12 +5,58 @@
  * @module
  */
 
-import { type DoctorCheck, type DoctorStatus, worstStatus } from "./check.ts";
+import { type DoctorCheck, type DoctorCheckJson, type DoctorStatus, worstStatus } from "./check.ts";
+import { visible } from "./lint_text.ts";
+
+/** The most findings printed under one check (the rest are counted; `--json` has them all). */
+export const MAX_FINDING_LINES = 20;
+
+/** The longest finding line printed, in characters. */
+const MAX_LINE = 240;
+
+/**
+ * The lines a check's findings print as, one each — `CODE PATH: message`,
+ * hidden characters shown, long lines cut — at most `limit`, then a count of
+ * the rest. A check whose only finding is itself (coded by its name) has none.
+ *
+ * @param check The check, in the file shape.
+ * @param limit How many to print.
+ * @returns The lines, without indentation.
+ *
+ * @example Usage
+ * ```ts
+ * import { DoctorCheck } from "@toolscore/cli";
+ * import { findingLines } from "./report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const check = new DoctorCheck("tool-lint", "warn", "2 findings", {
+ *   findings: [
+ *     { code: "lint.unannotated", severity: "warn", path: "/tools/a/annotations", message: "no annotations" },
+ *     { code: "lint.unannotated", severity: "warn", path: "/tools/b/annotations", message: "no annotations" },
+ *   ],
+ * });
+ * assert.deepEqual(findingLines(check.toJSON(), 1), [
+ *   "lint.unannotated /tools/a/annotations: no annotations",
+ *   "… and 1 more (--json lists every finding)",
+ * ]);
+ * ```
+ */
+export function findingLines(check: DoctorCheckJson, limit: number = MAX_FINDING_LINES): string[] {
+  const own = check.findings.filter((finding) => finding.code !== check.name);
+  const lines = own.slice(0, limit).map((finding) => {
+    const line = visible(`${finding.code} ${finding.path}: ${finding.message}`);
+    return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 1)}…` : line;
+  });
+  if (own.length > limit) {
+    lines.push(`… and ${own.length - limit} more (--json lists every finding)`);
+  }
+  return lines;
+}
 
 /** The JSON-safe report. */
 export interface DoctorReport {
   /** The checks, in the order they ran. */
-  checks: { name: string; status: DoctorStatus; detail: string; fix: string | null }[];
+  checks: DoctorCheckJson[];
   /** How many checks have each status. */
   counts: Record<DoctorStatus, number>;
   /** The most severe status (`fail` > `warn` > `pass` > `skip`). */
@@ -60,8 +106,9 @@ export interface FormatDoctorReportOptions {
 
 /**
  * The checklist the CLI prints: one line per check with ✓ (pass), ! (warn),
- * ✗ (fail) or - (skip), a `fix:` line under each warning and failure, and a
- * closing count.
+ * ✗ (fail) or - (skip), one line per finding under it (at most
+ * {@linkcode MAX_FINDING_LINES}, then a count), a `fix:` line under each
+ * warning and failure, and a closing count.
  *
  * @param report The report.
  * @param options Colour.
@@ -90,6 +137,7 @@ export function formatDoctorReport(
   for (const check of report.checks) {
     const name = report.checks.length > 1 ? check.name.padEnd(width) : check.name;
     lines.push(`${paint(check.status, MARKS[check.status].mark)} ${name}  ${check.detail}`);
+    for (const line of findingLines(check)) lines.push(`    ${line}`);
     if (check.fix !== null && (check.status === "warn" || check.status === "fail")) {
       lines.push(`    fix: ${check.fix}`);
     }

@@ -13,7 +13,8 @@ import { ToolscoreError } from "../base/errors.ts";
 import type { McpServerSpec } from "../mcp/server_spec.ts";
 import { DoctorCheck } from "./check.ts";
 import { inspectServer, SERVER_CHECKS, type ServerInspection } from "./check_server.ts";
-import type { Catalog } from "./catalog.ts";
+import type { BaselineChoice } from "./catalog_checks.ts";
+import { type IgnoreRule, parseIgnoreRule } from "./ignore.ts";
 import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import {
   checkBudget,
@@ -91,7 +92,13 @@ export interface RunDoctorOptions {
    * A baseline to compare the server's catalog with (adds `catalog-drift`).
    * @default {undefined}
    */
-  baseline?: { label: string; servers: Readonly<Record<string, Catalog>> };
+  baseline?: BaselineChoice;
+  /**
+   * Findings to silence (`--ignore CODE[@PATH]`): of `tool-schemas` warnings, `tool-lint` and
+   * `catalog-drift`; the server spec's `ignore` list is added.
+   * @default {[]}
+   */
+  ignore?: readonly IgnoreRule[];
   /**
    * How messages name the settings.
    * @default {LIBRARY_TERMS}
@@ -243,6 +250,11 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       inputs: options.inputs,
       env: options.serverEnv,
       baseline: options.baseline,
+      // The server entry's own list (a config's or a spec's `ignore`), then the caller's.
+      ignore: [
+        ...(options.ignore ?? []),
+        ...(server.ignore ?? []).map((rule) => parseIgnoreRule(rule, "server.ignore")),
+      ],
       terms,
       lookup: (name) => {
         if (placeholders?.values[name] !== undefined) return placeholders.values[name];

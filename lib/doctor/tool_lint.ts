@@ -8,16 +8,32 @@
  * descriptions (a prompt-injection smell), and the catalog's size in tokens,
  * estimated as bytes / 4.
  *
+ * Changed in issue 38: every finding has a code and a JSON pointer into the
+ * catalog (`/tools/NAME/inputSchema/properties/q/description`); every
+ * description and title at any depth of `inputSchema` and `outputSchema` is
+ * read (`anyOf` branches, `$defs`, items…); a parameter's description may sit
+ * in its `anyOf`/`oneOf` branches; `readOnlyHint: true` makes
+ * `destructiveHint` and `idempotentHint` irrelevant (the spec), so no
+ * warning about them; a tool without annotations is a warning
+ * (`lint.unannotated`); new: names equal but for case
+ * (`lint.case-duplicate`), `required` naming a property that is not there
+ * (`lint.required-missing`), `execution.taskSupport: "required"`
+ * (`lint.task-required`: a client without tasks cannot call it) and `type`
+ * arrays (`lint.type-array`: Gemini's OpenAPI-subset parameters refuse
+ * them).
+ *
  * @module
  */
 
-import { isJsonObject } from "../scoring/calls.ts";
+import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { toolNameProblems } from "../mcp/tool_names.ts";
+import type { DoctorFinding } from "./check.ts";
+import { pointerKey, textFindings, walkSchema } from "./lint_text.ts";
 
 /** What the lint found. */
 export interface ToolLint {
-  /** One line per problem, naming the tool (and parameter). */
-  warns: string[];
+  /** One finding per problem, with its code and JSON pointer. */
+  findings: DoctorFinding[];
   /** Estimated tokens of the tool list a model is sent (bytes of its JSON / 4). */
   estimatedTokens: number;
   /** How many tools have no annotations (clients treat them as destructive and open-world). */
@@ -58,71 +74,99 @@ export function effectiveHints(annotations: unknown): Record<string, boolean> {
   return out;
 }
 
-// Zero-width and bidirectional controls, invisible operators, tag characters, BOM, C0/C1 controls.
-const HIDDEN =
-  // deno-lint-ignore no-control-regex
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/u;
-
-const INSTRUCTIONS: RegExp[] = [
-  /\b(?:ignore|disregard|forget)\b.{0,20}\b(?:previous|prior|above|earlier|all other)\b.{0,20}\b(?:instructions?|prompts?|rules)\b/i,
-  /<\/?(?:important|system|instructions?|secret|admin)>/i,
-  /\bdo not (?:tell|inform|mention|reveal|show)\b.{0,30}\buser\b/i,
-  /\b(?:before|instead of) (?:using|calling) (?:any )?(?:other|another) tools?\b/i,
-  /\bsystem prompt\b/i,
-  /(?:~\/\.ssh|id_rsa|\.aws\/credentials|\/etc\/passwd|\.env\b)/i,
-  /\b(?:send|upload|post|forward|exfiltrate)\b.{0,40}\b(?:api[ _-]?keys?|passwords?|credentials|tokens?|secrets?)\b/i,
-];
-
-function hidden(text: string): string | null {
-  const match = HIDDEN.exec(text);
-  if (!match) return null;
-  const code = match[0].codePointAt(0)!;
-  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-}
-
-function instructionLike(text: string): string | null {
-  for (const pattern of INSTRUCTIONS) {
-    const match = pattern.exec(text);
-    if (match) {
-      const snippet = match[0].replace(HIDDEN, "").slice(0, 60);
-      return JSON.stringify(snippet);
-    }
+function trivial(description: unknown, name: string): { code: string; message: string } | null {
+  if (typeof description !== "string" || description.trim() === "") {
+    return {
+      code: "lint.no-description",
+      message: "no description (the model sees only the name)",
+    };
   }
-  return null;
-}
-
-function trivial(description: unknown, name: string): string | null {
-  if (typeof description !== "string" || description.trim() === "") return "no description";
   const text = description.trim();
   const words = text.split(/\s+/).length;
   if (text.toLowerCase().replace(/[\s_-]+/g, "") === name.toLowerCase().replace(/[\s_-]+/g, "")) {
-    return "a description that only repeats the name";
+    return {
+      code: "lint.trivial-description",
+      message: "a description that only repeats the name (the model sees only the name)",
+    };
   }
-  if (words < 3 && text.length < 20) return `a trivial description (${JSON.stringify(text)})`;
+  if (words < 3 && text.length < 20) {
+    return {
+      code: "lint.trivial-description",
+      message: `a trivial description (${JSON.stringify(text)})`,
+    };
+  }
   return null;
 }
 
-function textFindings(text: unknown, where: string, warns: string[]): void {
-  if (typeof text !== "string") return;
-  const code = hidden(text);
-  if (code !== null) {
-    warns.push(
-      `${where}: hidden Unicode (${code}) in the text a model reads (a prompt-injection smell)`,
-    );
+/** A parameter's description: its own, else the first of its `anyOf`/`oneOf` branches. */
+function describedIn(schema: unknown): boolean {
+  if (!isJsonObject(schema)) return false;
+  if (typeof schema.description === "string" && schema.description.trim() !== "") return true;
+  for (const key of ["anyOf", "oneOf", "allOf"]) {
+    const list = schema[key];
+    if (Array.isArray(list) && list.some(describedIn)) return true;
   }
-  const phrase = instructionLike(text);
-  if (phrase !== null) {
-    warns.push(`${where}: instruction-like text ${phrase} (a prompt-injection smell)`);
-  }
+  return typeof schema.$ref === "string"; // described where it points (checked there)
 }
 
 const PROVIDER_NAMES = { openai: "OpenAI", anthropic: "Anthropic", gemini: "Gemini" } as const;
+
+function schemaFindings(schema: unknown, at: string, out: DoctorFinding[]): void {
+  walkSchema(schema, at, (node, where) => {
+    out.push(...textFindings(node.description, `${where}/description`, "the description"));
+    out.push(...textFindings(node.title, `${where}/title`, "the title"));
+    if (Array.isArray(node.type) && node.type.length > 1) {
+      out.push({
+        code: "lint.type-array",
+        severity: "warn",
+        path: `${where}/type`,
+        message: `type ${
+          JSON.stringify(node.type)
+        } is an array: some providers refuse it (Gemini's OpenAPI-subset parameters); anyOf works everywhere`,
+      });
+    }
+    const properties = isJsonObject(node.properties) ? node.properties : null;
+    const composed = ["anyOf", "oneOf", "allOf", "$ref", "patternProperties"].some((key) =>
+      node[key] !== undefined
+    ) || isJsonObject(node.additionalProperties);
+    if (Array.isArray(node.required) && !composed) {
+      for (const name of node.required) {
+        if (typeof name === "string" && (properties === null || !Object.hasOwn(properties, name))) {
+          out.push({
+            code: "lint.required-missing",
+            severity: "warn",
+            path: `${where}/required`,
+            message: `required names ${JSON.stringify(name)}, which is not among the properties: ${
+              node.additionalProperties === false
+                ? "no call can satisfy it"
+                : "a model is never told what to send"
+            }`,
+          });
+        }
+      }
+    }
+  });
+}
+
+function hintFindings(annotations: JsonObject, at: string, out: DoctorFinding[]): void {
+  // readOnlyHint: true makes destructiveHint and idempotentHint irrelevant (the MCP spec).
+  if (annotations.readOnlyHint === true) return;
+  if (annotations.destructiveHint === undefined && annotations.idempotentHint !== undefined) {
+    out.push({
+      code: "lint.hint-default",
+      severity: "warn",
+      path: `${at}/annotations/destructiveHint`,
+      message:
+        "idempotentHint without destructiveHint: clients take destructiveHint true (the MCP default)",
+    });
+  }
+}
 
 /**
  * Lint a tool list (valid or not: what cannot be read is skipped).
  *
  * @param tools The raw tools.
- * @returns The warnings, the estimated tokens and the count of tools without annotations.
+ * @returns The findings, the estimated tokens and the count of tools without annotations.
  *
  * @example Usage
  * ```ts
@@ -133,71 +177,89 @@ const PROVIDER_NAMES = { openai: "OpenAI", anthropic: "Anthropic", gemini: "Gemi
  *   name: "rm",
  *   description: "Delete a file at a path.",
  *   inputSchema: { type: "object", properties: { path: { type: "string" } } },
- *   annotations: { readOnlyHint: true, destructiveHint: true },
+ *   annotations: { destructiveHint: true },
  * }]);
- * assert.deepEqual(lint.warns, [
- *   "rm: parameters without a description: path",
- *   "rm: readOnlyHint: true with destructiveHint: true is a contradiction",
- * ]);
+ * assert.deepEqual(lint.findings, [{
+ *   code: "lint.param-no-description",
+ *   severity: "warn",
+ *   path: "/tools/rm/inputSchema/properties/path",
+ *   message: "the parameter path has no description",
+ * }]);
  * ```
  */
 export function lintTools(tools: readonly unknown[]): ToolLint {
-  const warns: string[] = [];
+  const findings: DoctorFinding[] = [];
   let unannotated = 0;
   const shown: unknown[] = [];
+  const byLower = new Map<string, string>();
   tools.forEach((tool, i) => {
     if (!isJsonObject(tool)) return;
     const name = typeof tool.name === "string" ? tool.name : `tools[${i}]`;
+    const at = `/tools/${pointerKey(name)}`;
+    const warn = (code: string, path: string, message: string) =>
+      findings.push({ code, severity: "warn", path, message });
     shown.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
     if (typeof tool.name === "string") {
       const problems = toolNameProblems(tool.name);
       if (problems.length > 0) {
         const who = problems.map((p) => PROVIDER_NAMES[p.provider]).join(", ");
-        warns.push(
-          `${name}: ${who} refuse${problems.length === 1 ? "s" : ""} this name: ${
+        warn(
+          "lint.name-refused",
+          at,
+          `${who} refuse${problems.length === 1 ? "s" : ""} the name ${tool.name}: ${
             problems[0]!.problem
           }`,
         );
       }
-      textFindings(tool.name, `${name} (name)`, warns);
+      findings.push(...textFindings(tool.name, at, "the name"));
+      const lower = tool.name.toLowerCase();
+      const other = byLower.get(lower);
+      if (other !== undefined && other !== tool.name) {
+        warn(
+          "lint.case-duplicate",
+          at,
+          `the names ${other} and ${tool.name} differ only in case (providers and clients that fold case see one tool)`,
+        );
+      } else byLower.set(lower, tool.name);
+      const poor = trivial(tool.description, tool.name);
+      if (poor !== null) warn(poor.code, `${at}/description`, poor.message);
     }
-    const poor = typeof tool.name === "string" ? trivial(tool.description, tool.name) : null;
-    if (poor !== null) warns.push(`${name}: ${poor} (the model sees only the name)`);
-    textFindings(tool.description, `${name}.description`, warns);
-    textFindings(tool.title, `${name}.title`, warns);
+    findings.push(...textFindings(tool.description, `${at}/description`, "the description"));
+    findings.push(...textFindings(tool.title, `${at}/title`, "the title"));
     const properties = isJsonObject(tool.inputSchema) && isJsonObject(tool.inputSchema.properties)
       ? tool.inputSchema.properties
       : {};
-    const undocumented: string[] = [];
     for (const [param, schema] of Object.entries(properties)) {
-      const description = isJsonObject(schema) ? schema.description : undefined;
-      if (typeof description !== "string" || description.trim() === "") undocumented.push(param);
-      textFindings(description, `${name}.${param}.description`, warns);
+      if (!describedIn(schema)) {
+        warn(
+          "lint.param-no-description",
+          `${at}/inputSchema/properties/${pointerKey(param)}`,
+          `the parameter ${param} has no description`,
+        );
+      }
     }
-    if (undocumented.length > 0) {
-      warns.push(`${name}: parameters without a description: ${undocumented.join(", ")}`);
+    schemaFindings(tool.inputSchema, `${at}/inputSchema`, findings);
+    schemaFindings(tool.outputSchema, `${at}/outputSchema`, findings);
+    if (isJsonObject(tool.execution) && tool.execution.taskSupport === "required") {
+      warn(
+        "lint.task-required",
+        `${at}/execution/taskSupport`,
+        'execution.taskSupport is "required": a client without tasks cannot call this tool',
+      );
     }
     const annotations = tool.annotations;
     if (!isJsonObject(annotations)) {
       unannotated++;
+      warn(
+        "lint.unannotated",
+        `${at}/annotations`,
+        "no annotations: clients take it as destructive, not idempotent and open-world (the MCP defaults)",
+      );
       return;
     }
-    if (annotations.readOnlyHint === true && annotations.destructiveHint === true) {
-      warns.push(`${name}: readOnlyHint: true with destructiveHint: true is a contradiction`);
-    } else if (annotations.readOnlyHint === true && annotations.idempotentHint === false) {
-      warns.push(
-        `${name}: readOnlyHint: true with idempotentHint: false (a read that is not repeatable?)`,
-      );
-    }
-    if (
-      annotations.readOnlyHint !== true && annotations.destructiveHint === undefined &&
-      annotations.idempotentHint !== undefined
-    ) {
-      warns.push(
-        `${name}: idempotentHint without destructiveHint: clients take destructiveHint true (the MCP default)`,
-      );
-    }
+    findings.push(...textFindings(annotations.title, `${at}/annotations/title`, "the title"));
+    hintFindings(annotations, at, findings);
   });
   const bytes = new TextEncoder().encode(JSON.stringify(shown)).length;
-  return { warns, estimatedTokens: Math.round(bytes / 4), unannotated };
+  return { findings, estimatedTokens: Math.round(bytes / 4), unannotated };
 }

@@ -49,6 +49,8 @@ export interface StdioServerSpec {
   timeoutS?: number;
   /** The build this server must be. */
   verify?: ServerVerify;
+  /** Doctor findings known and accepted (`CODE` or `CODE@PATH`), silenced like `--ignore`. */
+  ignore?: string[];
   /** What `${workspaceFolder}` is: the folder above the config's `.vscode` or `.cursor`. */
   workspaceFolder?: string;
   /** The config's declared `inputs` (VS Code): id → description, for `${input:ID}`. */
@@ -76,6 +78,8 @@ export interface HttpServerSpec {
   timeoutS?: number;
   /** The build this server must be. */
   verify?: ServerVerify;
+  /** Doctor findings known and accepted (`CODE` or `CODE@PATH`), silenced like `--ignore`. */
+  ignore?: string[];
   /** What `${workspaceFolder}` is: the folder above the config's `.vscode` or `.cursor`. */
   workspaceFolder?: string;
   /** The config's declared `inputs` (VS Code): id → description, for `${input:ID}`. */

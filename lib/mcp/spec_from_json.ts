@@ -107,9 +107,10 @@ const STDIO_KEYS = new Set([
   "envFile",
   "timeout_s",
   "verify",
+  "ignore",
   "type",
 ]);
-const HTTP_KEYS = new Set(["name", "url", "headers", "timeout_s", "verify", "type"]);
+const HTTP_KEYS = new Set(["name", "url", "headers", "timeout_s", "verify", "ignore", "type"]);
 
 function stringRecord(value: unknown, path: string): Record<string, string> {
   if (!isJsonObject(value)) {
@@ -126,6 +127,26 @@ function stringRecord(value: unknown, path: string): Record<string, string> {
     out[key] = item;
   }
   return out;
+}
+
+// Doctor's `CODE` or `CODE@/json/pointer` (lib/doctor/ignore.ts reads them).
+const IGNORE_RULE = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*(?:@\/.*)?$/;
+
+function ignoreFromJson(value: unknown, path: string): string[] {
+  if (!Array.isArray(value)) {
+    throw new InputError(`expected a list of CODE or CODE@PATH, got ${describeJson(value)}`, path);
+  }
+  return value.map((item, i) => {
+    if (typeof item !== "string" || !IGNORE_RULE.test(item)) {
+      throw new InputError(
+        `expected CODE or CODE@PATH (lint.unannotated, drift.compatible@/resources), got ${
+          typeof item === "string" ? JSON.stringify(item) : describeJson(item)
+        }`,
+        `${path}[${i}]`,
+      );
+    }
+    return item;
+  });
 }
 
 function nonEmptyString(value: unknown, path: string): string {
@@ -280,6 +301,7 @@ export function serverSpecFromJson(
     name?: string;
     timeoutS?: number;
     verify?: ServerVerify;
+    ignore?: string[];
     workspaceFolder?: string;
     client?: McpClient;
     configNotes?: ConfigNote[];
@@ -301,6 +323,9 @@ export function serverSpecFromJson(
   }
   if (value.verify !== undefined) {
     common.verify = verifyFromJson(value.verify, joinPath(path, "verify"));
+  }
+  if (value.ignore !== undefined) {
+    common.ignore = ignoreFromJson(value.ignore, joinPath(path, "ignore"));
   }
 
   if (remote) {

@@ -177,7 +177,12 @@ function tools(): unknown[] {
       },
     ];
   }
-  return [{ name: "echo", description: "Echo a message back to the caller.", inputSchema: object }];
+  return [{
+    name: "echo",
+    description: "Echo a message back to the caller.",
+    inputSchema: object,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }];
 }
 
 async function serve(): Promise<void> {
