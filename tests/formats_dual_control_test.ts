@@ -338,3 +338,33 @@ Deno.test("contractFromTrace() keeps a user call the user's, so the contract sco
   ]);
   assert.equal(evaluateContract(contract, trace).score, 1);
 });
+
+Deno.test("a τ² results file whose one simulation has no messages list fails that run alone", async () => {
+  // The real dual-control file of testdata/formats/real with simulation 4's messages broken (a
+  // crashed simulation saved with `messages: null`): the 11 others are read, the fifth is an
+  // input error naming its path, and eval exits 2 after scoring the rest.
+  const real = JSON.parse(
+    await Deno.readTextFile(
+      new URL("../testdata/formats/real/tau2-bench-restaurant-dual-control.json", import.meta.url),
+    ),
+  ) as { simulations: Record<string, unknown>[] };
+  real.simulations[4]!.messages = null;
+  const errors: InputError[] = [];
+  const traces = tracesFromValue(real, { source: "sims.json", onRunError: (e) => errors.push(e) });
+  assert.equal(traces.length, 11);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!.message, /^sims\.json: simulations\[4\]\.messages: .*got null/);
+  assert.throws(() => tracesFromValue(real), /simulations\[4\]\.messages/);
+  const dir = await Deno.makeTempDir({ prefix: "toolscore-dual-" });
+  try {
+    await Deno.writeTextFile(`${dir}/sims.json`, JSON.stringify(real));
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify([{ tool: "get_menu" }]));
+    const run = await runCollect(["eval", `${dir}/gold.json`, `${dir}/sims.json`, "--json"]);
+    assert.equal(run.code, 2, run.err);
+    const doc = JSON.parse(run.out) as { results: unknown[]; input_errors: string[] };
+    assert.equal(doc.results.length, 11);
+    assert.deepEqual(doc.input_errors.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -197,6 +197,12 @@ function tracesOfRunFile(
     const where = `${source}: ${entry.path}`;
     const inner = format === "tau-bench" || format === "tau2-bench" ? "auto" : format;
     try {
+      if (!Array.isArray(entry.transcript)) {
+        throw new InputError(
+          `expected the run's messages as a list, got ${describeJson(entry.transcript)}`,
+          where,
+        );
+      }
       const trace = runs.kind === "tau2-bench" && inner === "auto"
         ? checked(readTau2Messages(entry.transcript as unknown[], where), entry.transcript, where)
         : readOne(entry.transcript, where, inner);

@@ -88,9 +88,14 @@ function isTauRecord(value: unknown): value is JsonObject {
     ("reward" in value || "info" in value);
 }
 
+// A τ² results document: every simulation an object, at least one with its `messages` list (or
+// none at all). A simulation whose `messages` is missing or not a list is then that run's own
+// input error (issue 34: run files fail per run), not a reason to refuse the whole file.
 function isTau2Document(value: unknown): value is JsonObject {
   return isJsonObject(value) && Array.isArray(value.simulations) &&
-    value.simulations.every((s) => isJsonObject(s) && Array.isArray(s.messages));
+    value.simulations.every(isJsonObject) &&
+    (value.simulations.length === 0 ||
+      value.simulations.some((s) => Array.isArray((s as JsonObject).messages)));
 }
 
 function transcriptKey(value: unknown): (typeof TRANSCRIPT_KEYS)[number] | undefined {
