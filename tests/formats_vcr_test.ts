@@ -226,3 +226,43 @@ Deno.test("a response of an unknown API that holds tool calls is an error, never
     /c\.json: interactions\[0\]\.response: the response holds tool-call content at result\.tool_calls/,
   );
 });
+
+Deno.test("vcrReader merges an Azure stream led by an empty prompt_filter_results chunk", () => {
+  const chunk = (delta: object) => ({
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta }],
+  });
+  const sse = [
+    { choices: [], object: "", prompt_filter_results: [{ prompt_index: 0 }] },
+    chunk({
+      role: "assistant",
+      tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: "" } }],
+    }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '{"x":1}' } }] }),
+  ].map((event) => `data: ${JSON.stringify(event)}\n\n`).join("") + "data: [DONE]\n\n";
+  const cassette = {
+    interactions: [{
+      request: {
+        method: "POST",
+        uri: "https://x.openai.azure.com/openai/deployments/d/chat/completions",
+        body: JSON.stringify({ messages: [{ role: "user", content: "go" }], stream: true }),
+      },
+      response: { status: { code: 200 }, body: { string: sse } },
+    }],
+  };
+  const trace = vcrReader.read(cassette, "azure.yaml");
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args]), [["f", { x: 1 }]]);
+});
+
+Deno.test("a cassette of Bedrock's binary event stream only says it is not read", () => {
+  const cassette = {
+    interactions: [{
+      request: { method: "POST", uri: `${BEDROCK}-stream`, body: "{}" },
+      response: { status: { code: 200 }, body: { string: "\u0000\u0000\u0001\u0002binary" } },
+    }],
+  };
+  assert.throws(
+    () => vcrReader.read(cassette, "s.yaml"),
+    /s\.yaml: the HTTP cassette holds no model API exchange .*binary event stream is not read/,
+  );
+});

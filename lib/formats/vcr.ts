@@ -6,7 +6,8 @@
  *
  * A cassette is told apart from an MCP recorder cassette (also
  * `interactions`) by its HTTP shape: every request has a `method` and a
- * `uri`, every response a `status` (`{code}`). Bodies are decoded by
+ * `uri` (a JSON-RPC request has no `uri`), every response is an object
+ * (`status: {code}`, or `status_code` as older httpx stubs write it). Bodies are decoded by
  * `vcr_body.ts` (parsed, text, base64, gzip, SSE); the provider API of each
  * exchange and its messages come from `vcr_wire.ts`.
  *
@@ -54,10 +55,10 @@ function isHttpRequest(value: unknown): boolean {
   return isJsonObject(value) && typeof value.method === "string" && typeof value.uri === "string";
 }
 
+// `status: {code}` (VCR.py), `status_code` (older httpx stubs), or a body alone.
 function isHttpResponse(value: unknown): boolean {
   return isJsonObject(value) &&
-    (isJsonObject(value.status) ? typeof value.status.code === "number" : true) &&
-    (value.status !== undefined || value.body !== undefined || value.parsed_body !== undefined);
+    (isJsonObject(value.status) ? typeof value.status.code === "number" : true);
 }
 
 /**
@@ -91,10 +92,17 @@ export function httpInteractions(value: unknown): JsonObject[] | undefined {
     : undefined;
 }
 
+// Mistral's reasoning models answer with `thinking` content blocks, which no chat reader takes.
+function withoutThinking(message: JsonObject): JsonObject {
+  if (!Array.isArray(message.content)) return message;
+  const content = message.content.filter((b) => !(isJsonObject(b) && b.type === "thinking"));
+  return { ...message, content };
+}
+
 function readConversation(api: WireApi, messages: JsonObject[], source: string): Trace {
   switch (api) {
     case "openai":
-      return openaiReader.read(messages, source);
+      return openaiReader.read(messages.map(withoutThinking), source);
     case "cohere":
       return openaiReader.read(cohereAsOpenai(messages), source);
     case "anthropic":
@@ -154,10 +162,13 @@ function readCassette(list: JsonObject[], source: string): Trace {
     last = exchange.api;
   });
   if (conversations.size === 0) {
+    const binary = uris.some((uri) => /(converse-stream|invoke-with-response-stream)\b/.test(uri))
+      ? " (Bedrock's binary event stream is not read; record the non-streamed Converse call)"
+      : "";
     throw new InputError(
       `the HTTP cassette holds no model API exchange (${list.length} interactions, ` +
-        `such as ${uris.join(", ")}); record a model API (OpenAI, Anthropic, Gemini, ` +
-        "Bedrock Converse, Cohere) or pass --format",
+        `such as ${uris.join(", ")})${binary}; record a model API (OpenAI, Anthropic, ` +
+        "Gemini, Bedrock Converse, Cohere) or pass --format",
       source,
     );
   }

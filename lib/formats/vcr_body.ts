@@ -4,7 +4,8 @@
  * response body, decoded to the JSON the provider sent.
  *
  * - `parsed_body` (pydantic-ai's cassettes) is the body already parsed.
- * - `body` is a string, `{string}` (VCR.py), `{encoding, string}` or
+ * - `body` (or `content`, as older VCR.py httpx stubs write a response) is
+ *   a string, `{string}` (VCR.py), `{encoding, string}` or
  *   `{base64_string}` (Ruby VCR), or bytes (YAML `!!binary`, which VCR.py
  *   writes for bytes that are not UTF-8, gzip among them).
  * - A body whose bytes start with the gzip magic (`1f 8b`) or a zlib header
@@ -122,7 +123,8 @@ function rawBody(side: Record<string, unknown>, where: string): unknown {
   if (side.parsed_body !== undefined && side.parsed_body !== null) {
     return { parsed: side.parsed_body };
   }
-  let body = side.body;
+  // Older VCR.py httpx stubs keep a response's text as `content`.
+  let body = side.body ?? side.content;
   if (isJsonObject(body)) {
     if (typeof body.base64_string === "string") {
       return base64Bytes(body.base64_string, `${where}.body.base64_string`);

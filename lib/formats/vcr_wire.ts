@@ -54,9 +54,29 @@ function objects(value: unknown): JsonObject[] {
   return Array.isArray(value) ? value.filter(isJsonObject) : [];
 }
 
+// Gemini's stream chunks (each a response with a piece of the turn) as one response.
+function geminiChunksAsOne(chunks: JsonObject[]): JsonObject {
+  const parts: unknown[] = [];
+  let usage: unknown;
+  let model: unknown;
+  for (const chunk of chunks) {
+    const content = objects(chunk.candidates)[0]?.content;
+    if (isJsonObject(content) && Array.isArray(content.parts)) parts.push(...content.parts);
+    usage = chunk.usageMetadata ?? usage;
+    model ??= chunk.modelVersion;
+  }
+  const doc: JsonObject = { candidates: [{ content: { role: "model", parts } as JsonObject }] };
+  if (usage !== undefined) doc.usageMetadata = usage as JsonObject;
+  if (typeof model === "string") doc.modelVersion = model;
+  return doc;
+}
+
 function responseOf(body: unknown, source: string): { api?: WireApi; doc: JsonObject } | undefined {
   const merged = mergeStream(body, source);
   if (merged !== undefined) {
+    if (merged.format === "gemini" && Array.isArray(merged.document)) {
+      return { api: "gemini", doc: geminiChunksAsOne(objects(merged.document)) };
+    }
     if (!isJsonObject(merged.document)) return undefined;
     const api = merged.format === "openai" || merged.format === "openai-responses" ||
         merged.format === "anthropic" || merged.format === "gemini"
@@ -64,11 +84,35 @@ function responseOf(body: unknown, source: string): { api?: WireApi; doc: JsonOb
       : undefined;
     return api === undefined ? undefined : { api, doc: merged.document };
   }
+  if (Array.isArray(body) && body.length > 0) return chunksOf(objects(body), body.length, source);
   return isJsonObject(body) ? { doc: body } : undefined;
 }
 
+// Streams the stream sniffer leaves (one Gemini chunk; Azure's chunks led by an empty
+// `prompt_filter_results` one): read when every event has the provider's shape.
+function chunksOf(
+  chunks: JsonObject[],
+  count: number,
+  source: string,
+): { api: WireApi; doc: JsonObject } | undefined {
+  if (chunks.length !== count) return undefined;
+  if (chunks.every((c) => Array.isArray(c.candidates))) {
+    return { api: "gemini", doc: geminiChunksAsOne(chunks) };
+  }
+  if (!chunks.every((c) => Array.isArray(c.choices))) return undefined;
+  const kept = chunks.filter((c) => (c.choices as unknown[]).length > 0)
+    .map((c) => ({ ...c, object: "chat.completion.chunk" }));
+  const merged = kept.length > 0 ? mergeStream(kept, source) : undefined;
+  return merged?.format === "openai" && isJsonObject(merged.document)
+    ? { api: "openai", doc: merged.document }
+    : undefined;
+}
+
 function apiOf(doc: JsonObject): WireApi | undefined {
-  if (Array.isArray(doc.choices)) return "openai";
+  // Chat completions (a legacy completion's choices hold `text`, no message: not read).
+  if (Array.isArray(doc.choices) && objects(doc.choices).some((c) => isJsonObject(c.message))) {
+    return "openai";
+  }
   if (doc.object === "response" && Array.isArray(doc.output)) return "openai-responses";
   if (doc.type === "message" && doc.role === "assistant") return "anthropic";
   if (Array.isArray(doc.candidates)) return "gemini";
@@ -91,7 +135,9 @@ function returnedOf(api: WireApi, doc: JsonObject): JsonObject[] {
       return [{ role: "assistant", content: Array.isArray(doc.content) ? doc.content : [] }];
     case "gemini": {
       const content = objects(doc.candidates)[0]?.content;
-      return isJsonObject(content) ? [{ role: "model", ...content }] : [];
+      return isJsonObject(content) && Array.isArray(content.parts) && content.parts.length > 0
+        ? [{ role: "model", ...content }]
+        : [];
     }
     case "bedrock-converse":
       return [(doc.output as JsonObject).message as JsonObject];
