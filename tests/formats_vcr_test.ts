@@ -254,15 +254,79 @@ Deno.test("vcrReader merges an Azure stream led by an empty prompt_filter_result
   assert.deepEqual(trace.calls.map((c) => [c.tool, c.args]), [["f", { x: 1 }]]);
 });
 
-Deno.test("a cassette of Bedrock's binary event stream only says it is not read", () => {
+Deno.test("a cassette of only a Bedrock InvokeModel stream says it is not read", () => {
   const cassette = {
     interactions: [{
-      request: { method: "POST", uri: `${BEDROCK}-stream`, body: "{}" },
+      request: {
+        method: "POST",
+        uri: "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/invoke-with-response-stream",
+        body: "{}",
+      },
       response: { status: { code: 200 }, body: { string: "\u0000\u0000\u0001\u0002binary" } },
     }],
   };
   assert.throws(
     () => vcrReader.read(cassette, "s.yaml"),
-    /s\.yaml: the HTTP cassette holds no model API exchange .*binary event stream is not read/,
+    /s\.yaml: the HTTP cassette holds no model API exchange .*InvokeModel stream is not read/,
+  );
+});
+
+// One AWS event-stream frame: prelude (total and header lengths, CRC), string headers, payload, CRC.
+function frame(eventType: string, payload: object): Uint8Array {
+  const headers: number[] = [];
+  const pairs: [string, string][] = [[":event-type", eventType], [":message-type", "event"]];
+  for (const [name, value] of pairs) {
+    const n = encode(name);
+    const v = encode(value);
+    headers.push(n.length, ...n, 7, v.length >> 8, v.length & 0xff, ...v);
+  }
+  const body = encode(JSON.stringify(payload));
+  const total = 12 + headers.length + body.length + 4;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, total);
+  view.setUint32(4, headers.length);
+  out.set(headers, 12);
+  out.set(body, 12 + headers.length);
+  return out;
+}
+
+Deno.test("vcrReader reads Bedrock's converse-stream event frames as the Converse response", () => {
+  const frames = [
+    frame("messageStart", { role: "assistant" }),
+    frame("contentBlockStart", {
+      contentBlockIndex: 0,
+      start: { toolUse: { toolUseId: "t9", name: "lookup" } },
+    }),
+    frame("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: '{"id":' } } }),
+    frame("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: "9}" } } }),
+    frame("contentBlockStop", { contentBlockIndex: 0 }),
+    frame("messageStop", { stopReason: "tool_use" }),
+    frame("metadata", { usage: { inputTokens: 5, outputTokens: 2 } }),
+  ];
+  const bytes = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) {
+    bytes.set(f, at);
+    at += f.length;
+  }
+  const cassette = {
+    interactions: [{
+      request: { method: "POST", uri: `${BEDROCK}-stream`, body: "{}" },
+      response: { status: { code: 200 }, body: { base64_string: base64(bytes) } },
+    }],
+  };
+  const trace = vcrReader.read(cassette, "s.json");
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.id]), [["lookup", { id: 9 }, "t9"]]);
+  assert.deepEqual(trace.usage, { inputTokens: 5, outputTokens: 2 });
+  // A frame whose length runs past the bytes is not an event stream: the exchange is skipped.
+  const cut = {
+    ...cassette.interactions[0]!.response,
+    body: { base64_string: base64(bytes.slice(0, 40)) },
+  };
+  assert.throws(
+    () =>
+      vcrReader.read({ interactions: [{ ...cassette.interactions[0], response: cut }] }, "s.json"),
+    /no model API exchange/,
   );
 });

@@ -24,7 +24,7 @@
  *   first appears; the calls are joined in that order and the final answer
  *   is that of the API called last. `metadata.apis` lists the APIs.
  * - An interaction whose response is no model API's (an error status, a
- *   token count, a file download, Bedrock's binary event stream) is skipped
+ *   token count, a file download, Bedrock's InvokeModel stream) is skipped
  *   and counted in a note, unless its response holds tool-call content: that
  *   is an error naming the interaction, never a silent zero. A cassette with no model API exchange at all is
  *   an error naming the URIs seen.
@@ -162,8 +162,8 @@ function readCassette(list: JsonObject[], source: string): Trace {
     last = exchange.api;
   });
   if (conversations.size === 0) {
-    const binary = uris.some((uri) => /(converse-stream|invoke-with-response-stream)\b/.test(uri))
-      ? " (Bedrock's binary event stream is not read; record the non-streamed Converse call)"
+    const binary = uris.some((uri) => /invoke-with-response-stream\b/.test(uri))
+      ? " (Bedrock's InvokeModel stream is not read; record the Converse API)"
       : "";
     throw new InputError(
       `the HTTP cassette holds no model API exchange (${list.length} interactions, ` +

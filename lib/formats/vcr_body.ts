@@ -12,6 +12,8 @@
  *   is inflated with `fflate`, at most {@linkcode MAX_INFLATED_BYTES} bytes
  *   and at most {@linkcode MAX_INFLATE_RATIO} times its size (past 1 MiB): a
  *   zip bomb is an error, never an allocation the input controls.
+ * - Bytes that are AWS event-stream frames (Bedrock's `converse-stream`)
+ *   are read as a list of events (`vcr_eventstream.ts`).
  * - The text is JSON, or SSE text (`data:` lines) read as a list of events.
  *
  * @module
@@ -22,6 +24,7 @@ import { InputError } from "../base/errors.ts";
 import { fflateModule } from "../base/_lazy.ts";
 import { checkJsonLimits } from "../base/json_limits.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
+import { eventStreamEvents } from "./vcr_eventstream.ts";
 
 /** The most bytes a recorded body inflates to. */
 export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
@@ -170,6 +173,8 @@ export function decodeBody(side: Record<string, unknown>, where: string): unknow
   if (bytes !== undefined) {
     const kind = isCompressed(bytes);
     if (kind !== undefined) bytes = inflateCapped(bytes, kind, `${where}.body`);
+    const events = eventStreamEvents(bytes); // Bedrock's converse-stream
+    if (events !== undefined) return events;
     text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   }
   if (text === undefined || text.trim() === "") return undefined;

@@ -18,14 +18,16 @@
  *   shape, tool messages `{role: "tool", tool_call_id, content}` (text or a
  *   list of `text`/`document` blocks); read as OpenAI chat messages.
  *
- * A streamed response (SSE events) is merged first (`streams.ts`) and then
- * read as the non-streamed one.
+ * A streamed response (SSE events, or Bedrock's `converse-stream` events) is
+ * merged first (`streams.ts`, `vcr_eventstream.ts`) and then read as the
+ * non-streamed one.
  *
  * @module
  */
 
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { mergeStream } from "./streams.ts";
+import { mergeConverseStream } from "./vcr_eventstream.ts";
 
 /** The provider APIs an HTTP recording is read through. */
 export type WireApi =
@@ -72,6 +74,8 @@ function geminiChunksAsOne(chunks: JsonObject[]): JsonObject {
 }
 
 function responseOf(body: unknown, source: string): { api?: WireApi; doc: JsonObject } | undefined {
+  const converse = Array.isArray(body) ? mergeConverseStream(body) : undefined;
+  if (converse !== undefined) return { api: "bedrock-converse", doc: converse };
   const merged = mergeStream(body, source);
   if (merged !== undefined) {
     if (merged.format === "gemini" && Array.isArray(merged.document)) {
