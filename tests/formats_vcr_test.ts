@@ -330,3 +330,79 @@ Deno.test("vcrReader reads Bedrock's converse-stream event frames as the Convers
     /no model API exchange/,
   );
 });
+
+Deno.test("vcrReader reads Ollama's /api/chat: calls without ids, answered by the next tool message", () => {
+  const ollama = (request: unknown, message: unknown) => ({
+    request: {
+      method: "POST",
+      uri: "http://localhost:11434/api/chat",
+      body: JSON.stringify(request),
+    },
+    response: {
+      status: { code: 200 },
+      body: { string: JSON.stringify({ model: "llama3.1", message, done: true }) },
+    },
+  });
+  const call = { function: { name: "get_weather", arguments: { city: "Oslo" } } };
+  const asked = { role: "user", content: "weather?" };
+  const trace = vcrReader.read({
+    interactions: [
+      ollama({ messages: [asked] }, { role: "assistant", content: "", tool_calls: [call] }),
+      ollama({
+        messages: [asked, { role: "assistant", content: "", tool_calls: [call] }, {
+          role: "tool",
+          content: "rain",
+          tool_name: "get_weather",
+        }],
+      }, { role: "assistant", content: "Rain." }),
+    ],
+  }, "o.yaml");
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args, c.result]), [
+    ["get_weather", { city: "Oslo" }, "rain"],
+  ]);
+  assert.equal(trace.finalAnswer, "Rain.");
+});
+
+Deno.test("vcrReader counts each call of a replayed history once, whatever the turns", () => {
+  // A conversation of N calls recorded as N+1 exchanges, each request replaying the whole history.
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ tool: fc.constantFrom("a", "b", "c"), n: fc.integer() }), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      (steps) => {
+        const history: unknown[] = [{ role: "user", content: "go" }];
+        const interactions = [];
+        for (let i = 0; i <= steps.length; i++) {
+          const step = steps[i];
+          const message = step === undefined ? { role: "assistant", content: "done" } : {
+            role: "assistant",
+            content: null,
+            tool_calls: [{
+              id: `c${i}`,
+              type: "function",
+              function: { name: step.tool, arguments: JSON.stringify({ n: step.n }) },
+            }],
+          };
+          interactions.push(
+            exchange("https://api.openai.com/v1/chat/completions", { messages: [...history] }, {
+              choices: [{ message }],
+            }),
+          );
+          history.push(message);
+          if (step !== undefined) {
+            history.push({ role: "tool", tool_call_id: `c${i}`, content: `r${i}` });
+          }
+        }
+        const trace = vcrReader.read({ interactions }, "p.json");
+        assert.deepEqual(
+          trace.calls.map((c) => [c.tool, c.args, c.result]),
+          steps.map((s, i) => [s.tool, { n: s.n }, `r${i}`]),
+        );
+        assert.equal(trace.finalAnswer, "done");
+      },
+    ),
+    { numRuns: 100 },
+  );
+});
