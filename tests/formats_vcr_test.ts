@@ -406,3 +406,35 @@ Deno.test("vcrReader counts each call of a replayed history once, whatever the t
     { numRuns: 100 },
   );
 });
+
+Deno.test("vcrReader merges Ollama's streamed /api/chat JSON lines", () => {
+  const lines = [
+    {
+      model: "qwen3",
+      message: {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ function: { name: "f", arguments: { q: 1 } } }],
+      },
+      done: false,
+    },
+    {
+      model: "qwen3",
+      message: { role: "assistant", content: "" },
+      done: true,
+      done_reason: "stop",
+    },
+  ].map((line) => JSON.stringify(line)).join("\n") + "\n";
+  const trace = vcrReader.read({
+    interactions: [{
+      request: {
+        method: "POST",
+        uri: "http://127.0.0.1:11434/api/chat",
+        body: JSON.stringify({ messages: [{ role: "user", content: "go" }] }),
+      },
+      response: { status: { code: 200 }, body: { string: lines } },
+    }],
+  }, "o.yaml");
+  assert.deepEqual(trace.calls.map((c) => [c.tool, c.args]), [["f", { q: 1 }]]);
+  assert.equal(trace.model, "qwen3");
+});

@@ -14,7 +14,8 @@
  *   zip bomb is an error, never an allocation the input controls.
  * - Bytes that are AWS event-stream frames (Bedrock's `converse-stream`)
  *   are read as a list of events (`vcr_eventstream.ts`).
- * - The text is JSON, or SSE text (`data:` lines) read as a list of events.
+ * - The text is JSON, SSE text (`data:` lines) read as a list of events, or
+ *   JSON lines (Ollama's streamed chat) read as a list.
  *
  * @module
  */
@@ -185,6 +186,22 @@ export function decodeBody(side: Record<string, unknown>, where: string): unknow
     return value;
   } catch (error) {
     if (error instanceof InputError) throw error;
-    return undefined;
+    return jsonLinesOf(text, `${where}.body`);
   }
+}
+
+// A body of JSON lines (Ollama's streamed `/api/chat`), or `undefined`.
+function jsonLinesOf(text: string, where: string): unknown[] | undefined {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  if (lines.length < 2) return undefined;
+  const values: unknown[] = [];
+  for (const line of lines) {
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      return undefined;
+    }
+  }
+  checkJsonLimits(values, where);
+  return values;
 }

@@ -5,7 +5,8 @@
  *
  * - OpenAI chat completions and the OpenAI-compatible servers (Groq,
  *   Mistral, DeepSeek, OpenRouter, Ollama's `/api/chat`): `choices[0].message`
- *   (Ollama: `message` with `done`); requests' `messages`.
+ *   (Ollama: `message` with `done`, streamed as JSON lines whose text is
+ *   joined); requests' `messages`.
  * - OpenAI Responses: `{object: "response", output}`; requests' `input`.
  * - Anthropic Messages: `{type: "message"}`; requests' `messages`.
  * - Gemini generateContent: `candidates[0].content`; requests' `contents`.
@@ -73,6 +74,21 @@ function geminiChunksAsOne(chunks: JsonObject[]): JsonObject {
   return doc;
 }
 
+// Ollama's streamed `/api/chat` lines as one response: the text joined, the tool calls kept.
+function ollamaChunksAsOne(chunks: JsonObject[]): JsonObject {
+  let content = "";
+  const calls: unknown[] = [];
+  for (const chunk of chunks) {
+    const message = chunk.message as JsonObject;
+    if (typeof message.content === "string") content += message.content;
+    if (Array.isArray(message.tool_calls)) calls.push(...message.tool_calls);
+  }
+  const message: JsonObject = { role: "assistant", content };
+  if (calls.length > 0) message.tool_calls = calls as JsonObject[];
+  const last = chunks.at(-1) as JsonObject;
+  return { model: last.model ?? null, message, done: true };
+}
+
 function responseOf(body: unknown, source: string): { api?: WireApi; doc: JsonObject } | undefined {
   const converse = Array.isArray(body) ? mergeConverseStream(body) : undefined;
   if (converse !== undefined) return { api: "bedrock-converse", doc: converse };
@@ -102,6 +118,9 @@ function chunksOf(
   if (chunks.length !== count) return undefined;
   if (chunks.every((c) => Array.isArray(c.candidates))) {
     return { api: "gemini", doc: geminiChunksAsOne(chunks) };
+  }
+  if (chunks.every((c) => isJsonObject(c.message) && typeof c.done === "boolean")) {
+    return { api: "openai", doc: ollamaChunksAsOne(chunks) };
   }
   if (!chunks.every((c) => Array.isArray(c.choices))) return undefined;
   const kept = chunks.filter((c) => (c.choices as unknown[]).length > 0)
