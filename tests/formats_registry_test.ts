@@ -22,6 +22,7 @@ Deno.test("SHAPES has one document reader per format, in the detection order", (
     "anthropic",
     "gemini",
     "adk",
+    "vcr",
     "mcp",
     "claude-code",
     "vercel-ai",

@@ -45,6 +45,7 @@ const SHAPE_TEXT: Record<FormatName, string> = {
   custom: "{calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}",
   "tau-bench": "τ-bench results/trajectories [{task_id, reward, info, traj}] or one record",
   "tau2-bench": "τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked",
+  vcr: "VCR.py / pytest-recording HTTP cassettes of model API calls (incl. Bedrock, Cohere)",
 };
 
 /**

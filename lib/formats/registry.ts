@@ -50,6 +50,7 @@ import { langfuseReader } from "./langfuse.ts";
 import { envelopedChunks } from "./vercel_ai_envelope.ts";
 import { managedAgentsMessages } from "./managed_agents.ts";
 import { streamFormat } from "./streams.ts";
+import { vcrReader } from "./vcr.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -208,6 +209,8 @@ export const SHAPES: readonly ShapeSniffer[] = [
   { shape: "anthropic", format: "anthropic", extensions: JSON_FILES, document: anthropicReader },
   { shape: "gemini", format: "gemini", extensions: JSON_FILES, document: geminiReader },
   { shape: "adk", format: "adk", extensions: JSON_FILES, document: adkReader },
+  // Before mcp: an HTTP cassette is `interactions` too, with HTTP requests (issue 35).
+  { shape: "vcr", format: "vcr", extensions: [".yaml", ".yml", ".json"], document: vcrReader },
   {
     shape: "mcp",
     format: "mcp",
@@ -317,6 +320,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "custom",
   "tau-bench",
   "tau2-bench",
+  "vcr",
 ];
 
 /**

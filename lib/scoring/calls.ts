@@ -81,7 +81,8 @@ export type FormatName =
   | "langfuse"
   | "custom"
   | "tau-bench"
-  | "tau2-bench";
+  | "tau2-bench"
+  | "vcr";
 
 /** Token usage of a trace. */
 export interface Usage {
