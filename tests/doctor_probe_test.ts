@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { runCollect } from "./_cli.ts";
 import { npmBin } from "./_deps.ts";
 import { fixture, tempDir } from "./_mcp.ts";
-import { byName } from "./_doctor.ts";
 import { inspectServer } from "../lib/doctor/check_server.ts";
 import { probesFromJson } from "../lib/doctor/probe_file.ts";
 import { parseClientCapabilities } from "../lib/mcp/client_capabilities.ts";
