@@ -164,6 +164,42 @@ Deno.test("doctor --probe reads a resource and gets a prompt, and names an unkno
   });
 });
 
+Deno.test("doctor --probe: a probe past its timeout_s fails with probe.timeout and the next one still runs", async () => {
+  if (EVERYTHING === undefined) return;
+  await withProbes([
+    { tool: "trigger-long-running-operation", args: { duration: 5, steps: 5 }, timeout_s: 0.5 },
+    { tool: "echo", args: { message: "after" }, expect_text: "Echo: after" },
+  ], async (file) => {
+    const run = await doctor(file);
+    assert.equal(run.code, 1);
+    const [slow, next] = probeChecks(run.out);
+    assert.equal(slow!.findings[0]!.code, "probe.timeout", slow!.detail);
+    assert.ok(slow!.duration_s! < 3, `took ${slow!.duration_s} s`);
+    assert.equal(next!.status, "pass", next!.detail);
+  });
+});
+
+Deno.test("doctor --probe-deadline bounds all probes; elicitation is declined", async () => {
+  if (EVERYTHING === undefined) return;
+  await withProbes([
+    {
+      tool: "trigger-elicitation-request",
+      side_effects: true,
+      expect_text: { $contains: "decline" },
+    },
+    { tool: "trigger-long-running-operation", args: { duration: 5, steps: 5 } },
+    { tool: "echo", args: { message: "late" } },
+  ], async (file) => {
+    const run = await doctor(file, "--probe-deadline", "1");
+    assert.equal(run.code, 1);
+    const [elicit, slow, late] = probeChecks(run.out);
+    assert.equal(elicit!.status, "pass", elicit!.detail);
+    assert.equal(slow!.findings[0]!.code, "probe.deadline", slow!.detail);
+    assert.equal(late!.findings[0]!.code, "probe.deadline");
+    assert.equal(late!.detail, "not run: the probes' deadline passed");
+  });
+});
+
 Deno.test("doctor declares roots, sampling and elicitation: server-everything shows its gated tools", async () => {
   if (EVERYTHING === undefined) return;
   const gated = ["get-roots-list", "trigger-elicitation-request", "trigger-sampling-request"];

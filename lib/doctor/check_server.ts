@@ -319,6 +319,7 @@ export async function inspectServer(
     const prompts = lists.find((list) => list.method === "prompts/list")?.items ?? [];
     probeChecks = await runProbes(session, { tools, prompts }, options.probes ?? [], {
       ...options,
+      timeout: perRequest,
       deadline: options.probeDeadline,
       allowTerm: terms.allowSideEffects,
     });

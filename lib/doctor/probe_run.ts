@@ -47,6 +47,11 @@ export interface RunProbesOptions {
    */
   deadline?: number;
   /**
+   * Seconds each probe may take when it names no `timeout_s`.
+   * @default {30}
+   */
+  timeout?: number;
+  /**
    * What the messages call the flag that allows side effects.
    * @default {"the allowSideEffects option"}
    */
@@ -219,10 +224,11 @@ export async function runProbes(
     } catch (error) {
       if (!(error instanceof McpServerError)) throw error;
       gone = error.kind !== "timeout";
+      const late = error.kind === "timeout" && performance.now() >= deadlineAt;
       outcome = {
         status: "fail",
-        code: error.kind === "timeout" ? "probe.timeout" : "probe.failed",
-        detail: error.message.split("\n")[0]!,
+        code: late ? "probe.deadline" : error.kind === "timeout" ? "probe.timeout" : "probe.failed",
+        detail: `${error.message.split("\n")[0]!}${late ? " (the probes' deadline passed)" : ""}`,
       };
     }
     const durationS = (performance.now() - started) / 1000;
@@ -261,10 +267,10 @@ export async function runProbes(
         status: "fail",
         code: "probe.deadline",
         detail: "not run: the probes' deadline passed",
-        fix: "raise the probe deadline, or probe less",
+        fix: "raise the probes' deadline, or probe less",
       };
     }
-    const timeoutS = Math.min(probe.timeoutS ?? Infinity, left);
+    const timeoutS = Math.min(probe.timeoutS ?? options.timeout ?? 30, left);
     let schema: JsonObject | undefined;
     let method: string;
     let params: JsonObject;
@@ -341,7 +347,7 @@ export async function runProbes(
       method = "resources/read";
       params = { uri: probe.target };
     }
-    const answer = await session.requestOrError(method, params, Math.min(timeoutS, 86_400));
+    const answer = await session.requestOrError(method, params, timeoutS);
     const secrets = session.secrets;
     const took = `${((performance.now() - started) / 1000).toFixed(2)} s`;
     if ("error" in answer) {

@@ -419,7 +419,8 @@ export class McpSession implements AsyncDisposable {
 
   /**
    * Send one request (`tools/call`, `resources/read`, `prompts/get`…) and return the raw result
-   * or the server's JSON-RPC error (redacted); a timeout, an exit or a closed connection throws.
+   * or the server's JSON-RPC error (redacted); a timeout (the SDK cancelled the request, the session
+   * stays open), an exit or a closed connection throws.
    *
    * @param method The method.
    * @param params Its params.
@@ -431,14 +432,15 @@ export class McpSession implements AsyncDisposable {
     { result: JsonObject } | { error: { code: number; message: string } }
   > {
     try {
-      const result = await this.#client.request({ method, params }, RAW, {
-        timeout: Math.max(1, timeoutS * 1000),
-      });
-      return { result };
+      const timeout = Math.max(1, timeoutS * 1000);
+      return { result: await this.#client.request({ method, params }, RAW, { timeout }) };
     } catch (error) {
       const code = errorCode(error);
       if (error instanceof McpError && code !== undefined && code !== -32000 && code !== -32001) {
         return { error: { code, message: redact(error.message, this.#secrets) } };
+      }
+      if (code === -32001 && !this.#closed) {
+        throw new McpServerError("timeout", `${method} took longer than ${+timeoutS.toFixed(2)} s`);
       }
       throw await failure({
         ...this.#failureContext(method, timeoutS),
