@@ -284,6 +284,21 @@ Deno.test("doctor --update-baseline records the client capabilities it was taken
     assert.deepEqual(entry!.client_capabilities, ["roots"]);
     assert.ok(Object.hasOwn(entry!.tools, "get-roots-list"));
     assert.ok(!Object.hasOwn(entry!.tools, "trigger-sampling-request"));
+
+    const later = await runCollect([
+      "doctor",
+      "--linger",
+      "0.1",
+      "--baseline",
+      file,
+      "--",
+      EVERYTHING,
+    ]);
+    const drift = later.out.split("\n").find((line) => line.includes("catalog-drift"))!;
+    assert.match(
+      drift,
+      /taken with client capabilities roots, checked with roots,sampling,elicitation/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

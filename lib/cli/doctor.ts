@@ -38,7 +38,7 @@ import { readyOutputFile, readyReports } from "./output_ready.ts";
 import { quietDoctorReport } from "./doctor_quiet.ts";
 import { readProbeFile } from "../doctor/probe_file.ts";
 import { probesByServer } from "./doctor_probes.ts";
-import { CLIENT_CAPABILITIES, parseClientCapabilities } from "../mcp/client_capabilities.ts";
+import { parseClientCapabilities } from "../mcp/client_capabilities.ts";
 
 const FLAGS = {
   spec: { type: "string" },
@@ -365,7 +365,6 @@ export const doctorCommand: Command = {
         catalogs[run.name] = {
           ...catalog,
           ...(!all && run.command !== undefined ? { command: run.command } : {}),
-          client_capabilities: [...(clientCapabilities ?? CLIENT_CAPABILITIES)],
         };
         const schemas = run.checks.find((check) => check.name === "tool-schemas");
         if (schemas?.status === "fail") {

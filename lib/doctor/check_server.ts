@@ -443,12 +443,15 @@ export async function inspectServer(
   }, rules));
   checks.push(...tail, buildCheck(options.verify ?? spec.verify, session.identity, hash));
 
-  inspection.catalog = catalogOf({
-    tools,
-    resources: summary.resources,
-    resourceTemplates: summary.resource_templates,
-    prompts: summary.prompts,
-  });
+  inspection.catalog = {
+    ...catalogOf({
+      tools,
+      resources: summary.resources,
+      resourceTemplates: summary.resource_templates,
+      prompts: summary.prompts,
+    }),
+    client_capabilities: [...(options.clientCapabilities ?? CLIENT_CAPABILITIES)],
+  };
   if (options.baseline) {
     const command = describeServer({ ...spec, name: undefined });
     checks.push(
