@@ -8,6 +8,7 @@ import { inspectServer } from "../lib/doctor/check_server.ts";
 import { probesFromJson } from "../lib/doctor/probe_file.ts";
 import { parseClientCapabilities } from "../lib/mcp/client_capabilities.ts";
 import { readBaseline } from "../lib/doctor/catalog.ts";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 const EVERYTHING = npmBin("mcp-server-everything");
 
@@ -69,6 +70,10 @@ Deno.test("doctor --probe passes a matching echo probe on server-everything (exi
       assert.ok(typeof first!.duration_s === "number" && first!.duration_s >= 0);
       assert.equal(second!.name, "probe:echo#2");
       assert.equal(second!.status, "pass", second!.detail);
+      // The report, probes included, validates against the schema we ship.
+      const schema = JSON.parse(await Deno.readTextFile("schemas/doctor-report.schema.json"));
+      const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+      assert.ok(validate(JSON.parse(run.out)), JSON.stringify(validate.errors));
     },
     "probes.yaml",
   );
