@@ -9,6 +9,8 @@ import { probesFromJson } from "../lib/doctor/probe_file.ts";
 import { parseClientCapabilities } from "../lib/mcp/client_capabilities.ts";
 import { readBaseline } from "../lib/doctor/catalog.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import fc from "fast-check";
+import { InputError } from "../lib/base/errors.ts";
 
 const EVERYTHING = npmBin("mcp-server-everything");
 
@@ -349,4 +351,36 @@ Deno.test("doctor --probe: bad files and flags are usage errors (exit 2) before 
   assert.equal(caps.code, 2);
   assert.match(caps.err, /--client-capabilities: unknown capability "tasks"/);
   assert.deepEqual(parseClientCapabilities("elicitation,roots"), ["roots", "elicitation"]);
+});
+
+Deno.test("probesFromJson() reads any well-formed probe and refuses anything else with an InputError", () => {
+  const name = fc.string({ minLength: 1, maxLength: 12 });
+  const probe = fc.record({
+    kind: fc.constantFrom("tool", "resource", "prompt"),
+    target: name,
+    text: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+    error: fc.boolean(),
+    timeout: fc.option(fc.double({ min: 0.001, max: 86_400, noNaN: true }), { nil: undefined }),
+  });
+  fc.assert(fc.property(fc.array(probe, { maxLength: 5 }), (specs) => {
+    const file = specs.map((p) => ({
+      [p.kind]: p.target,
+      ...(p.text === undefined ? {} : { expect_text: p.text }),
+      expect_error: p.error,
+      ...(p.timeout === undefined ? {} : { timeout_s: p.timeout }),
+    }));
+    const read = probesFromJson(file, "p.json");
+    assert.deepEqual(
+      read.map((p) => [p.kind, p.target, p.expectError, p.timeoutS]),
+      specs.map((p) => [p.kind, p.target, p.error, p.timeout]),
+    );
+  }));
+  // Any JSON at all: probes or an InputError, never another error.
+  fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
+    try {
+      probesFromJson(value, "p.json");
+    } catch (error) {
+      assert.ok(error instanceof InputError, String(error));
+    }
+  }));
 });
