@@ -150,7 +150,8 @@ async function loadValidator(): Promise<Validate> {
     import("ajv/dist/2019.js"),
     import("ajv/dist/2020.js"),
   ]);
-  const options = { strict: false, validateFormats: false, allErrors: true };
+  // Not keeping used schemas: two probes of one tool with an `$id` would clash.
+  const options = { strict: false, validateFormats: false, allErrors: true, addUsedSchema: false };
   const byDialect = {
     "draft-07": new Ajv(options),
     "2019-09": new Ajv2019(options),
