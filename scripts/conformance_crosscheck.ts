@@ -73,6 +73,7 @@ try {
     const { code, text } = await run([
       "run",
       "-A",
+      "--no-lock", // the suite is no dependency of ours: keep it out of deno.lock
       "npm:@modelcontextprotocol/conformance",
       "server",
       "--url",
