@@ -297,7 +297,9 @@ export {
   checkServer,
   DoctorCheck,
   doctorReport,
+  probesFromJson,
   readBaseline,
+  readProbeFile,
   runDoctor,
   writeBaseline,
 } from "./lib/doctor/mod.ts";
@@ -315,9 +317,13 @@ export type {
   EnvReader,
   FindingSeverity,
   IgnoreRule,
+  Probe,
+  ProbeKind,
   RunDoctorOptions,
+  ServerProbeOptions,
   StartCause,
 } from "./lib/doctor/mod.ts";
+export type { ClientCapabilityName } from "./lib/mcp/mod.ts";
 
 // `deno run jsr:@toolscore/cli eval …`: run as the main module, the package's default export is
 // the CLI. Imported dynamically, so `import { evaluate } from "@toolscore/cli"` neither starts

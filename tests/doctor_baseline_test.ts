@@ -92,7 +92,7 @@ Deno.test("toolscore doctor --update-baseline then --baseline: exactly the right
     const text = await Deno.readTextFile(baseline);
     assert.ok(
       text.startsWith(
-        '{\n  "baseline_version": 1,\n  "servers": {\n    "bad": {\n      "command": ',
+        '{\n  "baseline_version": 1,\n  "servers": {\n    "bad": {\n      "client_capabilities": [\n        "roots",\n        "sampling",\n        "elicitation"\n      ],\n      "command": ',
       ),
       text,
     );

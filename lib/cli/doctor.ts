@@ -4,7 +4,8 @@
  * it offers — printed as a checklist with a fix for each problem. Exits 1
  * when a check fails (or warns, with `--fail-on-warn`). With `--all`, every
  * server of a client config; with `--baseline`/`--update-baseline`, catalog
- * drift against a reviewed baseline file.
+ * drift against a reviewed baseline file; with `--probe`, calls what a
+ * probe file lists (issue 39), and nothing else.
  *
  * @module
  */
@@ -35,6 +36,9 @@ import { doctorAllMarkdown, doctorMarkdown } from "../doctor/markdown.ts";
 import { MARKDOWN_REPORT_FLAGS, reportTargets, writeReports } from "./report_flags.ts";
 import { readyOutputFile, readyReports } from "./output_ready.ts";
 import { quietDoctorReport } from "./doctor_quiet.ts";
+import { readProbeFile } from "../doctor/probe_file.ts";
+import { probesByServer } from "./doctor_probes.ts";
+import { parseClientCapabilities } from "../mcp/client_capabilities.ts";
 
 const FLAGS = {
   spec: { type: "string" },
@@ -58,6 +62,10 @@ const FLAGS = {
   "update-baseline": { type: "string" },
   "baseline-entry": { type: "string" },
   ignore: { type: "string", multiple: true },
+  probe: { type: "string" },
+  "probe-deadline": { type: "string" },
+  "allow-side-effects": { type: "boolean" },
+  "client-capabilities": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   "fail-on-warn": { type: "boolean" },
   json: { type: "boolean" },
@@ -76,6 +84,7 @@ export const CLI_TERMS: Readonly<DoctorTerms> = Object.freeze({
   deadline: "--deadline",
   env: "-e KEY=VALUE",
   input: (id: string) => `pass --input ${id}=VALUE`,
+  allowSideEffects: "--allow-side-effects",
 });
 
 const HELP = `toolscore doctor — catch a broken setup before an agent run spends money
@@ -85,13 +94,18 @@ Usage:
                    [--no-server] [--json] [--fail-on-warn] [--markdown F]
                    [--github-summary] [-- SERVER COMMAND…]
   toolscore doctor --mcp-config FILE --all [--baseline B | --update-baseline B]
+  toolscore doctor --probe PROBES.yaml [--allow-side-effects] -- SERVER COMMAND…
 
 Checks, in order: spec, contract, keys, packages, prices, budget, (config), server-start,
 handshake, stdout, tools-list, tool-schemas, tool-lint, resources, prompts,
-shutdown, server-build, (catalog-drift), contract-tools. Each line shows ✓ (pass),
-! (warn), ✗ (fail) or - (skip), with a fix under each warning and failure.
-The server is started, asked what it offers and stopped; no tool is ever called,
-no resource read, no prompt fetched. Key and input values are never printed.
+shutdown, server-build, (catalog-drift), (probe:…), contract-tools. Each line shows
+✓ (pass), ! (warn), ✗ (fail) or - (skip), with a fix under each warning and failure.
+The server is started, asked what it offers and stopped; no tool is called unless
+--probe lists it (nor a resource read, nor a prompt fetched). Doctor declares the
+client capabilities roots, sampling and elicitation, as an editor would, and answers
+them: roots/list with the config's workspace folder (else none), sampling with an
+error ("doctor does not sample"), elicitation with decline. Key and input values are
+never printed.
 
 Options:
   --spec S                an agent spec (JSON or YAML): server, arms, tasks, keys, prices…
@@ -122,6 +136,16 @@ Options:
   --ignore CODE[@PATH]    silence a known finding: a code (lint.unannotated) or family (lint),
                           optionally only at or under a JSON pointer (/tools/search); repeatable.
                           A server spec's "ignore" list does the same
+  --probe FILE            call what FILE lists (JSON or YAML), one check each: a list of
+                          {tool, args, expect_text, expect_structured, expect_error,
+                          timeout_s, side_effects}, {resource: URI, expect_text} or
+                          {prompt, args, expect_text}; with --all, lists keyed by server name.
+                          args must fit the inputSchema; structuredContent the outputSchema
+  --allow-side-effects    probe tools not annotated readOnlyHint: true (else a probe of one
+                          needs side_effects: true)
+  --probe-deadline SECONDS  seconds for all probes together (default 120)
+  --client-capabilities none|default|LIST  what doctor declares as a client (default: roots,
+                          sampling, elicitation; LIST: comma-separated); a baseline records it
   --fail-on-warn          exit 1 on a warning too (for CI)
   --json                  print {schema, toolscore_version, checks (each with findings: code,
                           severity, path, message, class), counts, worst, server, timings_s,
@@ -149,6 +173,7 @@ Examples:
   toolscore doctor --spec agent.yaml --key OPENAI_API_KEY
   toolscore doctor --mcp-config .vscode/mcp.json --all --input api-key=…
   toolscore doctor --baseline mcp-baseline.json -- node server.js
+  toolscore doctor --probe probes.yaml -- npx -y @modelcontextprotocol/server-everything
 `;
 
 function pairs(values: string[], flag: string): Record<string, string> {
@@ -252,6 +277,27 @@ export const doctorCommand: Command = {
       const flag = baselinePath !== undefined ? "--baseline" : "--update-baseline";
       if (flags.values.spec === undefined) throw new UsageError(`${flag} needs a server`);
     }
+    const probePath = stringFlag(flags, "probe");
+    if (probePath !== undefined && (servers.length === 0 || flags.values["no-server"] === true)) {
+      throw new UsageError(
+        "--probe needs a server to call (-- CMD, --server, --url, --mcp-config)",
+      );
+    }
+    for (const flag of ["probe-deadline", "allow-side-effects"]) {
+      if (flags.values[flag] !== undefined && probePath === undefined) {
+        throw new UsageError(`--${flag} goes with --probe FILE`);
+      }
+    }
+    const probeDeadline = numberFlag(flags, "probe-deadline", [0.001, 86_400]);
+    const probes = probePath === undefined ? entries.map(() => []) : probesByServer(
+      await readProbeFile(probePath),
+      entries.map((entry) => entry.name),
+      probePath,
+    );
+    const capabilitiesFlag = stringFlag(flags, "client-capabilities");
+    const clientCapabilities = capabilitiesFlag === undefined
+      ? undefined
+      : parseClientCapabilities(capabilitiesFlag, "--client-capabilities");
     const quiet = flags.values.quiet === true;
     if (quiet && flags.values.json === true) {
       throw new UsageError("give --quiet or --json, not both");
@@ -263,7 +309,7 @@ export const doctorCommand: Command = {
     const stopListening = onInterrupt(io);
     const runs: ServerRun[] = [];
     try {
-      for (const entry of entries.length > 0 ? entries : [undefined]) {
+      for (const [index, entry] of (entries.length > 0 ? entries : [undefined]).entries()) {
         if (entry?.error !== undefined) {
           // One bad entry of --all fails alone.
           const check = new DoctorCheck("config", "fail", entry.error.message, {
@@ -288,6 +334,10 @@ export const doctorCommand: Command = {
           serverEnv,
           baseline,
           ignore,
+          probes: probes[index] ?? [],
+          allowSideEffects: flags.values["allow-side-effects"] === true,
+          probeDeadline,
+          clientCapabilities,
           terms: CLI_TERMS,
         });
         const serverOnly = all
@@ -312,9 +362,10 @@ export const doctorCommand: Command = {
         const catalog = run.inspection?.catalog;
         if (!catalog) continue;
         // One server named on the command line: keyed by its command too (it may rename itself).
-        catalogs[run.name] = !all && run.command !== undefined
-          ? { ...catalog, command: run.command }
-          : catalog;
+        catalogs[run.name] = {
+          ...catalog,
+          ...(!all && run.command !== undefined ? { command: run.command } : {}),
+        };
         const schemas = run.checks.find((check) => check.name === "tool-schemas");
         if (schemas?.status === "fail") {
           io.stderr(

@@ -4,7 +4,8 @@
  * catalog per server for review: `{baseline_version: 1, servers: {NAME:
  * catalog}}`, keys sorted, two-space indented, so that it diffs well. An
  * entry written from one server's command (`--update-baseline FILE -- CMD`)
- * also keeps that `command` (issue 38).
+ * also keeps that `command` (issue 38); every entry records the
+ * `client_capabilities` the doctor declared when it took it (issue 39).
  *
  * @module
  */
@@ -29,6 +30,11 @@ export interface Catalog {
    * so that the same command finds it after the server renamed itself.
    */
   command?: string;
+  /**
+   * The capabilities the doctor declared as a client when it took this
+   * catalog (issue 39): a server may offer more tools to a client with more.
+   */
+  client_capabilities?: string[];
 }
 
 /** The baseline file's version. */
@@ -154,6 +160,9 @@ export async function readBaseline(path: string): Promise<Record<string, Catalog
       resource_templates: part("resource_templates"),
       prompts: part("prompts"),
       ...(typeof catalog.command === "string" ? { command: catalog.command } : {}),
+      ...(Array.isArray(catalog.client_capabilities)
+        ? { client_capabilities: catalog.client_capabilities.filter((c) => typeof c === "string") }
+        : {}),
     };
   }
   return out;

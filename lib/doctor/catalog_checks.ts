@@ -252,6 +252,13 @@ export function baselineDriftCheck(
       },
     );
   }
+  // Issue 39: a server may list other tools to a client with other capabilities.
+  const [then, now] = [baseline.servers[key]!.client_capabilities, catalog.client_capabilities];
+  if (then !== undefined && now !== undefined && then.join() !== now.join()) {
+    note += ` (taken with client capabilities ${then.join(",") || "none"}, checked with ${
+      now.join(",") || "none"
+    }: a server may list other tools to other clients)`;
+  }
   const { kept, ignored } = keep(
     driftFindings(catalogDrift(baseline.servers[key]!, catalog)),
     rules,

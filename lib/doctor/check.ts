@@ -60,6 +60,16 @@ export interface DoctorCheckOptions {
    * @default {null}
    */
   cause?: StartCause | null;
+  /**
+   * Seconds the check took (a probe's call).
+   * @default {null}
+   */
+  durationS?: number | null;
+  /**
+   * A redacted, capped excerpt of what the server answered (a probe's).
+   * @default {null}
+   */
+  excerpt?: string | null;
 }
 
 /** A check in the file shape. */
@@ -76,6 +86,10 @@ export interface DoctorCheckJson {
   findings: DoctorFinding[];
   /** Why a server did not start (only on a failed start). */
   cause?: StartCause;
+  /** Seconds the check took (probes only). */
+  duration_s?: number;
+  /** A redacted, capped excerpt of the answer (probes only). */
+  excerpt?: string;
 }
 
 /**
@@ -106,13 +120,18 @@ export class DoctorCheck {
   readonly findings: readonly DoctorFinding[];
   /** Why a server did not start; `null` otherwise. */
   readonly cause: StartCause | null;
+  /** Seconds the check took; `null` when not timed. */
+  readonly durationS: number | null;
+  /** An excerpt of the answer; `null` when none. */
+  readonly excerpt: string | null;
 
   /**
    * Create a check result.
    *
    * @param name The check: `spec`, `contract`, `keys`, `packages`, `prices`, `budget`,
    *   `config` (a client config's entry), `server-start`, `handshake`, `stdout`, `tools-list`, `tool-schemas`, `tool-lint`,
-   *   `resources`, `prompts`, `shutdown`, `server-build`, `catalog-drift`, `contract-tools`.
+   *   `resources`, `prompts`, `shutdown`, `server-build`, `catalog-drift`, `contract-tools`,
+   *   `probe:NAME` (one per `--probe` entry).
    * @param status Its outcome.
    * @param detail One sentence saying what was found.
    * @param options The fix.
@@ -125,6 +144,8 @@ export class DoctorCheck {
   ) {
     this.fix = options.fix ?? null;
     this.cause = options.cause ?? null;
+    this.durationS = options.durationS ?? null;
+    this.excerpt = options.excerpt ?? null;
     this.findings = options.findings !== undefined && options.findings.length > 0
       ? [...options.findings]
       : status === "warn" || status === "fail"
@@ -146,6 +167,8 @@ export class DoctorCheck {
       findings: this.findings.map((finding) => ({ ...finding })),
     };
     if (this.cause !== null) out.cause = this.cause;
+    if (this.durationS !== null) out.duration_s = Math.round(this.durationS * 1000) / 1000;
+    if (this.excerpt !== null) out.excerpt = this.excerpt;
     return out;
   }
 }

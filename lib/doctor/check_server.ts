@@ -4,8 +4,8 @@
  * `resources/list`, `resources/templates/list`, `prompts/list` when its
  * capabilities say so (all pages) — then check the handshake, the lists with
  * the SDK's own schemas, the tool lint, the shutdown, the pinned build and,
- * given a baseline, the catalog's drift. It never sends `tools/call`, never
- * reads a resource and never gets a prompt.
+ * given a baseline, the catalog's drift. It sends `tools/call`, reads a
+ * resource or gets a prompt only when a probe lists it (`probe_run.ts`).
  *
  * Changed from the design page (issue 18): more checks (`handshake`,
  * `stdout`, `tool-lint`, `resources`, `prompts`, `shutdown`, and
@@ -15,6 +15,10 @@
  * Changed in issue 37: a `config` check first for a spec read from a client
  * config (`config_check.ts`); the linger of `server-start` (`linger_check.ts`);
  * what a server started may outlive it by `shutdownGrace` seconds.
+ *
+ * Changed in issue 39: the doctor declares client capabilities (roots,
+ * sampling, elicitation by default) and runs the probes it is given, one
+ * `probe:…` check each after the others.
  *
  * @module
  */
@@ -44,6 +48,8 @@ import { type DoctorTerms, LIBRARY_TERMS } from "./terms.ts";
 import { fixFor } from "./server_fixes.ts";
 import { configCheck } from "./config_check.ts";
 import { lingerCheck } from "./linger_check.ts";
+import { probeCheckName, runProbes, type ServerProbeOptions } from "./probe_run.ts";
+import { CLIENT_CAPABILITIES } from "../mcp/client_capabilities.ts";
 import {
   buildCheck,
   type FetchedList,
@@ -54,7 +60,7 @@ import {
 } from "./server_checks.ts";
 
 /** Options for {@linkcode checkServer}. */
-export interface CheckServerOptions {
+export interface CheckServerOptions extends ServerProbeOptions {
   /**
    * The build the server must be (`serverInfo` and the tool list's hash);
    * the spec's `verify` when absent.
@@ -237,6 +243,7 @@ export async function inspectServer(
       inputs: options.inputs,
       env: options.env,
       terms,
+      clientCapabilities: options.clientCapabilities ?? CLIENT_CAPABILITIES,
       killGraceMs: options.killGraceMs,
       shutdownGraceMs: options.shutdownGrace === undefined
         ? undefined
@@ -259,6 +266,8 @@ export async function inspectServer(
     if (options.baseline) {
       inspection.checks.push(new DoctorCheck("catalog-drift", "skip", "the server did not start"));
     }
+    const probes = (options.probes ?? []).map(probeCheckName);
+    inspection.checks.push(...skipped(probes, "the server did not start"));
     return inspection;
   }
   const { name, version, protocolVersion } = session.identity;
@@ -292,6 +301,7 @@ export async function inspectServer(
   let tools: unknown[] | null = null;
   let toolsError: McpServerError | null = null;
   const lists: FetchedList[] = [];
+  let probeChecks: DoctorCheck[] = [];
   try {
     try {
       tools = await session.listToolsRaw();
@@ -306,6 +316,13 @@ export async function inspectServer(
       }
       if (declared(capabilities, "prompts")) lists.push(await fetchList(session, "prompts/list"));
     }
+    const prompts = lists.find((list) => list.method === "prompts/list")?.items ?? [];
+    probeChecks = await runProbes(session, { tools, prompts }, options.probes ?? [], {
+      ...options,
+      timeout: perRequest,
+      deadline: options.probeDeadline,
+      allowTerm: terms.allowSideEffects,
+    });
     // A server that crashes just after the handshake would pass: keep it open a while.
     const crashed = await lingerCheck(session, spec, options.linger ?? 1, terms, options);
     if (crashed !== null) checks[startAt] = crashed;
@@ -387,6 +404,7 @@ export async function inspectServer(
       buildCheck(options.verify ?? spec.verify, session.identity, toolsSha256([])),
     );
     if (options.baseline) checks.push(new DoctorCheck("catalog-drift", "skip", "no tool list"));
+    checks.push(...probeChecks);
     return inspection;
   }
 
@@ -425,12 +443,15 @@ export async function inspectServer(
   }, rules));
   checks.push(...tail, buildCheck(options.verify ?? spec.verify, session.identity, hash));
 
-  inspection.catalog = catalogOf({
-    tools,
-    resources: summary.resources,
-    resourceTemplates: summary.resource_templates,
-    prompts: summary.prompts,
-  });
+  inspection.catalog = {
+    ...catalogOf({
+      tools,
+      resources: summary.resources,
+      resourceTemplates: summary.resource_templates,
+      prompts: summary.prompts,
+    }),
+    client_capabilities: [...(options.clientCapabilities ?? CLIENT_CAPABILITIES)],
+  };
   if (options.baseline) {
     const command = describeServer({ ...spec, name: undefined });
     checks.push(
@@ -444,12 +465,13 @@ export async function inspectServer(
       ),
     );
   }
+  checks.push(...probeChecks);
   return inspection;
 }
 
 /**
- * Start a server, list what it offers and check it; nothing is called (never
- * `tools/call`). The checks, in order: {@linkcode SERVER_CHECKS} (and
+ * Start a server, list what it offers and check it; nothing is called unless
+ * `probes` lists it. The checks, in order: {@linkcode SERVER_CHECKS} (and
  * `catalog-drift` given a baseline). A local server, and whatever it
  * started, is always stopped before this returns.
  *

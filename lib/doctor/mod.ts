@@ -30,3 +30,5 @@ export * from "./schema_drift.ts";
 export * from "./catalog_checks.ts";
 export * from "./ignore.ts";
 export * from "./start_cause.ts";
+export * from "./probe_file.ts";
+export * from "./probe_run.ts";

@@ -25,9 +25,10 @@ import {
   permittedEnv,
 } from "./checks.ts";
 import { checkContracts, checkContractTools } from "./contract_checks.ts";
+import type { ServerProbeOptions } from "./probe_run.ts";
 
 /** Options for {@linkcode runDoctor}. */
-export interface RunDoctorOptions {
+export interface RunDoctorOptions extends ServerProbeOptions {
   /**
    * An agent spec to check (server, keys, packages, prices, budget, task contracts).
    * @default {undefined}
@@ -250,6 +251,10 @@ export async function inspectDoctor(options: RunDoctorOptions = {}): Promise<Doc
       inputs: options.inputs,
       env: options.serverEnv,
       baseline: options.baseline,
+      probes: options.probes,
+      allowSideEffects: options.allowSideEffects,
+      probeDeadline: options.probeDeadline,
+      clientCapabilities: options.clientCapabilities,
       // The server entry's own list (a config's or a spec's `ignore`), then the caller's.
       ignore: [
         ...(options.ignore ?? []),

@@ -27,6 +27,8 @@ export interface DoctorTerms {
   env: string;
   /** Giving a `${input:ID}` value. */
   input: (id: string) => string;
+  /** Allowing probes of tools that may have side effects. */
+  allowSideEffects: string;
 }
 
 /** The library's terms: its options. */
@@ -41,4 +43,5 @@ export const LIBRARY_TERMS: Readonly<DoctorTerms> = Object.freeze({
   deadline: "the deadline option",
   env: "the env option",
   input: (id: string) => `give it in the inputs option ({"${id}": "…"})`,
+  allowSideEffects: "allowSideEffects: true",
 });

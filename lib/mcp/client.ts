@@ -19,19 +19,23 @@ import { McpServerError } from "./server_error.ts";
 import { isRemoteSpec, type McpServerSpec } from "./server_spec.ts";
 import { readEnv, type VariableContext } from "./server_env.ts";
 import { type ChildExit, DenoCommandTransport } from "./transport.ts";
-import { httpTransport, stdioTransport, type StdioTransportOptions } from "./session_transport.ts";
+import { httpTransport, stdioTransport } from "./session_transport.ts";
 import type { LeftBehind } from "./server_error.ts";
 import { endSession, RecordingTransport } from "./recording_transport.ts";
 import { errorCode, failure, redact, secretValues, type SessionTerms } from "./client_failure.ts";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { answerClientRequests, capabilitiesObject } from "./client_capabilities.ts";
+import type { McpSessionOptions } from "./session_options.ts";
 
 export { leftBehindNote, type SessionTerms } from "./client_failure.ts";
+export type { McpSessionOptions } from "./session_options.ts";
 
 const MAX_PAGES = 1000;
 
 // Lists checked loosely here: one bad item must not hide the others from the doctor.
 const PAGE = z.object({ nextCursor: z.string().optional() }).loose();
+const RAW = z.object({}).loose();
 
 /** The lists {@linkcode McpSession.listAll} pages through, and the key of each. */
 export const LIST_KEYS = {
@@ -43,46 +47,6 @@ export const LIST_KEYS = {
 
 /** A list method. */
 export type ListMethod = keyof typeof LIST_KEYS;
-
-/** Options for {@linkcode McpSession.open}. */
-export interface McpSessionOptions extends Pick<StdioTransportOptions, "shutdownGraceMs"> {
-  /**
-   * Seconds each request may take; wins over the spec's `timeout_s`.
-   * @default {undefined} (the spec's `timeout_s`, else 30)
-   */
-  timeoutS?: number;
-  /**
-   * Seconds the whole session may take, however many requests (a server that
-   * pages `tools/list` forever is stopped).
-   * @default {undefined} (no deadline)
-   */
-  deadlineS?: number;
-  /**
-   * Reads one of our environment variables (for the child's base environment and `${NAME}`).
-   * @default {readEnv} (`undefined` without permission, never a prompt)
-   */
-  lookup?: (name: string) => string | undefined;
-  /**
-   * Values for `${input:ID}` references (VS Code prompts for them).
-   * @default {{}}
-   */
-  inputs?: Readonly<Record<string, string>>;
-  /**
-   * More variables for a local server, over its spec's `env`.
-   * @default {{}}
-   */
-  env?: Readonly<Record<string, string>>;
-  /**
-   * Milliseconds between closing stdin, SIGTERM and SIGKILL on shutdown.
-   * @default {1500}
-   */
-  killGraceMs?: number;
-  /**
-   * How messages name the settings (the library's options, or the CLI's flags).
-   * @default {undefined} (the options' names)
-   */
-  terms?: SessionTerms;
-}
 
 /** What the server said about itself in `initialize`. */
 export interface ServerIdentity {
@@ -196,7 +160,11 @@ export class McpSession implements AsyncDisposable {
     }
     const recorder = new RecordingTransport(inner);
     const secrets = secretValues(spec, lookup, options);
-    const client = new Client({ name: "toolscore", version: denoJson.version });
+    const declared = options.clientCapabilities ?? [];
+    const client = new Client({ name: "toolscore", version: denoJson.version }, {
+      capabilities: capabilitiesObject(declared),
+    });
+    answerClientRequests(client, declared, spec.workspaceFolder);
     client.onerror = () => {}; // stray stdout lines are kept by the transport for the error message
     const started = performance.now();
     const wait = Math.min(timeoutS * 1000, deadlineAt - started);
@@ -245,7 +213,7 @@ export class McpSession implements AsyncDisposable {
    */
   async exitWithin(ms: number): Promise<ChildExit | null> {
     const local = this.#transport instanceof DenoCommandTransport ? this.#transport : undefined;
-    await local?.waitForExit(this.#openedAt + ms - performance.now());
+    await local?.waitForExit(Math.max(0, this.#openedAt + ms - performance.now()));
     return local?.exit ?? null;
   }
 
@@ -348,14 +316,8 @@ export class McpSession implements AsyncDisposable {
             });
           }
           throw await failure({
-            spec: this.spec,
-            transport: this.#transport,
-            recorder: this.#recorder,
+            ...this.#failureContext(method, this.#timeoutS),
             error,
-            step: method,
-            timeoutS: this.#timeoutS,
-            secrets: this.#secrets,
-            terms: this.#terms,
             deadline: wait < this.#timeoutS * 1000,
           });
         }
@@ -455,17 +417,56 @@ export class McpSession implements AsyncDisposable {
     }
   }
 
-  // What a failed tools/call throws: the session's error, with the server's output.
-  #callFailure(error: unknown, name: string): Promise<McpServerError> {
-    return failure({
+  /**
+   * Send one request (`tools/call`, `resources/read`, `prompts/get`…) and return the raw result
+   * or the server's JSON-RPC error (redacted); a timeout (the SDK cancelled the request, the session
+   * stays open), an exit or a closed connection throws.
+   *
+   * @param method The method.
+   * @param params Its params.
+   * @param timeoutS Seconds it may take (default: the session's timeout).
+   * @returns The result as sent, or the error.
+   * @throws {McpServerError} On a timeout, an exit, a closed connection or an HTTP failure.
+   */
+  async requestOrError(method: string, params: JsonObject, timeoutS = this.#timeoutS): Promise<
+    { result: JsonObject } | { error: { code: number; message: string } }
+  > {
+    try {
+      const timeout = Math.max(1, timeoutS * 1000);
+      return { result: await this.#client.request({ method, params }, RAW, { timeout }) };
+    } catch (error) {
+      const code = errorCode(error);
+      if (error instanceof McpError && code !== undefined && code !== -32000 && code !== -32001) {
+        return { error: { code, message: redact(error.message, this.#secrets) } };
+      }
+      if (code === -32001 && !this.#closed) {
+        throw new McpServerError("timeout", `${method} took longer than ${+timeoutS.toFixed(2)} s`);
+      }
+      throw await failure({
+        ...this.#failureContext(method, timeoutS),
+        error,
+        deadline: false,
+      });
+    }
+  }
+
+  #failureContext(step: string, timeoutS: number) {
+    return {
       spec: this.spec,
       transport: this.#transport,
       recorder: this.#recorder,
-      error,
-      step: `tools/call ${name}`,
-      timeoutS: this.#timeoutS,
+      step,
+      timeoutS,
       secrets: this.#secrets,
       terms: this.#terms,
+    };
+  }
+
+  // What a failed tools/call throws: the session's error, with the server's output.
+  #callFailure(error: unknown, name: string): Promise<McpServerError> {
+    return failure({
+      ...this.#failureContext(`tools/call ${name}`, this.#timeoutS),
+      error,
       deadline: false,
     });
   }

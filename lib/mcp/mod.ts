@@ -24,3 +24,4 @@ export * from "./process_group.ts";
 export * from "./recording_transport.ts";
 export * from "./client_failure.ts";
 export * from "./client.ts";
+export * from "./client_capabilities.ts";
