@@ -16,6 +16,8 @@ import {
 Deno.test("SHAPES has one document reader per format, in the detection order", () => {
   assert.deepEqual(READERS.map((r) => r.name), [
     "toolscore",
+    "swe-agent",
+    "mini-swe-agent",
     "fast-agent",
     "openai",
     "openai-responses",
@@ -51,7 +53,7 @@ Deno.test("SHAPES: line sniffers come first, each row names its extensions", () 
   assert.equal(new Set(SHAPES.map((row) => row.shape)).size, SHAPES.length, "shape names unique");
   assert.deepEqual(
     TRACE_FILE_EXTENSIONS,
-    [".json", ".jsonl", ".log", ".ndjson", ".sse", ".txt", ".vcr", ".yaml", ".yml"],
+    [".json", ".jsonl", ".log", ".ndjson", ".sse", ".traj", ".txt", ".vcr", ".yaml", ".yml"],
   );
 });
 

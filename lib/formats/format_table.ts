@@ -45,6 +45,8 @@ const SHAPE_TEXT: Record<FormatName, string> = {
   custom: "{calls|tool_calls: […]} or a list of {tool|name, args|arguments|input, …}",
   "tau-bench": "τ-bench results/trajectories [{task_id, reward, info, traj}] or one record",
   "tau2-bench": "τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked",
+  "swe-agent": "SWE-agent .traj {trajectory, history, info}; tool_calls, or actions as bash calls",
+  "mini-swe-agent": "mini-swe-agent .traj.json chats; ```bash blocks read as bash calls",
 };
 
 /**

@@ -50,6 +50,8 @@ import { langfuseReader } from "./langfuse.ts";
 import { envelopedChunks } from "./vercel_ai_envelope.ts";
 import { managedAgentsMessages } from "./managed_agents.ts";
 import { streamFormat } from "./streams.ts";
+import { sweAgentReader } from "./swe_agent.ts";
+import { miniSweAgentReader } from "./mini_swe_agent.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -196,6 +198,19 @@ export const SHAPES: readonly ShapeSniffer[] = [
     extensions: [".json", ".jsonl", ".yaml", ".yml"],
     document: toolscoreReader,
   },
+  // Agent harnesses (issue 35), before openai: their files are chats too.
+  {
+    shape: "swe-agent",
+    format: "swe-agent",
+    extensions: [".traj", ".json"],
+    document: sweAgentReader,
+  },
+  {
+    shape: "mini-swe-agent",
+    format: "mini-swe-agent",
+    extensions: JSON_FILES,
+    document: miniSweAgentReader,
+  },
   // Before openai: a fast-agent history is `{messages}` whose tool_calls are keyed by id.
   { shape: "fast-agent", format: "fast-agent", extensions: JSON_FILES, document: fastAgentReader },
   { shape: "openai", format: "openai", extensions: JSON_FILES, document: openaiReader },
@@ -314,6 +329,8 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "fast-agent",
   "adk",
   "langfuse",
+  "swe-agent",
+  "mini-swe-agent",
   "custom",
   "tau-bench",
   "tau2-bench",

@@ -81,7 +81,9 @@ export type FormatName =
   | "langfuse"
   | "custom"
   | "tau-bench"
-  | "tau2-bench";
+  | "tau2-bench"
+  | "swe-agent"
+  | "mini-swe-agent";
 
 /** Token usage of a trace. */
 export interface Usage {

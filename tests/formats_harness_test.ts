@@ -1,0 +1,117 @@
+/**
+ * Issue 35, part B: agent-harness logs (SWE-agent, mini-swe-agent). The real
+ * files are in `testdata/formats/real/` (checked by `formats_real_test.ts`);
+ * the cases no public file shows (a message with two action blocks, the
+ * JSON observation of mini-swe-agent's tool-calling configuration) are
+ * built here from mini-swe-agent's templates (`config/mini.yaml`,
+ * `config/default.yaml`) and say so.
+ */
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import "../lib/base/_heavy.ts";
+import { tracesFromText } from "../lib/formats/detect.ts";
+import { fencedCommands } from "../lib/formats/mini_swe_agent.ts";
+import { callFailed, type FormatName } from "../lib/scoring/calls.ts";
+
+const REAL = "testdata/formats/real";
+
+function read(value: unknown, format: "auto" | FormatName = "auto") {
+  return tracesFromText(JSON.stringify(value), "doc.json", { format });
+}
+
+const SYSTEM = {
+  role: "system",
+  content: "To finish, issue the following command: `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`",
+};
+
+Deno.test("tracesFromText() reads a mini-swe-agent trajectory as bash calls, never a silent zero", () => {
+  const path = `${REAL}/mini-swe-agent-github-issue.traj.json`;
+  const text = Deno.readTextFileSync(path);
+  const [trace] = tracesFromText(text, path, { format: "auto" });
+  assert.equal(trace?.format, "mini-swe-agent");
+  assert.equal(trace?.calls.length, 10);
+  assert.ok(trace?.calls.every((c) => c.tool === "bash" && c.metadata?.text_action === true));
+  assert.equal(trace?.calls[0]?.metadata?.returncode, 1);
+  assert.ok(callFailed(trace!.calls[0]!));
+  assert.match(trace?.finalAnswer ?? "", /^diff --git/);
+  // Forced as an OpenAI chat, the file holds no tool_calls: the old reading is not the default.
+  const [chat] = tracesFromText(text, path, { format: "openai" });
+  assert.equal(chat?.calls.length, 0);
+});
+
+Deno.test("tracesFromText() makes no call of a mini-swe-agent message with two action blocks", () => {
+  const [trace] = read([
+    SYSTEM,
+    { role: "assistant", content: "```bash\nls\n```\nand\n```bash\npwd\n```" },
+    { role: "user", content: "Please always provide EXACTLY ONE action in triple backticks." },
+    { role: "assistant", content: "THOUGHT: one\n\n```bash\nls\n```" },
+    { role: "user", content: "<returncode>0</returncode>\n<output>\na.py\n</output>" },
+  ]);
+  assert.equal(trace?.format, "mini-swe-agent");
+  assert.deepEqual(trace?.calls.map((c) => c.args), [{ command: "ls" }]);
+  assert.equal(trace?.calls[0]?.result, "a.py");
+  assert.equal(trace?.calls[0]?.isError, false);
+});
+
+Deno.test("tracesFromText() reads mini-swe-agent's JSON observations and its saved {info, messages}", () => {
+  const [trace] = read({
+    info: { mini_version: "1.17.0", exit_status: "Submitted", submission: "patch" },
+    trajectory_format: "mini-swe-agent-1.1",
+    messages: [
+      { role: "assistant", content: "x", extra: { actions: [{ command: "false" }] } },
+      { role: "user", content: '{"returncode": 1, "output": ""}' },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "c1", function: { name: "bash", arguments: '{"command":"ls"}' } }],
+      },
+      { role: "tool", tool_call_id: "c1", content: '{\n  "returncode": 0,\n  "output": "a"\n}' },
+    ],
+  });
+  assert.equal(trace?.format, "mini-swe-agent");
+  assert.equal(trace?.calls[0]?.error, "exit code 1");
+  assert.equal(trace?.calls[1]?.id, "c1");
+  assert.equal(trace?.calls[1]?.isError, false);
+  assert.equal(trace?.finalAnswer, "patch");
+  assert.equal(trace?.metadata?.exit_status, "Submitted");
+});
+
+Deno.test("tracesFromText() reads SWE-agent history tool_calls paired by tool_call_ids lists", () => {
+  const path = `${REAL}/swe-agent-test-repo-function-calling.traj`;
+  const [trace] = tracesFromText(Deno.readTextFileSync(path), path, { format: "auto" });
+  assert.equal(trace?.format, "swe-agent");
+  assert.deepEqual(trace?.calls.map((c) => c.tool), ["find_file", "open", "edit", "bash", "bash"]);
+  assert.deepEqual(trace?.calls[0]?.args, { file_name: "missing_colon.py" });
+  assert.match(String(trace?.calls[0]?.result), /Found 1 matches/);
+  // The last step (submit) is only in the trajectory: a text action with its duration.
+  assert.deepEqual(trace?.calls[4]?.args, { command: "submit" });
+  assert.ok((trace?.calls[4]?.durationS ?? 0) > 0);
+  assert.deepEqual(trace?.usage, { inputTokens: 7141, outputTokens: 243 });
+  assert.equal(trace?.metadata?.exit_status, "submitted");
+});
+
+Deno.test("tracesFromText() refuses a document forced as swe-agent that has no trajectory", () => {
+  assert.throws(
+    () => read({ messages: [] }, "swe-agent"),
+    /not a SWE-agent trajectory/,
+  );
+  assert.throws(() => read({ hello: 1 }, "mini-swe-agent"), /not a mini-swe-agent trajectory/);
+});
+
+Deno.test("fencedCommands() finds each closed block in order and never more than 64", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.stringMatching(/^[a-z ]{1,12}$/), { maxLength: 80 }),
+      fc.string({ maxLength: 20 }),
+      (commands, noise) => {
+        const clean = noise.replaceAll("`", "");
+        const text = commands.map((c) => `${clean}\n\`\`\`bash\n${c}\n\`\`\`\n`).join("");
+        const want = commands.map((c) => c.trim()).slice(0, 64);
+        assert.deepEqual(fencedCommands(text), want);
+      },
+    ),
+  );
+  assert.deepEqual(fencedCommands("```bash\nunclosed"), []);
+  assert.deepEqual(fencedCommands("```bashful\nx\n```"), []);
+});
