@@ -115,3 +115,20 @@ Deno.test("fencedCommands() finds each closed block in order and never more than
   assert.deepEqual(fencedCommands("```bash\nunclosed"), []);
   assert.deepEqual(fencedCommands("```bashful\nx\n```"), []);
 });
+
+Deno.test("tracesFromText() reads a gemini-cli .responses file as one trace of its streamed turns", () => {
+  const path = `${REAL}/gemini-cli-parallel-tools.responses`;
+  const [trace, ...rest] = tracesFromText(Deno.readTextFileSync(path), path, { format: "auto" });
+  assert.equal(rest.length, 0);
+  assert.equal(trace?.format, "gemini-cli");
+  assert.deepEqual(trace?.calls.map((c) => c.tool), [
+    "read_file",
+    "read_file",
+    "write_file",
+    "read_file",
+    "read_file",
+  ]);
+  assert.ok(trace?.calls.every((c) => c.result === undefined && c.isError === undefined));
+  assert.deepEqual(trace?.skipped, [{ type: "generateContent", count: 2 }]);
+  assert.equal(trace?.finalAnswer, "All waves completed successfully.");
+});

@@ -18,6 +18,7 @@ Deno.test("SHAPES has one document reader per format, in the detection order", (
     "toolscore",
     "swe-agent",
     "mini-swe-agent",
+    "gemini-cli",
     "fast-agent",
     "openai",
     "openai-responses",
@@ -53,7 +54,19 @@ Deno.test("SHAPES: line sniffers come first, each row names its extensions", () 
   assert.equal(new Set(SHAPES.map((row) => row.shape)).size, SHAPES.length, "shape names unique");
   assert.deepEqual(
     TRACE_FILE_EXTENSIONS,
-    [".json", ".jsonl", ".log", ".ndjson", ".sse", ".traj", ".txt", ".vcr", ".yaml", ".yml"],
+    [
+      ".json",
+      ".jsonl",
+      ".log",
+      ".ndjson",
+      ".responses",
+      ".sse",
+      ".traj",
+      ".txt",
+      ".vcr",
+      ".yaml",
+      ".yml",
+    ],
   );
 });
 

@@ -52,6 +52,7 @@ import { managedAgentsMessages } from "./managed_agents.ts";
 import { streamFormat } from "./streams.ts";
 import { sweAgentReader } from "./swe_agent.ts";
 import { miniSweAgentReader } from "./mini_swe_agent.ts";
+import { geminiCliReader, isFakeResponseLine } from "./gemini_cli.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -116,6 +117,12 @@ export const SHAPES: readonly ShapeSniffer[] = [
     format: "mcp",
     extensions: [".jsonl"],
     lines: linesOf("mcp", isJsonRpcMessage),
+  },
+  {
+    shape: "gemini-cli (fake-response lines)",
+    format: "gemini-cli",
+    extensions: [".jsonl", ".responses"],
+    lines: linesOf("gemini-cli", isFakeResponseLine, geminiCliReader),
   },
   {
     shape: "otel (span lines)",
@@ -210,6 +217,12 @@ export const SHAPES: readonly ShapeSniffer[] = [
     format: "mini-swe-agent",
     extensions: JSON_FILES,
     document: miniSweAgentReader,
+  },
+  {
+    shape: "gemini-cli",
+    format: "gemini-cli",
+    extensions: [".json", ".responses"],
+    document: geminiCliReader,
   },
   // Before openai: a fast-agent history is `{messages}` whose tool_calls are keyed by id.
   { shape: "fast-agent", format: "fast-agent", extensions: JSON_FILES, document: fastAgentReader },
@@ -331,6 +344,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "langfuse",
   "swe-agent",
   "mini-swe-agent",
+  "gemini-cli",
   "custom",
   "tau-bench",
   "tau2-bench",

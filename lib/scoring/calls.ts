@@ -83,7 +83,8 @@ export type FormatName =
   | "tau-bench"
   | "tau2-bench"
   | "swe-agent"
-  | "mini-swe-agent";
+  | "mini-swe-agent"
+  | "gemini-cli";
 
 /** Token usage of a trace. */
 export interface Usage {
