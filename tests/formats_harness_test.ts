@@ -132,3 +132,28 @@ Deno.test("tracesFromText() reads a gemini-cli .responses file as one trace of i
   assert.deepEqual(trace?.skipped, [{ type: "generateContent", count: 2 }]);
   assert.equal(trace?.finalAnswer, "All waves completed successfully.");
 });
+
+Deno.test("tracesFromText() reads OpenHands events: the model's arguments, observations by cause, exit codes", () => {
+  const path = `${REAL}/openhands-trajs-basic-gui-mode.json`;
+  const [trace] = tracesFromText(Deno.readTextFileSync(path), path, { format: "auto" });
+  assert.equal(trace?.format, "openhands");
+  assert.deepEqual(trace?.calls.map((c) => c.tool), [
+    "execute_bash",
+    "str_replace_editor",
+    "str_replace_editor",
+    "execute_bash",
+  ]);
+  assert.deepEqual(trace?.calls[0]?.args, { command: "mkdir -p /workspace/todo-app" });
+  assert.equal(trace?.calls[3]?.metadata?.exit_code, -1);
+  assert.ok(callFailed(trace!.calls[3]!));
+  assert.equal(trace?.model, "claude-3-5-sonnet-20241022");
+});
+
+Deno.test("tracesFromText() reads an OpenHands resolver JSONL as one trace per line with its patch", () => {
+  const path = `${REAL}/openhands-resolver-mock-output.jsonl`;
+  const traces = tracesFromText(Deno.readTextFileSync(path), path, { format: "auto" });
+  assert.deepEqual(traces.map((t) => t.calls.length), [3, 21]);
+  assert.deepEqual(traces[0]?.calls[0]?.args, { command: "touch LICENSE" });
+  assert.equal(traces[0]?.calls[0]?.isError, false);
+  assert.match(traces[0]?.finalAnswer ?? "", /^diff --git a\/LICENSE/);
+});

@@ -19,6 +19,7 @@ Deno.test("SHAPES has one document reader per format, in the detection order", (
     "swe-agent",
     "mini-swe-agent",
     "gemini-cli",
+    "openhands",
     "fast-agent",
     "openai",
     "openai-responses",

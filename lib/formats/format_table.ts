@@ -47,6 +47,8 @@ const SHAPE_TEXT: Record<FormatName, string> = {
   "tau2-bench": "τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked",
   "swe-agent": "SWE-agent .traj {trajectory, history, info}; tool_calls, or actions as bash calls",
   "gemini-cli": "gemini-cli fake-response files (.responses): JSONL of {method, response}",
+  openhands:
+    "OpenHands event logs (action/observation events) or resolver output {instruction, history}",
   "mini-swe-agent": "mini-swe-agent .traj.json chats; ```bash blocks read as bash calls",
 };
 

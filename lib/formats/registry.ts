@@ -53,6 +53,7 @@ import { streamFormat } from "./streams.ts";
 import { sweAgentReader } from "./swe_agent.ts";
 import { miniSweAgentReader } from "./mini_swe_agent.ts";
 import { geminiCliReader, isFakeResponseLine } from "./gemini_cli.ts";
+import { openhandsReader } from "./openhands.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -224,6 +225,7 @@ export const SHAPES: readonly ShapeSniffer[] = [
     extensions: [".json", ".responses"],
     document: geminiCliReader,
   },
+  { shape: "openhands", format: "openhands", extensions: JSON_FILES, document: openhandsReader },
   // Before openai: a fast-agent history is `{messages}` whose tool_calls are keyed by id.
   { shape: "fast-agent", format: "fast-agent", extensions: JSON_FILES, document: fastAgentReader },
   { shape: "openai", format: "openai", extensions: JSON_FILES, document: openaiReader },
@@ -345,6 +347,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "swe-agent",
   "mini-swe-agent",
   "gemini-cli",
+  "openhands",
   "custom",
   "tau-bench",
   "tau2-bench",

@@ -84,7 +84,8 @@ export type FormatName =
   | "tau2-bench"
   | "swe-agent"
   | "mini-swe-agent"
-  | "gemini-cli";
+  | "gemini-cli"
+  | "openhands";
 
 /** Token usage of a trace. */
 export interface Usage {
