@@ -1,5 +1,6 @@
 /**
- * Issue 35, part B: agent-harness logs (SWE-agent, mini-swe-agent). The real
+ * Issue 35, part B: agent-harness logs (SWE-agent, mini-swe-agent, gemini-cli,
+ * OpenHands, Inspect AI). The real
  * files are in `testdata/formats/real/` (checked by `formats_real_test.ts`);
  * the cases no public file shows (a message with two action blocks, the
  * JSON observation of mini-swe-agent's tool-calling configuration) are
@@ -12,6 +13,8 @@ import fc from "fast-check";
 import "../lib/base/_heavy.ts";
 import { tracesFromText } from "../lib/formats/detect.ts";
 import { fencedCommands } from "../lib/formats/mini_swe_agent.ts";
+import { tracesFromEvalZip } from "../lib/formats/inspect_zip.ts";
+import { runCollect } from "./_cli.ts";
 import { callFailed, type FormatName } from "../lib/scoring/calls.ts";
 
 const REAL = "testdata/formats/real";
@@ -156,4 +159,73 @@ Deno.test("tracesFromText() reads an OpenHands resolver JSONL as one trace per l
   assert.deepEqual(traces[0]?.calls[0]?.args, { command: "touch LICENSE" });
   assert.equal(traces[0]?.calls[0]?.isError, false);
   assert.match(traces[0]?.finalAnswer ?? "", /^diff --git a\/LICENSE/);
+});
+
+Deno.test("tracesFromEvalZip() refuses a zip bomb before inflating it, with exit 2 from the CLI", async () => {
+  const { zipSync } = await import("fflate");
+  // 64 MiB of one byte deflates about 1000-fold: over the ratio an Inspect sample may have.
+  const bomb = zipSync({ "samples/1_epoch_1.json": new Uint8Array(64 * 1024 * 1024).fill(32) }, {
+    level: 9,
+  });
+  assert.ok(bomb.length < 1024 * 1024);
+  assert.throws(() => tracesFromEvalZip(bomb, "bomb.eval"), /inflates \d+-fold, over the 200-fold/);
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeFileSync(`${dir}/bomb.eval`, bomb);
+    const run = await runCollect(["inspect", `${dir}/bomb.eval`]);
+    assert.equal(run.code, 2);
+    assert.match(run.err, /bomb\.eval: samples\/1_epoch_1\.json inflates/);
+    assert.doesNotMatch(run.err, /\n\s+at /);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("tracesFromEvalZip() applies the JSON limits to an inflated sample", async () => {
+  const { strToU8, zipSync } = await import("fflate");
+  const deep = `{"id":1,"epoch":1,"input":"x","messages":[],"store":${"[".repeat(1500)}${
+    "]".repeat(1500)
+  }}`;
+  const zip = zipSync({ "samples/1_epoch_1.json": strToU8(deep) });
+  assert.throws(() => tracesFromEvalZip(zip, "deep.eval"), /deep\.eval:samples\/1_epoch_1\.json/);
+  const notInspect = zipSync({ "word/document.xml": strToU8("<w/>") });
+  assert.throws(() => tracesFromEvalZip(notInspect, "doc.docx"), /no samples\/\*\.json/);
+  const sample = { id: 1, epoch: 1, input: "x", messages: [] };
+  const ok = zipSync({ "samples/1_epoch_1.json": strToU8(JSON.stringify(sample)) });
+  assert.throws(() => tracesFromEvalZip(ok, "a.eval", { format: "openai" }), /only as an Inspect/);
+});
+
+Deno.test("toolscore inspect walks a folder of .eval, .traj and .responses files", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    for (
+      const file of [
+        "inspect-scorer-popularity.eval",
+        "swe-agent-test-repo-i1.traj",
+        "gemini-cli-parallel-tools.responses",
+      ]
+    ) Deno.copyFileSync(`${REAL}/${file}`, `${dir}/${file}`);
+    const run = await runCollect(["inspect", "--json", dir]);
+    assert.equal(run.code, 0, run.err);
+    const traces = JSON.parse(run.out).traces as { source: string; format: string }[];
+    assert.equal(traces.length, 12);
+    assert.ok(traces.some((t) => t.source === `${dir}/inspect-scorer-popularity.eval[5#1]`));
+    assert.deepEqual([...new Set(traces.map((t) => t.format))].sort(), [
+      "gemini-cli",
+      "inspect",
+      "swe-agent",
+    ]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("tracesFromText() says an Inspect log without samples holds none, not 0 calls", () => {
+  const path = `${REAL}/inspect-analysis-browser.json`;
+  const log = JSON.parse(Deno.readTextFileSync(path));
+  delete log.samples;
+  assert.throws(() => read(log), /holds no samples \(written with --no-log-samples\?\)/);
+  const [trace] = tracesFromText(Deno.readTextFileSync(path), path, { format: "inspect" });
+  assert.deepEqual(trace?.run, { task: "1", trial: 1 });
+  assert.equal(trace?.calls.length, 4);
 });

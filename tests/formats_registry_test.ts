@@ -20,6 +20,7 @@ Deno.test("SHAPES has one document reader per format, in the detection order", (
     "mini-swe-agent",
     "gemini-cli",
     "openhands",
+    "inspect",
     "fast-agent",
     "openai",
     "openai-responses",
@@ -56,6 +57,7 @@ Deno.test("SHAPES: line sniffers come first, each row names its extensions", () 
   assert.deepEqual(
     TRACE_FILE_EXTENSIONS,
     [
+      ".eval",
       ".json",
       ".jsonl",
       ".log",

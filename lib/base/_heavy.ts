@@ -10,6 +10,7 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as yaml from "js-yaml";
 import * as jsonc from "jsonc-parser";
+import * as fflate from "fflate";
 import { heavySlot } from "./_heavy_slot.ts";
 
-heavySlot.modules = { Ajv, Ajv2020, jsonc, yaml };
+heavySlot.modules = { Ajv, Ajv2020, jsonc, yaml, fflate };

@@ -19,6 +19,8 @@ export interface HeavyModules {
   jsonc: typeof import("jsonc-parser");
   /** js-yaml. */
   yaml: typeof import("js-yaml");
+  /** fflate (Inspect's zipped `.eval` logs). */
+  fflate: typeof import("fflate");
 }
 
 /** The loaded packages, once `_heavy.ts` (or `require`) has provided them. */

@@ -73,6 +73,7 @@ function required<K extends keyof HeavyModules>(key: K): HeavyModules[K] | undef
       Ajv2020: () => (require("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020,
       jsonc: () => require("jsonc-parser") as HeavyModules["jsonc"],
       yaml: () => require("js-yaml") as HeavyModules["yaml"],
+      fflate: () => require("fflate") as HeavyModules["fflate"],
     }[key]() as HeavyModules[K];
     REQUIRED[key] = loaded;
     return loaded;
@@ -121,4 +122,23 @@ export function jsoncModule(): HeavyModules["jsonc"] {
  */
 export function yamlModule(): HeavyModules["yaml"] {
   return modules("yaml", "js-yaml");
+}
+
+/**
+ * fflate, for Inspect's zipped `.eval` logs.
+ *
+ * @returns The package.
+ * @throws {NotLoadedError} When it is not loaded yet.
+ *
+ * @example Usage
+ * ```ts
+ * import "./_heavy.ts";
+ * import { fflateModule } from "./_lazy.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(typeof fflateModule().unzipSync, "function");
+ * ```
+ */
+export function fflateModule(): HeavyModules["fflate"] {
+  return modules("fflate", "fflate");
 }

@@ -14,7 +14,8 @@ import { InputError, ToolscoreError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
 import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
-import { readUtf8FileSync } from "../base/load.ts";
+import { fileError, readUtf8FileSync } from "../base/load.ts";
+import { isZipFile, tracesFromEvalZip } from "../formats/inspect_zip.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -116,12 +117,32 @@ export interface ReadTraceFilesOptions {
   onRunError?: (error: InputError) => void;
 }
 
+function readBytes(file: string): Uint8Array {
+  try {
+    return Deno.readFileSync(file);
+  } catch (error) {
+    throw fileError(error, file);
+  }
+}
+
 async function readOne(
   file: string,
   io: CliIO,
   format: "auto" | FormatName,
   onRunError?: (error: InputError) => void,
 ): Promise<{ text: string; traces: NamedTrace[] }> {
+  // Issue 35: a zip (Inspect's .eval) is told by its bytes, before any text decoding.
+  if (file !== "-" && isZipFile(file)) {
+    const traces = await withHeavy(() => tracesFromEvalZip(readBytes(file), file, { format }));
+    return {
+      text: "",
+      traces: traces.map((trace, i) => ({
+        name: traceName(file, trace, i, traces.length),
+        file,
+        trace,
+      })),
+    };
+  }
   const text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
   const source = file === "-" ? "<stdin>" : file;
   const name = file === "-" ? stdinName(text) : file;

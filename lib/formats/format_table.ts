@@ -49,6 +49,7 @@ const SHAPE_TEXT: Record<FormatName, string> = {
   "gemini-cli": "gemini-cli fake-response files (.responses): JSONL of {method, response}",
   openhands:
     "OpenHands event logs (action/observation events) or resolver output {instruction, history}",
+  inspect: "Inspect AI eval logs (.json, zipped .eval): a trace per sample and epoch",
   "mini-swe-agent": "mini-swe-agent .traj.json chats; ```bash blocks read as bash calls",
 };
 

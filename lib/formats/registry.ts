@@ -54,6 +54,7 @@ import { sweAgentReader } from "./swe_agent.ts";
 import { miniSweAgentReader } from "./mini_swe_agent.ts";
 import { geminiCliReader, isFakeResponseLine } from "./gemini_cli.ts";
 import { openhandsReader } from "./openhands.ts";
+import { inspectReader } from "./inspect.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -226,6 +227,7 @@ export const SHAPES: readonly ShapeSniffer[] = [
     document: geminiCliReader,
   },
   { shape: "openhands", format: "openhands", extensions: JSON_FILES, document: openhandsReader },
+  { shape: "inspect", format: "inspect", extensions: [".eval", ".json"], document: inspectReader },
   // Before openai: a fast-agent history is `{messages}` whose tool_calls are keyed by id.
   { shape: "fast-agent", format: "fast-agent", extensions: JSON_FILES, document: fastAgentReader },
   { shape: "openai", format: "openai", extensions: JSON_FILES, document: openaiReader },
@@ -348,6 +350,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "mini-swe-agent",
   "gemini-cli",
   "openhands",
+  "inspect",
   "custom",
   "tau-bench",
   "tau2-bench",

@@ -85,7 +85,8 @@ export type FormatName =
   | "swe-agent"
   | "mini-swe-agent"
   | "gemini-cli"
-  | "openhands";
+  | "openhands"
+  | "inspect";
 
 /** Token usage of a trace. */
 export interface Usage {
