@@ -229,3 +229,85 @@ Deno.test("tracesFromText() says an Inspect log without samples holds none, not 
   assert.deepEqual(trace?.run, { task: "1", trial: 1 });
   assert.equal(trace?.calls.length, 4);
 });
+
+Deno.test("the harness readers take any JSON without throwing anything but an InputError", async () => {
+  const { READERS } = await import("../lib/formats/registry.ts");
+  const { InputError } = await import("../lib/base/errors.ts");
+  const names = ["swe-agent", "mini-swe-agent", "gemini-cli", "openhands", "inspect"];
+  const readers = READERS.filter((r) => names.includes(r.name));
+  assert.equal(readers.length, names.length);
+  const event = fc.record({
+    id: fc.nat(5),
+    source: fc.constantFrom("agent", "user"),
+    action: fc.constantFrom("run", "message", "finish", "edit"),
+    cause: fc.option(fc.nat(5), { nil: undefined }),
+    observation: fc.option(fc.constantFrom("run", "error"), { nil: undefined }),
+    content: fc.option(fc.string(), { nil: undefined }),
+    args: fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })), {
+      nil: undefined,
+    }),
+  }, { requiredKeys: ["id"] });
+  const documents = fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.array(event, { maxLength: 6 }),
+    fc.record({
+      trajectory: fc.array(fc.record({ action: fc.string(), observation: fc.jsonValue() })),
+      history: fc.array(
+        fc.record({ role: fc.string(), tool_calls: fc.jsonValue({ maxDepth: 2 }) }),
+      ),
+    }),
+    fc.record({
+      id: fc.nat(),
+      epoch: fc.nat(),
+      input: fc.string(),
+      messages: fc.array(
+        fc.record({
+          role: fc.constantFrom("assistant", "tool"),
+          tool_calls: fc.jsonValue({ maxDepth: 3 }),
+          content: fc.jsonValue({ maxDepth: 2 }),
+          error: fc.jsonValue({ maxDepth: 2 }),
+        }),
+      ),
+    }),
+  );
+  fc.assert(
+    fc.property(documents, (doc) => {
+      for (const reader of readers) {
+        try {
+          reader.readIfClaimed?.(doc, "doc.json");
+        } catch (error) {
+          if (!(error instanceof InputError)) throw error;
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("a mini-swe-agent chat of k single-block actions reads k calls, never 0", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.stringMatching(/^[a-z][a-z ]{0,10}$/), fc.integer({ min: 0, max: 3 })), {
+        minLength: 1,
+        maxLength: 12,
+      }),
+      (actions) => {
+        const messages: unknown[] = [SYSTEM];
+        for (const [command, code] of actions) {
+          messages.push({
+            role: "assistant",
+            content: `THOUGHT\n\n\`\`\`bash\n${command}\n\`\`\``,
+          });
+          messages.push({
+            role: "user",
+            content: `<returncode>${code}</returncode>\n<output>\n</output>`,
+          });
+        }
+        const [trace] = read(messages);
+        assert.equal(trace?.format, "mini-swe-agent");
+        assert.equal(trace?.calls.length, actions.length);
+        assert.deepEqual(trace?.calls.map((c) => c.isError), actions.map(([, code]) => code !== 0));
+      },
+    ),
+  );
+});
