@@ -215,6 +215,11 @@ Deno.test("toolscore inspect walks a folder of .eval, .traj and .responses files
       "inspect",
       "swe-agent",
     ]);
+    // A zip under another name is still told by its bytes (its text is not UTF-8).
+    Deno.copyFileSync(`${REAL}/inspect-log-formats.eval`, `${dir}/renamed.json`);
+    const renamed = await runCollect(["inspect", "--json", `${dir}/renamed.json`]);
+    assert.equal(renamed.code, 0, renamed.err);
+    assert.equal(JSON.parse(renamed.out).traces[0].source, `${dir}/renamed.json[1#1]`);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -125,25 +125,43 @@ function readBytes(file: string): Uint8Array {
   }
 }
 
+async function readZip(
+  file: string,
+  format: "auto" | FormatName,
+): Promise<{ text: string; traces: NamedTrace[] }> {
+  const traces = await withHeavy(() => tracesFromEvalZip(readBytes(file), file, { format }));
+  return {
+    text: "",
+    traces: traces.map((trace, i) => ({
+      name: traceName(file, trace, i, traces.length),
+      file,
+      trace,
+    })),
+  };
+}
+
 async function readOne(
   file: string,
   io: CliIO,
   format: "auto" | FormatName,
   onRunError?: (error: InputError) => void,
 ): Promise<{ text: string; traces: NamedTrace[] }> {
-  // Issue 35: a zip (Inspect's .eval) is told by its bytes, before any text decoding.
-  if (file !== "-" && isZipFile(file)) {
-    const traces = await withHeavy(() => tracesFromEvalZip(readBytes(file), file, { format }));
-    return {
-      text: "",
-      traces: traces.map((trace, i) => ({
-        name: traceName(file, trace, i, traces.length),
-        file,
-        trace,
-      })),
-    };
+  // Issue 35: a zip (Inspect's .eval) is told by its bytes. A `.eval` file is looked at before
+  // any text decoding; any other file only when it is not UTF-8 or its text starts with the
+  // zip's four ASCII bytes, so the common text file pays nothing (the sniff is an extra open).
+  const zipped = file !== "-" && file.toLowerCase().endsWith(".eval") && isZipFile(file);
+  let text = "";
+  if (!zipped) {
+    try {
+      text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
+    } catch (error) {
+      if (!(error instanceof InputError) || file === "-" || !isZipFile(file)) throw error;
+      return await readZip(file, format);
+    }
   }
-  const text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
+  if (zipped || (file !== "-" && text.startsWith("PK\x03\x04") && isZipFile(file))) {
+    return await readZip(file, format);
+  }
   const source = file === "-" ? "<stdin>" : file;
   const name = file === "-" ? stdinName(text) : file;
   // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.

@@ -1,8 +1,11 @@
 /**
  * Inspect AI's zipped `.eval` logs (issue 35): a zip of `header.json`,
  * `summaries.json`, `_journal/…` and one `samples/ID_epoch_N.json` per
- * sample. A file is a zip when its bytes start `PK\x03\x04`, looked at
- * before any text decoding (the CLI's file reading does it first).
+ * sample. A file is a zip when its bytes start `PK\x03\x04`. The CLI's file
+ * reading looks at a `.eval` file's bytes before any text decoding; any
+ * other file's only when it is not UTF-8 or its text starts with those four
+ * ASCII bytes, so a text trace pays no extra open (8 µs a file, measured,
+ * against 11 µs for the read) and a zip under another name is still one.
  *
  * Unzipped with `fflate` (`unzipSync`, loaded lazily like the other heavy
  * packages), one sample entry at a time so a big log is never inflated
