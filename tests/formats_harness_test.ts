@@ -316,3 +316,24 @@ Deno.test("a mini-swe-agent chat of k single-block actions reads k calls, never 
     ),
   );
 });
+
+Deno.test("tracesFromText() takes mini-swe-agent 2's extra.returncode and raw_output over the text", () => {
+  // The message shapes of mini-swe-agent 2 (`models/utils/actions_text.py`): the action in
+  // `extra.actions`, the observation's raw output and return code in its `extra`.
+  const [trace] = read({
+    trajectory_format: "mini-swe-agent-1.1",
+    info: { mini_version: "2.2.6", submission: "" },
+    messages: [
+      { role: "assistant", content: "x", extra: { actions: [{ command: "make test" }] } },
+      {
+        role: "user",
+        content: "<returncode>0</returncode>\n<output>\nrendered\n</output>",
+        extra: { raw_output: "2 failed", returncode: 2 },
+      },
+    ],
+  });
+  assert.equal(trace?.calls[0]?.result, "2 failed");
+  assert.equal(trace?.calls[0]?.error, "2 failed");
+  assert.equal(trace?.calls[0]?.metadata?.returncode, 2);
+  assert.equal(trace?.finalAnswer, undefined);
+});

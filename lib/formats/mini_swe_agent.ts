@@ -24,7 +24,9 @@
  * - An assistant message with OpenAI-style `tool_calls` (the tool-calling
  *   configurations) reads those calls instead; their results are the `tool`
  *   messages with the matching `tool_call_id`.
- * - A return code of 0 succeeded; any other failed (the error is the
+ * - The observation is the next user (or, for a text action, tool) message;
+ *   mini-swe-agent 2's `extra.returncode` and `extra.raw_output` win over
+ *   the rendered text. A return code of 0 succeeded; any other failed (the error is the
  *   output, or `exit code N` when it is empty). An observation without a
  *   return code (the submission that follows the final command) is the
  *   call's result, outcome as evaluation reads text.
@@ -164,8 +166,15 @@ function observation(text: string): Observation {
   return { output: text };
 }
 
-function attach(call: ToolCall, text: string): void {
-  const seen = observation(text);
+function attach(call: ToolCall, message: JsonObject): void {
+  // mini-swe-agent 2 keeps the raw output and return code in the message's `extra`.
+  const extra = isJsonObject(message.extra) ? message.extra : {};
+  const seen = typeof extra.returncode === "number" && Number.isInteger(extra.returncode)
+    ? {
+      output: typeof extra.raw_output === "string" ? extra.raw_output : textOf(message.content),
+      returncode: extra.returncode,
+    }
+    : observation(textOf(message.content));
   call.result = seen.output;
   if (seen.returncode === undefined) return;
   call.metadata = { ...call.metadata, returncode: seen.returncode };
@@ -240,11 +249,12 @@ export const miniSweAgentReader: FormatReader = documentReader(
         calls.push(call);
         pending = call;
         if (SUBMIT.some((word) => command.includes(word))) submitted = call;
-      } else if (message.role === "tool" && typeof message.tool_call_id === "string") {
-        const call = byId.get(message.tool_call_id);
-        if (call !== undefined && call.result === undefined) attach(call, textOf(message.content));
-      } else if (message.role === "user" && pending !== undefined) {
-        attach(pending, textOf(message.content));
+      } else if (message.role === "tool" || message.role === "user") {
+        const byCall = typeof message.tool_call_id === "string"
+          ? byId.get(message.tool_call_id)
+          : undefined;
+        const call = byCall ?? pending;
+        if (call !== undefined && call.result === undefined) attach(call, message);
         pending = undefined;
       }
     }
