@@ -28,6 +28,7 @@ import {
 import { parseFormatName, tracesFromText } from "../lib/formats/detect.ts";
 import { applyErrorText } from "../lib/checks/error_text.ts";
 import { traceName } from "../lib/cli/inputs.ts";
+import { isZipBytes, tracesFromEvalZip } from "../lib/formats/inspect_zip.ts";
 
 const DIR = "testdata/formats/real";
 
@@ -108,8 +109,10 @@ for (const sidecar of sidecars) {
   const expected = JSON.parse(Deno.readTextFileSync(`${DIR}/${sidecar}`)) as Expected;
   for (const format of ["auto", parseFormatName(expected.format)] as const) {
     Deno.test(`tracesFromText() reads real/${file} under ${format} exactly as its sidecar says`, () => {
-      const text = Deno.readTextFileSync(`${DIR}/${file}`);
-      const traces = tracesFromText(text, `${DIR}/${file}`, { format });
+      const bytes = Deno.readFileSync(`${DIR}/${file}`);
+      const traces = isZipBytes(bytes) // an Inspect .eval (issue 35)
+        ? tracesFromEvalZip(bytes, `${DIR}/${file}`, { format })
+        : tracesFromText(Deno.readTextFileSync(`${DIR}/${file}`), `${DIR}/${file}`, { format });
       assert.equal(traces.length, expected.traces.length, "trace count");
       if (format === "auto") {
         for (const trace of traces) assert.equal(trace.format, expected.format, "detected format");

@@ -16,6 +16,11 @@ import {
 Deno.test("SHAPES has one document reader per format, in the detection order", () => {
   assert.deepEqual(READERS.map((r) => r.name), [
     "toolscore",
+    "swe-agent",
+    "mini-swe-agent",
+    "gemini-cli",
+    "openhands",
+    "inspect",
     "fast-agent",
     "openai",
     "openai-responses",
@@ -52,7 +57,20 @@ Deno.test("SHAPES: line sniffers come first, each row names its extensions", () 
   assert.equal(new Set(SHAPES.map((row) => row.shape)).size, SHAPES.length, "shape names unique");
   assert.deepEqual(
     TRACE_FILE_EXTENSIONS,
-    [".json", ".jsonl", ".log", ".ndjson", ".sse", ".txt", ".vcr", ".yaml", ".yml"],
+    [
+      ".eval",
+      ".json",
+      ".jsonl",
+      ".log",
+      ".ndjson",
+      ".responses",
+      ".sse",
+      ".traj",
+      ".txt",
+      ".vcr",
+      ".yaml",
+      ".yml",
+    ],
   );
 });
 

@@ -41,7 +41,20 @@ Deno.test("traceFilesIn() reads the extensions the readers claim and sniffs .txt
     ]);
     assert.deepEqual(
       TRACE_EXTENSIONS.map((e) => e.extension),
-      [".json", ".jsonl", ".log", ".ndjson", ".sse", ".txt", ".vcr", ".yaml", ".yml"],
+      [
+        ".eval",
+        ".json",
+        ".jsonl",
+        ".log",
+        ".ndjson",
+        ".responses",
+        ".sse",
+        ".traj",
+        ".txt",
+        ".vcr",
+        ".yaml",
+        ".yml",
+      ],
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -19,7 +19,7 @@ export interface HeavyModules {
   jsonc: typeof import("jsonc-parser");
   /** js-yaml. */
   yaml: typeof import("js-yaml");
-  /** fflate (gzip and zip, synchronous). */
+  /** fflate (gzip and zip, synchronous: cassette bodies, Inspect's zipped `.eval` logs). */
   fflate: typeof import("fflate");
 }
 

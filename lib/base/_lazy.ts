@@ -125,9 +125,19 @@ export function yamlModule(): HeavyModules["yaml"] {
 }
 
 /**
- * fflate.
+ * fflate, for gzip cassette bodies and Inspect's zipped `.eval` logs.
  *
- * @returns The module.
+ * @returns The package.
+ * @throws {NotLoadedError} When it is not loaded yet.
+ *
+ * @example Usage
+ * ```ts
+ * import "./_heavy.ts";
+ * import { fflateModule } from "./_lazy.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(typeof fflateModule().unzipSync, "function");
+ * ```
  */
 export function fflateModule(): HeavyModules["fflate"] {
   return modules("fflate", "fflate");

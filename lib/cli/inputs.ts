@@ -14,7 +14,8 @@ import { InputError, ToolscoreError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
 import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
-import { readUtf8FileSync } from "../base/load.ts";
+import { fileError, readUtf8FileSync } from "../base/load.ts";
+import { isZipFile, tracesFromEvalZip } from "../formats/inspect_zip.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -116,13 +117,51 @@ export interface ReadTraceFilesOptions {
   onRunError?: (error: InputError) => void;
 }
 
+function readBytes(file: string): Uint8Array {
+  try {
+    return Deno.readFileSync(file);
+  } catch (error) {
+    throw fileError(error, file);
+  }
+}
+
+async function readZip(
+  file: string,
+  format: "auto" | FormatName,
+): Promise<{ text: string; traces: NamedTrace[] }> {
+  const traces = await withHeavy(() => tracesFromEvalZip(readBytes(file), file, { format }));
+  return {
+    text: "",
+    traces: traces.map((trace, i) => ({
+      name: traceName(file, trace, i, traces.length),
+      file,
+      trace,
+    })),
+  };
+}
+
 async function readOne(
   file: string,
   io: CliIO,
   format: "auto" | FormatName,
   onRunError?: (error: InputError) => void,
 ): Promise<{ text: string; traces: NamedTrace[] }> {
-  const text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
+  // Issue 35: a zip (Inspect's .eval) is told by its bytes. A `.eval` file is looked at before
+  // any text decoding; any other file only when it is not UTF-8 or its text starts with the
+  // zip's four ASCII bytes, so the common text file pays nothing (the sniff is an extra open).
+  const zipped = file !== "-" && file.toLowerCase().endsWith(".eval") && isZipFile(file);
+  let text = "";
+  if (!zipped) {
+    try {
+      text = file === "-" ? await io.stdin() : readUtf8FileSync(file); // strict UTF-8
+    } catch (error) {
+      if (!(error instanceof InputError) || file === "-" || !isZipFile(file)) throw error;
+      return await readZip(file, format);
+    }
+  }
+  if (zipped || (file !== "-" && text.startsWith("PK\x03\x04") && isZipFile(file))) {
+    return await readZip(file, format);
+  }
   const source = file === "-" ? "<stdin>" : file;
   const name = file === "-" ? stdinName(text) : file;
   // A JSONC or YAML trace, or a JSON error's position, loads the parsers on demand.

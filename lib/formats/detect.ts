@@ -37,6 +37,7 @@ import { otelTraceGroups } from "./otel.ts";
 import { langfuseGroups } from "./langfuse.ts";
 import { readIfClaimed } from "./reader.ts";
 import { FORMATS, LINE_SHAPES, readerFor, READERS } from "./registry.ts";
+import { inspectLogSamples } from "./inspect.ts";
 import { mergeStream } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
@@ -159,6 +160,11 @@ export function tracesFromValue(value: unknown, options: ReadTraceOptions = {}):
   if (exports !== undefined) {
     return exports.map((doc) => remember(readOne(doc, source, "langfuse")));
   }
+  // Issue 35: an Inspect log is one trace per sample and epoch.
+  const samples = format === "auto" || format === "inspect"
+    ? inspectLogSamples(value, source)
+    : undefined;
+  if (samples !== undefined) return samples.map((doc) => remember(readOne(doc, source, "inspect")));
   const trace = readOne(value, source, format);
   const groups = trace.format === "otel" ? otelTraceGroups(value) : undefined; // one per trace id
   if (groups !== undefined) return groups.map((spans) => remember(readOne(spans, source, "otel")));

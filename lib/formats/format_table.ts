@@ -46,6 +46,12 @@ const SHAPE_TEXT: Record<FormatName, string> = {
   "tau-bench": "τ-bench results/trajectories [{task_id, reward, info, traj}] or one record",
   "tau2-bench": "τ²-bench results {simulations: [{task_id, trial, messages}]}; user calls marked",
   vcr: "VCR.py / pytest-recording HTTP cassettes of model API calls (incl. Bedrock, Cohere)",
+  "swe-agent": "SWE-agent .traj {trajectory, history, info}; tool_calls, or actions as bash calls",
+  "gemini-cli": "gemini-cli fake-response files (.responses): JSONL of {method, response}",
+  openhands:
+    "OpenHands event logs (action/observation events) or resolver output {instruction, history}",
+  inspect: "Inspect AI eval logs (.json, zipped .eval): a trace per sample and epoch",
+  "mini-swe-agent": "mini-swe-agent .traj.json chats; ```bash blocks read as bash calls",
 };
 
 /**

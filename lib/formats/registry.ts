@@ -51,6 +51,11 @@ import { envelopedChunks } from "./vercel_ai_envelope.ts";
 import { managedAgentsMessages } from "./managed_agents.ts";
 import { streamFormat } from "./streams.ts";
 import { vcrReader } from "./vcr.ts";
+import { sweAgentReader } from "./swe_agent.ts";
+import { miniSweAgentReader } from "./mini_swe_agent.ts";
+import { geminiCliReader, isFakeResponseLine } from "./gemini_cli.ts";
+import { openhandsReader } from "./openhands.ts";
+import { inspectReader } from "./inspect.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -115,6 +120,12 @@ export const SHAPES: readonly ShapeSniffer[] = [
     format: "mcp",
     extensions: [".jsonl"],
     lines: linesOf("mcp", isJsonRpcMessage),
+  },
+  {
+    shape: "gemini-cli (fake-response lines)",
+    format: "gemini-cli",
+    extensions: [".jsonl", ".responses"],
+    lines: linesOf("gemini-cli", isFakeResponseLine, geminiCliReader),
   },
   {
     shape: "otel (span lines)",
@@ -197,6 +208,27 @@ export const SHAPES: readonly ShapeSniffer[] = [
     extensions: [".json", ".jsonl", ".yaml", ".yml"],
     document: toolscoreReader,
   },
+  // Agent harnesses (issue 35), before openai: their files are chats too.
+  {
+    shape: "swe-agent",
+    format: "swe-agent",
+    extensions: [".traj", ".json"],
+    document: sweAgentReader,
+  },
+  {
+    shape: "mini-swe-agent",
+    format: "mini-swe-agent",
+    extensions: JSON_FILES,
+    document: miniSweAgentReader,
+  },
+  {
+    shape: "gemini-cli",
+    format: "gemini-cli",
+    extensions: [".json", ".responses"],
+    document: geminiCliReader,
+  },
+  { shape: "openhands", format: "openhands", extensions: JSON_FILES, document: openhandsReader },
+  { shape: "inspect", format: "inspect", extensions: [".eval", ".json"], document: inspectReader },
   // Before openai: a fast-agent history is `{messages}` whose tool_calls are keyed by id.
   { shape: "fast-agent", format: "fast-agent", extensions: JSON_FILES, document: fastAgentReader },
   { shape: "openai", format: "openai", extensions: JSON_FILES, document: openaiReader },
@@ -317,6 +349,11 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "fast-agent",
   "adk",
   "langfuse",
+  "swe-agent",
+  "mini-swe-agent",
+  "gemini-cli",
+  "openhands",
+  "inspect",
   "custom",
   "tau-bench",
   "tau2-bench",

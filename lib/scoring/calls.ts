@@ -82,7 +82,12 @@ export type FormatName =
   | "custom"
   | "tau-bench"
   | "tau2-bench"
-  | "vcr";
+  | "vcr"
+  | "swe-agent"
+  | "mini-swe-agent"
+  | "gemini-cli"
+  | "openhands"
+  | "inspect";
 
 /** Token usage of a trace. */
 export interface Usage {
