@@ -13,6 +13,7 @@ import { applyErrorText } from "../lib/checks/error_text.ts";
 import { DEFAULT_HONESTY, honestyConfigFromJson } from "../lib/checks/honesty_config.ts";
 import { evaluate } from "../lib/evaluate/evaluate.ts";
 import { tracesFromText } from "../lib/formats/detect.ts";
+import { isZipBytes, tracesFromEvalZip } from "../lib/formats/inspect_zip.ts";
 import type { ToolCall } from "../lib/scoring/calls.ts";
 import type { Expected } from "./formats_real_test.ts";
 
@@ -73,6 +74,23 @@ Deno.test("error_text_patterns: 'denied by' in the first words (hooks, policies)
   ) assert.ok(!failed(text), text);
 });
 
+Deno.test("error_text_patterns: the Agents SDK's tool error and pydantic-ai's retry prompt fail the call", () => {
+  // Both read from real cassettes (testdata/formats/real: ddtrace-openai-agents-tool-errors-gzip,
+  // pydantic-ai-groq-tool-use-failed-streaming), where no status marks the failure.
+  for (
+    const text of [
+      "An error occurred while running the tool. Please try again. Error: division by zero",
+      "1 validation errors: [{'type': 'missing', 'loc': ('x',)}]\n\nFix the errors and try again.",
+    ]
+  ) assert.ok(failed(text), text);
+  for (
+    const text of [
+      "The report says an error occurred while running the tool last week; today it is fixed.",
+      "Fix the errors and try again. Then the second step explains the rest of the setup.",
+    ]
+  ) assert.ok(!failed(text), text);
+});
+
 Deno.test("applyErrorText() reads the one string of a single-key result object (a Gemini functionResponse)", () => {
   assert.ok(failed({ output: "Encountered error in step execution: denied by pre-tool hook" }));
   assert.ok(failed({ result: "Error: file not found" }));
@@ -117,7 +135,10 @@ function corpusSuccesses(): string[] {
     if (!entry.name.endsWith(".expected.json")) continue;
     const file = entry.name.slice(0, -".expected.json".length);
     const expected = JSON.parse(Deno.readTextFileSync(`${dir}/${entry.name}`)) as Expected;
-    const traces = tracesFromText(Deno.readTextFileSync(`${dir}/${file}`), `${dir}/${file}`);
+    const bytes = Deno.readFileSync(`${dir}/${file}`);
+    const traces = isZipBytes(bytes) // an Inspect .eval (issue 35)
+      ? tracesFromEvalZip(bytes, `${dir}/${file}`)
+      : tracesFromText(Deno.readTextFileSync(`${dir}/${file}`), `${dir}/${file}`);
     traces.forEach((trace, i) => {
       trace.calls.forEach((call: ToolCall, j) => {
         const ok = expected.traces[i]?.calls[j]?.ok;

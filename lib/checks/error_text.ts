@@ -8,7 +8,10 @@
  * leading `Encountered error` (Gemini / Antigravity: `Encountered error in
  * step execution: …`), `Tool execution failed` (agent frameworks' tool
  * messages) and `denied by` in the first words (`tool call denied by
- * pre-tool hook: …`, `Denied by policy '…'`); `[]` turns the rule off.
+ * pre-tool hook: …`, `Denied by policy '…'`), and from real cassettes (issue 35)
+ * the OpenAI Agents SDK's default tool error (`An error occurred while running
+ * the tool. Please try again. Error: …`) and pydantic-ai's retry prompt, which
+ * ends `Fix the errors and try again.`; `[]` turns the rule off.
  *
  * The text tested is a string result, or the one string of a result object
  * with a single key (`{"output": "…"}`, `{"result": "…"}`: how Gemini
