@@ -1,0 +1,113 @@
+// Hostile input, round 2 (issue 42, part B): folder walks over links, FIFOs and devices; terminal
+// codes from data; own-property config lookups; contract init of `$`-keys; redaction in every field.
+import assert from "node:assert/strict";
+import { scanTraceFolder, walkTracePaths } from "../lib/formats/trace_folder.ts";
+import { runCollect } from "./_cli.ts";
+import { tempDir } from "./_mcp.ts";
+
+const GOLD = [{ tool: "search", args: { q: "x" } }];
+const GOOD = [{ tool: "search", args: { q: "x" } }];
+const BAD = [{ tool: "delete", args: { q: "x" } }];
+
+async function mkfifo(path: string): Promise<void> {
+  const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+  assert.equal(made.code, 0, "mkfifo");
+}
+
+Deno.test("scanTraceFolder() follows links to files and names FIFOs, dangling links, loops and second names", async () => {
+  const dir = await tempDir("hostile2_scan");
+  const outside = await tempDir("hostile2_outside");
+  try {
+    await Deno.writeTextFile(`${dir}/a.json`, "[]");
+    await Deno.writeTextFile(`${outside}/bad.json`, "[]");
+    await Deno.symlink(`${outside}/bad.json`, `${dir}/b.json`);
+    await Deno.symlink(`${dir}/a.json`, `${dir}/c.json`); // a second name of a.json
+    await Deno.symlink(`${dir}/nowhere.json`, `${dir}/d.json`);
+    await Deno.symlink(`${dir}/f.json`, `${dir}/e.json`); // e -> f -> e
+    await Deno.symlink(`${dir}/e.json`, `${dir}/f.json`);
+    await mkfifo(`${dir}/g.jsonl`);
+    await Deno.symlink("/dev/null", `${dir}/h.json`);
+    await Deno.symlink(outside, `${dir}/linked.json`); // a directory: not walked, not named
+    const scan = scanTraceFolder(dir);
+    assert.deepEqual(scan.names, ["a.json", "b.json"]);
+    assert.deepEqual(scan.skipped, [
+      { path: "c.json", reason: "same file as a.json" },
+      { path: "d.json", reason: "dangling link" },
+      { path: "e.json", reason: "link loop" },
+      { path: "f.json", reason: "link loop" },
+      { path: "g.jsonl", reason: "FIFO" },
+      { path: "h.json", reason: "device" },
+    ]);
+    const walk = walkTracePaths([dir]);
+    assert.deepEqual(walk.files, [`${dir}/a.json`, `${dir}/b.json`]);
+    assert.equal(walk.skipped.length, 6);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("toolscore eval scores a linked failing trace and names a FIFO in one note", async () => {
+  const dir = await tempDir("hostile2_eval_links");
+  const outside = await tempDir("hostile2_eval_outside");
+  try {
+    await Deno.writeTextFile(`${outside}/gold.json`, JSON.stringify(GOLD));
+    await Deno.mkdir(`${dir}/runs`);
+    await Deno.writeTextFile(`${dir}/runs/good.json`, JSON.stringify(GOOD));
+    await Deno.writeTextFile(`${outside}/bad.json`, JSON.stringify(BAD));
+    await Deno.symlink(`${outside}/bad.json`, `${dir}/runs/linked.json`);
+    await mkfifo(`${dir}/runs/pipe.json`);
+    const run = await runCollect([
+      "eval",
+      `${outside}/gold.json`,
+      `${dir}/runs`,
+      "--json",
+      "--min-score",
+      "0.9",
+    ]);
+    assert.equal(run.code, 1, run.err);
+    assert.match(run.out, /linked\.json/);
+    assert.match(run.out, /good\.json/);
+    const notes = run.err.split("\n").filter((line) => line.includes("not a regular file"));
+    assert.equal(notes.length, 1, run.err);
+    assert.match(notes[0] ?? "", /runs\/pipe\.json \(FIFO\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("toolscore verify and regrade refuse a receipt input that became a FIFO, without waiting on it", async () => {
+  const dir = await tempDir("hostile2_receipt_fifo");
+  try {
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(GOLD));
+    await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify(GOOD));
+    const receipt = `${dir}/run.receipt.json`;
+    const made = await runCollect([
+      "eval",
+      `${dir}/gold.json`,
+      `${dir}/run.json`,
+      "--receipt-out",
+      receipt,
+    ]);
+    assert.equal(made.code, 0, made.err);
+    await Deno.remove(`${dir}/run.json`);
+    await mkfifo(`${dir}/run.json`);
+    // In a child process with a deadline: before the check, opening the FIFO blocked forever.
+    for (const command of [["verify", receipt], ["regrade", receipt, "--no-verify"]]) {
+      const child = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", new URL("../cli.ts", import.meta.url).pathname, ...command],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(20_000),
+      }).output();
+      const err = new TextDecoder().decode(child.stdout) + new TextDecoder().decode(child.stderr);
+      assert.notEqual(child.signal, "SIGTERM", `${command[0]} waited on the FIFO`);
+      assert.notEqual(child.code, 0, err);
+      assert.match(err, /a FIFO, not a regular file/, err);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
