@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { scanTraceFolder, walkTracePaths } from "../lib/formats/trace_folder.ts";
 import { runCollect } from "./_cli.ts";
+import { runCli } from "../lib/cli/run.ts";
 import { tempDir } from "./_mcp.ts";
 
 const GOLD = [{ tool: "search", args: { q: "x" } }];
@@ -106,6 +107,57 @@ Deno.test("toolscore verify and regrade refuse a receipt input that became a FIF
       assert.notEqual(child.signal, "SIGTERM", `${command[0]} waited on the FIFO`);
       assert.notEqual(child.code, 0, err);
       assert.match(err, /a FIFO, not a regular file/, err);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Run the CLI in-process on a colour terminal with a progress line. */
+async function runOnTerminal(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli(args, {
+    stdout: (text) => void (out += text),
+    stderr: (text) => void (err += text),
+    color: true,
+    progress: true,
+    stdin: () => Promise.resolve(""),
+  });
+  return { code, out, err };
+}
+
+// Every raw control character left in console text, but newline and tab.
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+
+Deno.test("toolscore shows terminal codes from file names and tool names escaped, its own colours kept", async () => {
+  const dir = await tempDir("hostile2_terminal");
+  try {
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(GOLD));
+    const evil = "\r\x1b[2K\x1b[32mok: all traces passed";
+    // An error line naming a file: nothing of the name may move the cursor, erase or colour.
+    const missing = await runOnTerminal(["eval", `${dir}/gold.json`, `${dir}/${evil}.json`]);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.err.match(RAW_CONTROL), null, JSON.stringify(missing.err));
+    assert.match(missing.err, /^toolscore: .*\\u000d\\u001b\[2K\\u001b\[32mok: all traces passed/);
+    // A tool name with SGR codes, in eval's console report and in inspect.
+    const tool = "\x1b[32mapproved\x1b[39m\r\x1b[2K";
+    await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify([{ tool, args: { q: "x" } }]));
+    for (
+      const args of [["eval", `${dir}/gold.json`, `${dir}/run.json`], [
+        "inspect",
+        `${dir}/run.json`,
+      ]]
+    ) {
+      const shown = await runOnTerminal(args);
+      // deno-lint-ignore no-control-regex
+      const own = (shown.out + shown.err).replace(/\x1b\[(?:0|1|2|22|31|32|33|39)m/g, "");
+      assert.match(shown.out, /\\u001b\[32mapproved\\u001b\[39m\\u000d\\u001b\[2K/, args[0]);
+      // What is left raw is only our own colour codes around our own text.
+      assert.equal(own.match(RAW_CONTROL), null, `${args[0]}: ${JSON.stringify(own)}`);
+      assert.ok(shown.out.includes("\x1b["), `${args[0]} still colours its own text`);
+      assert.ok(!(shown.out + shown.err).includes("\x1b[32mapproved"), args[0]);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });

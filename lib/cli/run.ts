@@ -14,6 +14,7 @@ import {
   escapeControl,
   OWN_COLOR_SEQUENCES,
   OWN_PROGRESS_SEQUENCES,
+  withOwnSequences,
 } from "../base/terminal_safe.ts";
 
 function usage(): string {
@@ -155,7 +156,12 @@ function safeIO(io: CliIO): CliIO {
  * assert.equal(out.split("\n")[0], `toolscore ${VERSION}`);
  * ```
  */
-export async function runCli(args: string[], terminal: CliIO): Promise<number> {
+export function runCli(args: string[], terminal: CliIO): Promise<number> {
+  // Own sequences marked while the command runs, so data cannot pass for them (issue 42).
+  return withOwnSequences(() => runMarked(args, terminal));
+}
+
+async function runMarked(args: string[], terminal: CliIO): Promise<number> {
   const io = safeIO(terminal);
   try {
     const [first, ...rest] = args;
