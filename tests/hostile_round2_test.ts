@@ -4,6 +4,9 @@ import assert from "node:assert/strict";
 import { scanTraceFolder, walkTracePaths } from "../lib/formats/trace_folder.ts";
 import { runCollect } from "./_cli.ts";
 import { runCli } from "../lib/cli/run.ts";
+import { honestyConfigFromJson } from "../lib/checks/honesty_config.ts";
+import { matcherFromJson } from "../lib/scoring/matcher_json.ts";
+import { InputError } from "../lib/base/errors.ts";
 import { tempDir } from "./_mcp.ts";
 
 const GOLD = [{ tool: "search", args: { q: "x" } }];
@@ -161,5 +164,33 @@ Deno.test("toolscore shows terminal codes from file names and tool names escaped
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("honestyConfigFromJson() calls constructor, toString, hasOwnProperty and valueOf unknown keys", () => {
+  for (const key of ["constructor", "toString", "hasOwnProperty", "valueOf", "__proto__"]) {
+    const value = JSON.parse(`{"${key}": ["x"]}`);
+    assert.throws(
+      () => honestyConfigFromJson(value, "honesty.json"),
+      (error: Error) => error instanceof InputError && /unknown key/.test(error.message),
+      key,
+    );
+  }
+});
+
+Deno.test("matcherFromJson() suggests no operator or type from Object.prototype", () => {
+  for (const key of ["$constructor", "$toString", "$valueOf"]) {
+    assert.throws(() => matcherFromJson({ [key]: 1 }), (error: Error) => {
+      assert.ok(error instanceof InputError, String(error));
+      assert.doesNotMatch(error.message, /function|native code/, error.message);
+      return true;
+    });
+  }
+  for (const name of ["constructor", "toString", "hasOwnProperty"]) {
+    assert.throws(() => matcherFromJson({ $type: name }), (error: Error) => {
+      assert.ok(error instanceof InputError, String(error));
+      assert.doesNotMatch(error.message, /did you mean|function/, error.message);
+      return true;
+    });
   }
 });

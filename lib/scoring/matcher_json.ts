@@ -56,9 +56,8 @@ function editDistance(a: string, b: string): number {
 
 function suggestOperator(key: string): string | undefined {
   const lower = key.toLowerCase().replaceAll("-", "_");
-  if (OPERATOR_ALIASES[lower.replaceAll("_", "")]) {
-    return OPERATOR_ALIASES[lower.replaceAll("_", "")];
-  }
+  const alias = lower.replaceAll("_", "");
+  if (Object.hasOwn(OPERATOR_ALIASES, alias)) return OPERATOR_ALIASES[alias];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of [...Object.keys(OPERATORS), ...Object.keys(MODIFIERS)]) {
@@ -101,7 +100,7 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
   }
   const operator = operators[0];
   for (const key of keys) {
-    const owner = MODIFIERS[key];
+    const owner = Object.hasOwn(MODIFIERS, key) ? MODIFIERS[key] : undefined;
     if (owner !== undefined && owner !== operator) {
       throw new InputError(`${key} goes with ${owner}`, path || undefined);
     }
