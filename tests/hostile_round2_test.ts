@@ -7,6 +7,10 @@ import { runCli } from "../lib/cli/run.ts";
 import { honestyConfigFromJson } from "../lib/checks/honesty_config.ts";
 import { matcherFromJson } from "../lib/scoring/matcher_json.ts";
 import { InputError } from "../lib/base/errors.ts";
+import fc from "fast-check";
+import { contractFromTrace } from "../lib/contract/init.ts";
+import { contractFromMapping, evaluateContract } from "../mod.ts";
+import { traceFromValue } from "../lib/formats/detect.ts";
 import { tempDir } from "./_mcp.ts";
 
 const GOLD = [{ tool: "search", args: { q: "x" } }];
@@ -192,5 +196,80 @@ Deno.test("matcherFromJson() suggests no operator or type from Object.prototype"
       assert.doesNotMatch(error.message, /did you mean|function/, error.message);
       return true;
     });
+  }
+});
+
+const dataKey = fc.oneof(
+  fc.constantFrom(
+    "$match",
+    "$eq",
+    "$any",
+    "$regex",
+    "$$x",
+    "$",
+    "$$",
+    "q",
+    "__proto__",
+    "constructor",
+  ),
+  fc.string({ maxLength: 6 }),
+);
+const dataValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.string({ maxLength: 8 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(dataKey, tie("value"), { maxKeys: 3 }),
+  ),
+})).value;
+
+Deno.test("contractFromTrace() round-trips every argument object: eval of the contract scores its trace 1", () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          tool: fc.constantFrom("search", "book", "send"),
+          args: fc.dictionary(dataKey, dataValue, { maxKeys: 4 }),
+        }),
+        { minLength: 1, maxLength: 4 },
+      ),
+      (calls) => {
+        const trace = traceFromValue(calls);
+        const document = JSON.parse(JSON.stringify(contractFromTrace(trace)));
+        assert.equal(evaluateContract(contractFromMapping(document), trace).score, 1);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("toolscore contract init of a top-level $-key writes a contract eval accepts and passes", async () => {
+  const dir = await tempDir("hostile2_dollar");
+  try {
+    const trace = [{ tool: "find", args: { $match: { status: "open" }, $limit: 3 } }];
+    await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify(trace));
+    const init = await runCollect([
+      "contract",
+      "init",
+      `${dir}/run.json`,
+      "-o",
+      `${dir}/contract.json`,
+    ]);
+    assert.equal(init.code, 0, init.err);
+    const run = await runCollect([
+      "eval",
+      `${dir}/contract.json`,
+      `${dir}/run.json`,
+      "--json",
+      "--min-score",
+      "1",
+    ]);
+    assert.equal(run.code, 0, run.err + run.out);
+    assert.equal(JSON.parse(run.out).score, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
