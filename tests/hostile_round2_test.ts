@@ -7,6 +7,7 @@ import { runCli } from "../lib/cli/run.ts";
 import { honestyConfigFromJson } from "../lib/checks/honesty_config.ts";
 import { matcherFromJson } from "../lib/scoring/matcher_json.ts";
 import { InputError } from "../lib/base/errors.ts";
+import { redactText } from "../lib/checks/security.ts";
 import fc from "fast-check";
 import { contractFromTrace } from "../lib/contract/init.ts";
 import { contractFromMapping, evaluateContract } from "../mod.ts";
@@ -269,6 +270,100 @@ Deno.test("toolscore contract init of a top-level $-key writes a contract eval a
     ]);
     assert.equal(run.code, 0, run.err + run.out);
     assert.equal(JSON.parse(run.out).score, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// Each credential kind, with a needle from its middle: a preview (first 4, last 2) never holds
+// the needle, a secret in clear (or with Markdown escapes between its letters) does.
+const R = "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0dF";
+const PLANTED: readonly { kind: string; secret: string; needle: string }[] = [
+  { kind: "anthropic", secret: `sk-ant-${R}`, needle: "E6gH9jK2" },
+  { kind: "openai glued", secret: `key_sk-proj-${R}x`, needle: "mN5pQ8sT" },
+  { kind: "openai", secret: `sk-${R}Qz`, needle: "pQ8sT1vW" },
+  { kind: "github", secret: `ghp_${R.slice(0, 30)}AbCd12`, needle: "H9jK2mN5" },
+  { kind: "aws glued", secret: "id_AKIAIOSFODNN7EXAMPLE", needle: "SFODNN7E" },
+  { kind: "google", secret: `AIza${R}Xy9`, needle: "K2mN5pQ8" },
+  { kind: "slack", secret: "xoxb-1234567890-aZ9bY8cX7dW6", needle: "567890-a" },
+  { kind: "stripe", secret: `sk_live_${R}`, needle: "gH9jK2mN" },
+  {
+    kind: "jwt",
+    secret:
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    needle: "NryP4J3j",
+  },
+  {
+    kind: "url password",
+    secret: "https://alice:s3cretPassw0rd@db.example.com/x",
+    needle: "cretPass",
+  },
+  { kind: "bearer", secret: "Bearer abcDEF123456ghiJKL789", needle: "F123456g" },
+];
+
+Deno.test("findSecrets() finds glued keys, JWTs, URL passwords and Bearer tokens", () => {
+  for (const { kind, secret, needle } of PLANTED) {
+    const shown = redactText(`see ${secret}_tail`);
+    assert.ok(!shown.includes(needle), `${kind}: ${shown}`);
+  }
+  // Not secrets: a URL without a password, a word before sk-, "Bearer" without a token.
+  for (const text of ["https://example.com:8080/a@b", `task-${R}`, "Bearer token", "user@host"]) {
+    assert.equal(redactText(text), text);
+  }
+});
+
+Deno.test("toolscore shows no planted credential from any field in any output", async () => {
+  const dir = await tempDir("hostile2_secrets");
+  try {
+    for (const [i, { kind, secret, needle }] of PLANTED.entries()) {
+      // A file name cannot hold a "/": the URL kind is planted in every other field.
+      const safeName = secret.includes("/") ? `run${i}` : secret;
+      const trace = {
+        calls: [
+          { tool: `tool_${secret}`, args: { [`arg ${secret}`]: secret }, result: `got ${secret}` },
+        ],
+        final_answer: `the answer is ${secret}`,
+      };
+      const runs = `${dir}/${i}`;
+      await Deno.mkdir(runs);
+      const file = `${runs}/${safeName}.json`;
+      await Deno.writeTextFile(file, JSON.stringify(trace));
+      await Deno.writeTextFile(`${dir}/gold${i}.json`, JSON.stringify([{ tool: "search" }]));
+      const out = `${dir}/out${i}`;
+      const runsOf = [
+        ["eval", `${dir}/gold${i}.json`, runs, "--verbose"],
+        ["eval", `${dir}/gold${i}.json`, runs, "--json"],
+        [
+          "eval",
+          `${dir}/gold${i}.json`,
+          runs,
+          "--markdown",
+          `${out}.md`,
+          "--html",
+          `${out}.html`,
+          "--junit",
+          `${out}.xml`,
+        ],
+        ["eval", `${dir}/gold${i}.json`, file, "--receipt-out", `${out}.receipt.json`],
+        ["export", runs, "--gold", `${dir}/gold${i}.json`, "-o", `${out}.jsonl`],
+        ["inspect", runs, "--full"],
+        ["inspect", runs, "--json"],
+      ];
+      let shown = "";
+      for (const args of runsOf) {
+        const run = await runCollect(args);
+        shown += run.out + run.err;
+      }
+      for (const ext of ["md", "html", "xml", "receipt.json", "jsonl", "manifest.json"]) {
+        shown += await Deno.readTextFile(`${out}.${ext}`);
+      }
+      assert.ok(
+        !shown.includes(needle),
+        `${kind} in clear:\n${
+          shown.slice(shown.indexOf(needle) - 200, shown.indexOf(needle) + 50)
+        }`,
+      );
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
