@@ -8,6 +8,7 @@ import { honestyConfigFromJson } from "../lib/checks/honesty_config.ts";
 import { matcherFromJson } from "../lib/scoring/matcher_json.ts";
 import { InputError } from "../lib/base/errors.ts";
 import { redactText } from "../lib/checks/security.ts";
+import { allTokens, markdownItGitHub } from "./_markdown.ts";
 import fc from "fast-check";
 import { contractFromTrace } from "../lib/contract/init.ts";
 import { contractFromMapping, evaluateContract } from "../mod.ts";
@@ -364,6 +365,30 @@ Deno.test("toolscore shows no planted credential from any field in any output", 
         }`,
       );
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("compare --markdown shows a URL variant name from data as text, never a link", async () => {
+  const md = await markdownItGitHub();
+  const dir = await tempDir("hostile2_md_links");
+  try {
+    const text = await Deno.readTextFile(
+      new URL("../testdata/runs/records.jsonl", import.meta.url),
+    );
+    await Deno.writeTextFile(
+      `${dir}/runs.jsonl`,
+      text.replaceAll('"variant":"mini"', '"variant":"https://evil.test/phish"')
+        .replaceAll('"variant":"local"', '"variant":"www.evil.test"'),
+    );
+    const run = await runCollect(["compare", `${dir}/runs.jsonl`, "--markdown", `${dir}/c.md`]);
+    assert.equal(run.code, 0, run.err);
+    const report = await Deno.readTextFile(`${dir}/c.md`);
+    assert.ok(report.includes("`https://evil.test/phish`"), report);
+    if (md === undefined) return;
+    assert.equal(allTokens(md, report).filter((token) => token.type === "link_open").length, 0);
+    assert.doesNotMatch(md.render(report), /<a |href=/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
