@@ -393,3 +393,54 @@ Deno.test("compare --markdown shows a URL variant name from data as text, never 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("toolscore verify of standard input says a receipt needs its file, not no permission", async () => {
+  for (const path of ["/dev/stdin", "-"]) {
+    const run = await runCollect(["verify", path], "{}");
+    assert.equal(run.code, 2, run.err);
+    assert.match(
+      run.err,
+      /a receipt is checked from its file: .* \(not standard input or a pipe\)\n$/,
+    );
+    assert.doesNotMatch(run.err, /permission/);
+  }
+});
+
+Deno.test("a YAML .nan is called not a number, never too large", async () => {
+  const dir = await tempDir("hostile2_nan");
+  try {
+    await Deno.writeTextFile(`${dir}/gold.yaml`, "- tool: search\n  args: {q: .nan}\n");
+    await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify(GOOD));
+    const run = await runCollect(["eval", `${dir}/gold.yaml`, `${dir}/run.json`]);
+    assert.equal(run.code, 2, run.err);
+    assert.match(run.err, /\[0\]\.args\.q: not a number \(YAML \.nan\) has no JSON value/);
+    assert.doesNotMatch(run.err, /too large/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("eval --receipt-dir gives each run of a run file its own receipt, and verify passes them", async () => {
+  const dir = await tempDir("hostile2_receipt_runs");
+  try {
+    const runs = `${dir}/tau.json`;
+    await Deno.copyFile(
+      new URL("../testdata/formats/real/tau-bench-gpt-4o-airline.first4.json", import.meta.url),
+      runs,
+    );
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(GOLD));
+    const run = await runCollect(["eval", `${dir}/gold.json`, runs, "--receipt-dir", `${dir}/r`]);
+    assert.equal(run.code, 0, run.err);
+    const names = [...Deno.readDirSync(`${dir}/r`)].map((entry) => entry.name).sort();
+    assert.deepEqual(names, [1, 2, 3, 4].map((i) => `tau.${i}.receipt.json`));
+    const verified = await runCollect([
+      "verify",
+      "--root",
+      dir,
+      ...names.map((n) => `${dir}/r/${n}`),
+    ]);
+    assert.equal(verified.code, 0, verified.err + verified.out);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
