@@ -308,7 +308,16 @@ Deno.test("findSecrets() finds glued keys, JWTs, URL passwords and Bearer tokens
     assert.ok(!shown.includes(needle), `${kind}: ${shown}`);
   }
   // Not secrets: a URL without a password, a word before sk-, "Bearer" without a token.
-  for (const text of ["https://example.com:8080/a@b", `task-${R}`, "Bearer token", "user@host"]) {
+  for (
+    const text of [
+      "https://example.com:8080/a@b",
+      `task-${R}`,
+      "Bearer token",
+      "user@host",
+      "Bearer sk-proj-REDACTED",
+      'WWW-Authenticate: Bearer resource_metadata="https://mcp.example.com/x"',
+    ]
+  ) {
     assert.equal(redactText(text), text);
   }
 });

@@ -19,7 +19,7 @@
  * | `stripe_secret_key` | `\b(?:sk\|rk)_live_[0-9A-Za-z]{24,}` |
  * | `jwt` | `eyJ…` `.` `eyJ…` `.` signature (three base64url parts) |
  * | `url_password` | the password of `scheme://user:password@host` (the password only) |
- * | `bearer_token` | the token after `Bearer ` (16 or more token characters) |
+ * | `bearer_token` | the token after `Bearer ` (16 or more token characters, a digit and a letter among them) |
  *
  * Keys glued to word characters (issue 42): the distinctive prefixes
  * (`sk-ant-`, `sk-proj-`, `ghp_`, `AIza`, `xoxb-`, `sk_live_`…) match
@@ -95,6 +95,8 @@ interface CredentialPattern {
   random?: boolean;
   /** The span runs to the matching END line (private keys). */
   block?: boolean;
+  /** Require a digit and a letter in the match (a token, not a word like `resource_metadata`). */
+  token?: boolean;
 }
 
 const PATTERNS: readonly CredentialPattern[] = [
@@ -153,6 +155,7 @@ const PATTERNS: readonly CredentialPattern[] = [
     kind: "bearer_token",
     regex: /(?<=[Bb]earer[ \t]{1,8})[A-Za-z0-9._~+/-]{16,}=*/g,
     hints: ["earer"],
+    token: true,
   },
 ];
 
@@ -202,6 +205,7 @@ export function findSecrets(text: string): SecretSpan[] {
       const start = match.index;
       let end = start + match[0].length;
       if (pattern.random && !looksRandom(match[1] ?? match[0])) continue;
+      if (pattern.token && !(/[0-9]/.test(match[0]) && /[A-Za-z]/.test(match[0]))) continue;
       if (pattern.block) {
         PRIVATE_KEY_END.lastIndex = end;
         const close = PRIVATE_KEY_END.exec(text);
