@@ -453,3 +453,32 @@ Deno.test("eval --receipt-dir gives each run of a run file its own receipt, and 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("toolscore export names a FIFO in a folder input and exports the linked trace", async () => {
+  const dir = await tempDir("hostile2_export_links");
+  try {
+    await Deno.mkdir(`${dir}/runs`);
+    await Deno.writeTextFile(`${dir}/gold.json`, JSON.stringify(GOLD));
+    await Deno.writeTextFile(`${dir}/bad.json`, JSON.stringify(BAD));
+    await Deno.writeTextFile(`${dir}/runs/good.json`, JSON.stringify(GOOD));
+    await Deno.symlink(`${dir}/bad.json`, `${dir}/runs/linked.json`);
+    await mkfifo(`${dir}/runs/pipe.json`);
+    const run = await runCollect([
+      "export",
+      `${dir}/runs`,
+      "--gold",
+      `${dir}/gold.json`,
+      "-o",
+      `${dir}/out.jsonl`,
+    ]);
+    assert.equal(run.code, 0, run.err);
+    assert.match(
+      run.err,
+      /skipped 1 entry that is not a regular file: .*runs\/pipe\.json \(FIFO\)/,
+    );
+    const lines = (await Deno.readTextFile(`${dir}/out.jsonl`)).trim().split("\n");
+    assert.equal(lines.length, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
