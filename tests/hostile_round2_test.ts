@@ -482,3 +482,31 @@ Deno.test("toolscore export names a FIFO in a folder input and exports the linke
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("toolscore contract init refuses a credential in a tool or argument name, writing nothing", async () => {
+  const dir = await tempDir("hostile2_init_secret_names");
+  try {
+    const key = `ghp_${R.slice(0, 30)}AbCd12`;
+    for (
+      const [i, call] of [{ tool: `t_${key}`, args: {} }, {
+        tool: "t",
+        args: { nested: { [key]: 1 } },
+      }].entries()
+    ) {
+      await Deno.writeTextFile(`${dir}/run${i}.json`, JSON.stringify([call]));
+      const run = await runCollect([
+        "contract",
+        "init",
+        `${dir}/run${i}.json`,
+        "-o",
+        `${dir}/c${i}.json`,
+      ]);
+      assert.equal(run.code, 2, run.err);
+      assert.match(run.err, /name holds a credential; contract init will not write it/);
+      assert.ok(!run.err.includes(key) && !run.out.includes(key));
+      await assert.rejects(() => Deno.stat(`${dir}/c${i}.json`));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
