@@ -825,7 +825,7 @@ Deno.test("contract init into a missing folder creates it (issue 32), and fails 
   }
 });
 
-Deno.test("contract init keeps credentials out of the contract and wraps $ keys in $eq", async () => {
+Deno.test("contract init keeps credentials out of the contract and escapes $ keys as $$", async () => {
   const key = "ghp_" + "aB3dE6gH9jK2".repeat(3);
   const trace = JSON.stringify([
     { tool: "clone", args: { token: key, repo: "a/b" } },
@@ -836,14 +836,19 @@ Deno.test("contract init keeps credentials out of the contract and wraps $ keys 
   ok(!io.out.includes(key));
   ok(
     io.err.includes(
-      'note: 1 credential in the trace\'s arguments was written as {"$type": "string"}',
+      'warning: 1 credential in the trace\'s arguments was written as {"$any": true} (required[0].args.token)',
     ),
     io.err,
   );
   const document = JSON.parse(io.out);
   deepEqual(document.required, [
-    { tool: "clone", args: { token: { $type: "string" }, repo: "a/b" } },
-    { tool: "query", args: { filter: { $eq: { $gt: 3 } } } },
+    {
+      tool: "clone",
+      args: { token: { $any: true }, repo: "a/b" },
+      description: 'required[0].args.token held a credential, written as {"$any": true}; ' +
+        "write the value to check (from a secret store, not in clear)",
+    },
+    { tool: "query", args: { filter: { $$gt: 3 } } },
   ]);
   equal(evaluateContract(document, JSON.parse(trace)).score, 1);
 });

@@ -354,7 +354,9 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixSummar
       arm: run.arm,
       task: run.task,
       provider,
-      lookup: (name) => runVariables[name] ?? options.readEnv(name),
+      lookup: (name) =>
+        (Object.hasOwn(runVariables, name) ? runVariables[name] : undefined) ??
+          options.readEnv(name),
       signal: stop,
       redactor: keys.redactor,
       faults: runFaults?.hook,

@@ -201,6 +201,13 @@ function numberAt(root: unknown, item: number, where: string | undefined): Input
 }
 
 function numberError(value: number, where: string | undefined, path: string): InputError {
+  // YAML's `.nan` is no number at all, not a large one (issue 42).
+  if (Number.isNaN(value)) {
+    return new InputError(
+      "not a number (YAML .nan) has no JSON value; write it as a string or null",
+      located(where, path),
+    );
+  }
   return new InputError(
     `number too large for JSON (it reads as ${value}); write it smaller, or as a string`,
     located(where, path),

@@ -6,6 +6,7 @@
 
 import { type EvidenceState, STATES } from "./evidence_state.ts";
 import type { Evidence } from "./evidence.ts";
+import { ownSequence } from "../base/terminal_safe.ts";
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -63,7 +64,7 @@ const COLORS: Record<EvidenceState, string> = {
  */
 export function formatEvidence(evidence: Evidence, options: FormatEvidenceOptions = {}): string[] {
   const paint = (state: EvidenceState, text: string) =>
-    options.color ? `${COLORS[state]}${text}\x1b[0m` : text;
+    options.color ? `${ownSequence(COLORS[state])}${text}${ownSequence("\x1b[0m")}` : text;
   const counts = evidence.counts;
   const summary = STATES.map((state) => {
     const text = `${counts[state] ?? 0} ${state}`;

@@ -109,8 +109,13 @@ function configFrom(
   }
   const fields: Partial<Record<ConfigField, unknown>> = {};
   for (const [key, raw] of Object.entries(value)) {
-    const field = CONFIG_KEYS[key as keyof typeof CONFIG_KEYS] ??
-      (Object.values(CONFIG_KEYS) as string[]).find((f) => f === key) as ConfigField | undefined;
+    // Own keys only: `constructor` or `toString` are no keys of a honesty config (issue 42).
+    const field = (Object.hasOwn(CONFIG_KEYS, key)
+      ? CONFIG_KEYS[key as keyof typeof CONFIG_KEYS]
+      : undefined) ??
+      (Object.values(CONFIG_KEYS) as string[]).find((f) =>
+        f === key
+      ) as ConfigField | undefined;
     if (field === undefined) {
       throw new InputError(
         `unknown key ${key} (a honesty config has ${Object.keys(CONFIG_KEYS).join(", ")})`,

@@ -17,6 +17,19 @@
  * | `google_api_key` | `\bAIza[0-9A-Za-z_-]{35}\b` |
  * | `slack_token` | `\bxox[abprs]-[0-9A-Za-z-]{10,}` |
  * | `stripe_secret_key` | `\b(?:sk\|rk)_live_[0-9A-Za-z]{24,}` |
+ * | `jwt` | `eyJ…` `.` `eyJ…` `.` signature (three base64url parts) |
+ * | `url_password` | the password of `scheme://user:password@host` (the password only) |
+ * | `bearer_token` | the token after `Bearer ` (16 or more token characters, a digit and a letter among them) |
+ *
+ * Keys glued to word characters (issue 42): the distinctive prefixes
+ * (`sk-ant-`, `sk-proj-`, `ghp_`, `AIza`, `xoxb-`, `sk_live_`…) match
+ * anywhere, so `key_sk-proj-…` and `tokenghp_…` are found; a plain `sk-` or
+ * `AKIA` key must not follow a letter or digit (`task-…`, `xAKIA…` are
+ * words), an underscore or dash may, and nothing in the table is ended by a word boundary, so a key
+ * followed by `_suffix` is found too. The table above shows the original
+ * forms; the code holds the glued ones. A secret of 14 characters or fewer
+ * (a short URL password) previews as `…` alone: 6 of its characters would be
+ * most of it.
  *
  * OpenAI and Anthropic keys must also look random — the part after the
  * fixed prefix holds a digit, a lower-case and an upper-case letter — so
@@ -25,8 +38,9 @@
  * Decisions the design leaves open:
  *
  * - A private key's span runs from its `BEGIN` line to the matching
- *   `-----END … PRIVATE KEY-----` (or to the end of the string when there is
- *   none), so redaction removes the key material, not only its header.
+ *   `-----END … PRIVATE KEY-----` (or, when there is none, to the next `"` or
+ *   the end of the string), so redaction removes the key material, not only
+ *   its header, and never runs across the end of a JSON string.
  * - An argument text that did not parse (`raw_args`) is scanned too, with the
  *   path `raw_args`: it is the same data the agent sent.
  * - A `preview` is the first 4 and last 2 characters of the secret with `…`
@@ -81,6 +95,8 @@ interface CredentialPattern {
   random?: boolean;
   /** The span runs to the matching END line (private keys). */
   block?: boolean;
+  /** Require a digit and a letter in the match (a token, not a word like `resource_metadata`). */
+  token?: boolean;
 }
 
 const PATTERNS: readonly CredentialPattern[] = [
@@ -92,42 +108,72 @@ const PATTERNS: readonly CredentialPattern[] = [
   },
   {
     kind: "anthropic_api_key",
-    regex: /\bsk-ant-([A-Za-z0-9_-]{20,})/g,
+    regex: /sk-ant-([A-Za-z0-9_-]{20,})/g,
     hints: ["sk-ant-"],
     random: true,
   },
   {
     kind: "openai_api_key",
-    regex: /\bsk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{32,})/g,
+    regex: /sk-(?:proj|svcacct|admin)-([A-Za-z0-9_-]{32,})/g,
     hints: ["sk-proj-", "sk-svcacct-", "sk-admin-"],
     random: true,
   },
-  { kind: "openai_api_key", regex: /\bsk-([A-Za-z0-9]{32,})/g, hints: ["sk-"], random: true },
+  {
+    kind: "openai_api_key",
+    regex: /(?<![A-Za-z0-9])sk-([A-Za-z0-9]{32,})/g,
+    hints: ["sk-"],
+    random: true,
+  },
   {
     kind: "github_token",
-    regex: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/g,
+    regex: /(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
     hints: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
   },
-  { kind: "github_token", regex: /\bgithub_pat_[A-Za-z0-9_]{60,}/g, hints: ["github_pat_"] },
-  { kind: "aws_access_key_id", regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, hints: ["AKIA", "ASIA"] },
-  { kind: "google_api_key", regex: /\bAIza[0-9A-Za-z_-]{35}\b/g, hints: ["AIza"] },
-  { kind: "slack_token", regex: /\bxox[abprs]-[0-9A-Za-z-]{10,}/g, hints: ["xox"] },
-  { kind: "stripe_secret_key", regex: /\b(?:sk|rk)_live_[0-9A-Za-z]{24,}/g, hints: ["k_live_"] },
+  { kind: "github_token", regex: /github_pat_[A-Za-z0-9_]{60,}/g, hints: ["github_pat_"] },
+  {
+    kind: "aws_access_key_id",
+    regex: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])/g,
+    hints: ["AKIA", "ASIA"],
+  },
+  { kind: "google_api_key", regex: /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z-])/g, hints: ["AIza"] },
+  { kind: "slack_token", regex: /xox[abprs]-[0-9A-Za-z-]{10,}/g, hints: ["xox"] },
+  { kind: "stripe_secret_key", regex: /(?:sk|rk)_live_[0-9A-Za-z]{24,}/g, hints: ["k_live_"] },
+  {
+    kind: "jwt",
+    regex: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    hints: ["eyJ"],
+  },
+  {
+    // The password only: the user and host stay readable. No quote, backslash or comma, so a
+    // span never runs across the end of a JSON string.
+    kind: "url_password",
+    regex:
+      /(?<=[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@"'\\,<>]{1,256}:)[^\s/?#@"'\\,<>]{1,256}(?=@)/g,
+    hints: ["://"],
+  },
+  {
+    kind: "bearer_token",
+    regex: /(?<=[Bb]earer[ \t]{1,8})[A-Za-z0-9._~+/-]{16,}=*/g,
+    hints: ["earer"],
+    token: true,
+  },
 ];
 
 const PRIVATE_KEY_END = /-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g;
 
-// The shortest string any pattern can match (`xoxb-` + 10).
-const MIN_SECRET_LENGTH = 15;
+// The shortest string any pattern can match (`a://b:c@`).
+const MIN_SECRET_LENGTH = 8;
 
 // One pass that rules out almost every argument string before any pattern runs.
-const PREFILTER = /PRIVATE KEY|sk-|gh[oprsu]_|github_pat_|AKIA|ASIA|AIza|xox[abprs]-|k_live_/;
+const PREFILTER =
+  /PRIVATE KEY|sk-|gh[oprsu]_|github_pat_|AKIA|ASIA|AIza|xox[abprs]-|k_live_|eyJ|:\/\/|earer/;
 
 function looksRandom(text: string): boolean {
   return /[0-9]/.test(text) && /[a-z]/.test(text) && /[A-Z]/.test(text);
 }
 
 function previewOf(secret: string): string {
+  if (secret.length <= 14) return "…";
   return `${secret.slice(0, 4)}…${secret.slice(-2)}`;
 }
 
@@ -159,10 +205,17 @@ export function findSecrets(text: string): SecretSpan[] {
       const start = match.index;
       let end = start + match[0].length;
       if (pattern.random && !looksRandom(match[1] ?? match[0])) continue;
+      if (pattern.token && !(/[0-9]/.test(match[0]) && /[A-Za-z]/.test(match[0]))) continue;
       if (pattern.block) {
         PRIVATE_KEY_END.lastIndex = end;
         const close = PRIVATE_KEY_END.exec(text);
-        end = close ? close.index + close[0].length : text.length;
+        // Never past a quote: in JSON text (the console's --json) the key's string ends there.
+        const quote = text.indexOf('"', end);
+        end = close && (quote === -1 || close.index < quote)
+          ? close.index + close[0].length
+          : quote === -1
+          ? text.length
+          : quote;
         regex.lastIndex = end;
       }
       if (spans.some((span) => start < span.end && span.start < end)) continue;
@@ -316,7 +369,15 @@ function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (isJsonObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = redactValue(value[key]);
+    // Keys too: a credential used as an argument name is as much in clear (issue 42).
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(out, redactText(key), {
+        value: redactValue(value[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
     return out;
   }
   return value;

@@ -15,6 +15,7 @@
 
 import type { MatrixEvent, MatrixSummary, NotStarted } from "../agent/run_matrix.ts";
 import type { CliIO } from "./command.ts";
+import { ownSequence } from "../base/terminal_safe.ts";
 
 /** The longest a log goes without a progress line while runs are going, in milliseconds. */
 export const HEARTBEAT_MS = 10_000;
@@ -122,7 +123,7 @@ export function agentConsole(io: CliIO, options: AgentConsoleOptions = {}): Agen
     io.stderr(`${line()}\n`);
   };
   const clear = () => {
-    if (drawn) io.stderr("\r\x1b[2K");
+    if (drawn) io.stderr(ownSequence("\r\x1b[2K"));
     drawn = false;
   };
 
@@ -170,7 +171,7 @@ export function agentConsole(io: CliIO, options: AgentConsoleOptions = {}): Agen
       spend += event.costUsd ?? 0;
       if (io.progress) {
         drawn = true;
-        io.stderr(`\r\x1b[2K${line()}`);
+        io.stderr(`${ownSequence("\r\x1b[2K")}${line()}`);
         if (done === total) clear();
         return;
       }

@@ -19,7 +19,6 @@ import { contractFromTrace } from "../contract/init.ts";
 import { InputError, UsageError } from "../base/errors.ts";
 import { parseFormatName } from "../formats/detect.ts";
 import { syntaxOf } from "../base/load.ts";
-import { scanCredentials } from "../checks/security.ts";
 import { MAX_PAIRING_CELLS } from "../scoring/hungarian.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readTraceArguments } from "./inputs.ts";
@@ -38,7 +37,9 @@ const HELP = `toolscore contract init TRACE [-o FILE] — a starting contract fr
 Every call of TRACE becomes a required call with its exact arguments. Loosen it by hand:
 replace values with operators ({"$regex": …}, {"$any": true}…), turn steps into
 alternative groups, move calls to "optional", add "forbidden" rules.
-A credential found in an argument is written as {"$type": "string"}, never in clear.
+A credential found in an argument is written as {"$any": true} (with a warning and a
+description on the call), never in clear; a tool or argument name holding one is refused.
+Data keys starting with $ are written as $$key, so eval of the contract scores its trace 1.
 
 TRACE is one trace in any supported format, or - for standard input.
 
@@ -81,12 +82,22 @@ async function init(args: string[], io: CliIO): Promise<number> {
     );
   }
   const read = traces[0]!.trace;
-  const contract = contractFromTrace(read);
+  const secrets: string[] = [];
+  const contract = contractFromTrace(read, { onSecret: (path) => secrets.push(path) });
   const yaml = output !== undefined && syntaxOf(output) === "yaml";
   const text = yaml
     ? dumpYaml(contract, { lineWidth: 100, noRefs: true })
     : `${JSON.stringify(contract, null, 2)}\n`;
   for (const note of traceNotes(read.calls)) io.stderr(`toolscore: note: ${note}\n`);
+  if (secrets.length > 0) {
+    io.stderr(
+      `toolscore: warning: ${plural(secrets.length, "credential")} in the trace's arguments ${
+        secrets.length === 1 ? "was" : "were"
+      } written as {"$any": true} (${secrets.slice(0, 5).join(", ")}${
+        secrets.length > 5 ? ` and ${secrets.length - 5} more` : ""
+      }); write the values to check without the secrets\n`,
+    );
+  }
   if (output === undefined) {
     io.stdout(text);
     return EXIT.ok;
@@ -142,14 +153,6 @@ function traceNotes(calls: ToolCall[]): string[] {
           `be refused; make the contract from a shorter run, or trim its ${tool} calls`,
       );
     }
-  }
-  const secrets = scanCredentials(calls).secret_count;
-  if (secrets > 0) {
-    notes.push(
-      `${plural(secrets, "credential")} in the trace's arguments ${
-        secrets === 1 ? "was" : "were"
-      } written as {"$type": "string"}`,
-    );
   }
   return notes;
 }

@@ -53,7 +53,7 @@ import {
   workersAvailable,
 } from "./eval_pool.ts";
 import { excludedNote, readTraceFiles, strayNote } from "./inputs.ts";
-import { walkTracePaths } from "../formats/trace_folder.ts";
+import { skippedEntriesNote, walkTracePaths } from "../formats/trace_folder.ts";
 import { configFiles, prepareEvalOutputs } from "./eval_outputs.ts";
 import { type Progress, progressLine } from "./progress.ts";
 import {
@@ -391,6 +391,8 @@ export const evalCommand: Command = {
     const walk = walkTracePaths(session.tracePaths, { exclude: configFiles(session) });
     const excluded = excludedNote(walk.excluded);
     if (excluded !== undefined) io.stderr(excluded);
+    const skippedNote = skippedEntriesNote(walk.skipped);
+    if (skippedNote !== undefined) io.stderr(skippedNote);
     const files = walk.files;
     const oneTraceOnly = session.run.options.finalAnswer !== undefined;
     // Several files are several traces: refuse before scoring any (a JSONL file of several

@@ -53,6 +53,12 @@ export async function writeReceipts(
   if (out !== undefined && scored.length !== 1) {
     throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
   }
+  // A file of several traces gives each its position (1-based) in the file: `runs.jsonl[2]`
+  // by its name, a run file's `runs.json[task#trial]` by its order (issue 42: every trace of a
+  // run file wrote the same receipt).
+  const perFile = new Map<string, number>();
+  for (const s of scored) perFile.set(s.named.file, (perFile.get(s.named.file) ?? 0) + 1);
+  const seenInFile = new Map<string, number>();
   const plans = scored.map((s) => {
     if (s.named.file === "-") {
       throw new UsageError(
@@ -60,8 +66,11 @@ export async function writeReceipts(
           "save it to a file and pass its path",
       );
     }
+    const ordinal = (seenInFile.get(s.named.file) ?? 0) + 1;
+    seenInFile.set(s.named.file, ordinal);
     const n = /\[(\d+)\]$/.exec(s.named.name);
-    const index = n && s.named.name !== s.named.file ? Number(n[1]) : undefined;
+    const several = s.named.name !== s.named.file || perFile.get(s.named.file)! > 1;
+    const index = !several ? undefined : n ? Number(n[1]) : ordinal;
     const target = out ??
       join(dir ?? dirname(s.named.file), receiptFileName(s.named.file, index));
     return { scored: s, index, target };

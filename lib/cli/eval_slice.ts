@@ -8,6 +8,7 @@
  */
 
 import { escapeControl, OWN_COLOR_SEQUENCES } from "../base/terminal_safe.ts";
+import { redactText } from "../checks/security.ts";
 import type { RenderedResult, RenderedSlice } from "./eval_types.ts";
 
 /** Traces rendered before their texts are encoded (see {@linkcode joinSlices}). */
@@ -148,7 +149,8 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
  * (as many bytes as characters) and has no DEL, nothing is left to escape, and
  * the regular-expression scan of the whole text is skipped.
  */
-function safeBytes(text: string, json: boolean, color: boolean): Uint8Array {
+function safeBytes(shown: string, json: boolean, color: boolean): Uint8Array {
+  const text = redactText(shown); // as runCli redacts stdout (issue 42)
   if (json) {
     const bytes = encoder.encode(text);
     if (bytes.length === text.length && text.indexOf("\x7f") === -1) return bytes;

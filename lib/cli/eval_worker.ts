@@ -7,6 +7,7 @@
  */
 
 import type { CliIO } from "./command.ts";
+import { withOwnSequences } from "../base/terminal_safe.ts";
 import { prepareEval, renderScored } from "./eval_session.ts";
 import { joinSlices, RENDER_BATCH, sliceOf } from "./eval_slice.ts";
 import type {
@@ -110,7 +111,8 @@ export async function workerScore(
   }
   const ready = await session;
   ready.consoleLines = consoleLines;
-  return scoreSlice(ready, files, color, new Set(walked));
+  // Own colour codes marked, as in `runCli`: the slice's escaping keeps only those.
+  return withOwnSequences(() => scoreSlice(ready, files, color, new Set(walked)));
 }
 
 // Runs only inside a worker (a global `WorkerGlobalScope` has `self.postMessage`).

@@ -14,7 +14,7 @@ import { writeExport } from "../export/write.ts";
 import { checkOutput } from "./overwrite.ts";
 import { readyOutputFile } from "./output_ready.ts";
 import { strayNote } from "./inputs.ts";
-import { walkTracePaths } from "../formats/trace_folder.ts";
+import { skippedEntriesNote, walkTracePaths } from "../formats/trace_folder.ts";
 import {
   type CliIO,
   type Command,
@@ -142,7 +142,11 @@ Examples:
       tally,
     );
     // The manifest hashes the files read: a folder is its walked files (a stray one among them).
-    const sources = walkTracePaths(inputs, { exclude: [recordOptions.gold] }).files;
+    const walk = walkTracePaths(inputs, { exclude: [recordOptions.gold] });
+    const sources = walk.files;
+    // FIFOs, devices and dangling links in a folder are named, never dropped silently (issue 42).
+    const skippedLine = skippedEntriesNote(walk.skipped);
+    if (skippedLine !== undefined) io.stderr(skippedLine);
     const [jsonl, manifest] = await writeExport(output, counted(records), sources);
     const strayLine = strayNote(strays);
     if (strayLine !== undefined) io.stderr(strayLine);

@@ -13,7 +13,7 @@ import { withHeavy } from "../base/_lazy.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
 import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
-import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
+import { isStrayText, skippedEntriesNote, walkTracePaths } from "../formats/trace_folder.ts";
 import { fileError, readUtf8FileSync } from "../base/load.ts";
 import { isZipFile, tracesFromEvalZip } from "../formats/inspect_zip.ts";
 import type { CliIO } from "./command.ts";
@@ -337,6 +337,8 @@ export async function readTraceArguments(
   const walk = walkTracePaths(paths, { exclude: options.exclude });
   const excluded = excludedNote(walk.excluded);
   if (excluded !== undefined) io.stderr(excluded);
+  const skippedNote = skippedEntriesNote(walk.skipped);
+  if (skippedNote !== undefined) io.stderr(skippedNote);
   const out: NamedTrace[] = [];
   const strays: string[] = [];
   for await (const read of readTraceFiles(walk.files, io, format, { walked: walk.walked })) {

@@ -8,6 +8,7 @@
  */
 
 import type { CliIO } from "./command.ts";
+import { ownSequence } from "../base/terminal_safe.ts";
 
 /** A progress line. */
 export interface Progress {
@@ -67,10 +68,10 @@ export function progressLine(
       if (time - start < 500 || time - last < 100) return;
       last = time;
       drawn = true;
-      io.stderr(`\r\x1b[2K${label}: ${done}/${total} files`);
+      io.stderr(`${ownSequence("\r\x1b[2K")}${label}: ${done}/${total} files`);
     },
     done() {
-      if (drawn) io.stderr("\r\x1b[2K");
+      if (drawn) io.stderr(ownSequence("\r\x1b[2K"));
     },
   };
 }

@@ -18,6 +18,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { InputError } from "../base/errors.ts";
 import type { CliIO, FlagSpec } from "./command.ts";
+import { redactText } from "../checks/security.ts";
 
 /** The toolscore version the reports name. */
 export const REPORT_VERSION: string = denoJson.version;
@@ -152,25 +153,28 @@ export async function writeReports(
     import("./overwrite.ts"),
     import("../base/atomic_write.ts"),
   ]);
-  // The overwrite rule (overwrite.ts), for every report before the first is written.
+  // The overwrite rule (overwrite.ts), for every report before the first is written. Each
+  // report's text is redacted whole (issue 42): no field of any input reaches a file in clear.
   for (const target of [targets.markdown, targets.html, targets.junit]) {
     if (target !== undefined) await checkOutput(target, "report", { inputs });
   }
   let markdown: string | undefined;
   if (targets.markdown !== undefined) {
-    await writeTextFileAtomic(targets.markdown, markdown = render.markdown());
+    await writeTextFileAtomic(targets.markdown, markdown = redactText(render.markdown()));
   }
   if (targets.html !== undefined && render.html !== undefined) {
-    await writeTextFileAtomic(targets.html, render.html());
+    await writeTextFileAtomic(targets.html, redactText(render.html()));
   }
   if (targets.junit !== undefined && render.junit !== undefined) {
-    await writeTextFileAtomic(targets.junit, render.junit());
+    await writeTextFileAtomic(targets.junit, redactText(render.junit()));
   }
   if (targets.githubSummary) {
     const path = stepSummaryPath(io);
     if (path === undefined) return;
     try {
-      await Deno.writeTextFile(path, `${markdown ?? render.markdown()}\n`, { append: true });
+      await Deno.writeTextFile(path, `${markdown ?? redactText(render.markdown())}\n`, {
+        append: true,
+      });
     } catch (error) {
       const why = error instanceof Deno.errors.NotCapable
         ? "no write permission: run deno with --allow-write for it"

@@ -10,10 +10,12 @@ import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT, INTERNAL_EXIT_HELP } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import { VERSION } from "../base/version.ts";
+import { redactText } from "../checks/security.ts";
 import {
   escapeControl,
   OWN_COLOR_SEQUENCES,
   OWN_PROGRESS_SEQUENCES,
+  withOwnSequences,
 } from "../base/terminal_safe.ts";
 
 function usage(): string {
@@ -117,10 +119,13 @@ function safeIO(io: CliIO): CliIO {
   const err = io.progress ? [OWN_COLOR_SEQUENCES, OWN_PROGRESS_SEQUENCES] : out;
   const decoder = new TextDecoder();
   return {
-    stdout: (text) => io.stdout(escapeControl(text, { keep: out })),
+    // Every credential form findSecrets knows is shown as its preview, whatever field of
+    // whatever input it came from: final answers, tool and argument names, results, file
+    // names (issue 42).
+    stdout: (text) => io.stdout(escapeControl(redactText(text), { keep: out })),
     stdoutBytes: (bytes) =>
       io.stdoutBytes !== undefined ? io.stdoutBytes(bytes) : io.stdout(decoder.decode(bytes)),
-    stderr: (text) => io.stderr(escapeControl(text, { keep: err })),
+    stderr: (text) => io.stderr(escapeControl(redactText(text), { keep: err })),
     color: io.color,
     progress: io.progress,
     stdin: () => io.stdin(),
@@ -155,7 +160,12 @@ function safeIO(io: CliIO): CliIO {
  * assert.equal(out.split("\n")[0], `toolscore ${VERSION}`);
  * ```
  */
-export async function runCli(args: string[], terminal: CliIO): Promise<number> {
+export function runCli(args: string[], terminal: CliIO): Promise<number> {
+  // Own sequences marked while the command runs, so data cannot pass for them (issue 42).
+  return withOwnSequences(() => runMarked(args, terminal));
+}
+
+async function runMarked(args: string[], terminal: CliIO): Promise<number> {
   const io = safeIO(terminal);
   try {
     const [first, ...rest] = args;

@@ -7,7 +7,7 @@
  */
 
 import { dirname } from "node:path";
-import { UsageError } from "../base/errors.ts";
+import { InputError, UsageError } from "../base/errors.ts";
 import { parseDocument, readTextFile } from "../base/load.ts";
 import { verifyReceipt } from "../receipts/verify.ts";
 import { type CliIO, type Command, EXIT, parseFlags, stringFlag } from "./command.ts";
@@ -54,8 +54,32 @@ async function check(
   options: { root?: string; allowOutside: boolean },
 ): Promise<Checked> {
   // A file that cannot be read or is not JSON is an input error (exit 2, on stderr).
+  notAStream(path);
   const value = parseDocument(await readTextFile(path), path, { syntax: "json" });
   return { path, problems: await verifyReceipt(value, { base: dirname(path), ...options }) };
+}
+
+// Standard input or a pipe has no folder the receipt's input paths are relative to (issue 42:
+// `verify /dev/stdin` said "no permission", or looked for the inputs in /dev).
+const STREAM_NAMES = /^(?:-|\/dev\/(?:stdin|fd\/\d+)|\/proc\/self\/fd\/\d+)$/;
+
+function notAStream(path: string): void {
+  let stream = STREAM_NAMES.test(path);
+  if (!stream) {
+    try {
+      const info = Deno.statSync(path);
+      stream = info.isFifo === true || info.isCharDevice === true || info.isSocket === true;
+    } catch {
+      // readTextFile names a missing or unreadable file
+    }
+  }
+  if (stream) {
+    throw new InputError(
+      "a receipt is checked from its file: its input paths are relative to the file's " +
+        "folder; save it to a file and give that path (not standard input or a pipe)",
+      path,
+    );
+  }
 }
 
 /** `toolscore verify`. */

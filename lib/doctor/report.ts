@@ -7,6 +7,7 @@
 
 import { type DoctorCheck, type DoctorCheckJson, type DoctorStatus, worstStatus } from "./check.ts";
 import { visible } from "./lint_text.ts";
+import { ownSequence } from "../base/terminal_safe.ts";
 
 /** The most findings printed under one check (the rest are counted; `--json` has them all). */
 export const MAX_FINDING_LINES = 20;
@@ -132,7 +133,7 @@ export function formatDoctorReport(
 ): string {
   const width = Math.max(0, ...report.checks.map((check) => check.name.length));
   const paint = (status: DoctorStatus, text: string) =>
-    options.color ? `${MARKS[status].color}${text}\x1b[0m` : text;
+    options.color ? `${ownSequence(MARKS[status].color)}${text}${ownSequence("\x1b[0m")}` : text;
   const lines: string[] = [];
   for (const check of report.checks) {
     const name = report.checks.length > 1 ? check.name.padEnd(width) : check.name;

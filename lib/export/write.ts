@@ -25,6 +25,7 @@ import { fileDigest } from "../receipts/digest.ts";
 import { RUN_RECORD_SCHEMA_SHA256, type RunRecord, SCHEMA_VERSION } from "./schema.ts";
 import { isSealedRecord } from "./record.ts";
 import { validateRecord } from "./validate.ts";
+import { redactText } from "../checks/security.ts";
 
 /** The manifest written next to an export (file shape). */
 export interface ExportManifest {
@@ -133,7 +134,11 @@ export async function writeExport(
     if (error instanceof InputError) throw error; // missing or unreadable: the write says why
   }
   const sources = [];
-  for (const input of unique) sources.push(await fileDigest(input));
+  // A path is shown as the records show it: a credential in a file name as its preview (issue 42).
+  for (const input of unique) {
+    const digest = await fileDigest(input);
+    sources.push({ ...digest, path: redactText(digest.path) });
+  }
   const temps: TempFile[] = [];
   try {
     const jsonlTemp = await openTempFile(path);

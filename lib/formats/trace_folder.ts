@@ -15,6 +15,17 @@
  * `tools/call`, `"calls":`…) and cannot be read stays an error — never a
  * silent zero.
  *
+ * Symbolic links (issue 42) are followed to the file they name, so a link to
+ * a failing trace is scored like the file itself; a link to a directory is
+ * not walked (the walk is not recursive). Loops are harmless: a link is
+ * resolved by `stat`, which refuses a loop (`ELOOP`), and a file reached
+ * twice in one folder (a link beside its target, two links to one file) is
+ * read once. Every entry with a trace extension that is not read — a FIFO,
+ * socket or device, a dangling link, a link loop, a second name of the same
+ * file — is listed in {@linkcode TraceWalk.skipped} with its reason, and the
+ * callers name them all in one note ({@linkcode skippedEntriesNote}); never
+ * a silent drop. A FIFO is never opened (sniffing it would hang).
+ *
  * @module
  */
 
@@ -43,6 +54,24 @@ export interface TraceWalk {
   walked: Set<string>;
   /** Files of `exclude` a folder held, left out of the walk. */
   excluded: string[];
+  /** Entries of a folder with a trace extension that are not read, with why. */
+  skipped: SkippedEntry[];
+}
+
+/** An entry of a folder a walk did not read (see the module doc). */
+export interface SkippedEntry {
+  /** The entry's path. */
+  path: string;
+  /** Why: `FIFO`, `socket`, `device`, `dangling link`, `link loop`, `same file as …`. */
+  reason: string;
+}
+
+/** What {@linkcode scanTraceFolder} found in one directory. */
+export interface TraceFolderScan {
+  /** The trace file names (not paths), sorted. */
+  names: string[];
+  /** The entries with a trace extension that are not read, by name, sorted. */
+  skipped: SkippedEntry[];
 }
 
 // How much of a .txt/.log file is looked at: an MCP log's first message may follow a few
@@ -96,19 +125,124 @@ function claimed(name: string): { extension: string; sniffed: boolean } | undefi
  * ```
  */
 export function traceFilesIn(folder: string): string[] {
-  const names: string[] = [];
+  return scanTraceFolder(folder).names;
+}
+
+function specialKind(info: Deno.FileInfo): string {
+  if (info.isFifo === true) return "FIFO";
+  if (info.isSocket === true) return "socket";
+  if (info.isCharDevice === true || info.isBlockDevice === true) return "device";
+  return "not a regular file";
+}
+
+function linkTarget(path: string): Deno.FileInfo | string {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "dangling link";
+    if (error instanceof Error && /ELOOP|too many levels|symbolic links/i.test(error.message)) {
+      return "link loop";
+    }
+    throw error;
+  }
+}
+
+/**
+ * The trace files of a directory and the entries with a trace extension it
+ * does not read (see the module doc): links are followed to regular files,
+ * FIFOs, sockets, devices, dangling links, link loops and second names of one
+ * file are listed with their reason.
+ *
+ * @param folder The directory.
+ * @returns The file names, sorted, and the skipped entries.
+ * @throws {InputError} When the directory cannot be read.
+ *
+ * @example Usage
+ * ```ts
+ * import { scanTraceFolder } from "./trace_folder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/a.json`, "[]");
+ * Deno.symlinkSync(`${dir}/a.json`, `${dir}/b.json`);
+ * Deno.symlinkSync(`${dir}/gone.json`, `${dir}/c.json`);
+ * const scan = scanTraceFolder(dir);
+ * assert.deepEqual(scan.names, ["a.json"]);
+ * assert.deepEqual(scan.skipped.map((s) => s.reason), ["same file as a.json", "dangling link"]);
+ * Deno.removeSync(dir, { recursive: true });
+ * ```
+ */
+export function scanTraceFolder(folder: string): TraceFolderScan {
+  const found: { name: string; real: string; link: boolean }[] = [];
+  const skipped: SkippedEntry[] = [];
   try {
     for (const entry of Deno.readDirSync(folder)) {
-      if (!entry.isFile) continue;
+      if (entry.isDirectory) continue;
       const claim = claimed(entry.name);
       if (claim === undefined) continue;
-      if (!claim.sniffed || looksLikeTraceText(join(folder, entry.name))) names.push(entry.name);
+      const path = join(folder, entry.name);
+      let info: Deno.FileInfo | string = entry.isSymlink ? linkTarget(path) : Deno.lstatSync(path);
+      if (typeof info !== "string" && !info.isFile) {
+        if (info.isDirectory) continue; // a link to a directory: the walk is not recursive
+        info = specialKind(info);
+      }
+      if (typeof info === "string") {
+        skipped.push({ path: entry.name, reason: info });
+      } else if (!claim.sniffed || looksLikeTraceText(path)) {
+        found.push({ name: entry.name, real: realOrResolved(path), link: entry.isSymlink });
+      }
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw fileError(error, folder);
   }
-  return names.sort();
+  // A file reached twice (a link beside its target, two links to one file) is read once:
+  // under its own name when the folder holds it, else under the first link's name.
+  const byName = (a: { name: string }, b: { name: string }) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  const kept = new Map<string, string>();
+  for (const file of [...found].sort((a, b) => Number(a.link) - Number(b.link) || byName(a, b))) {
+    if (!kept.has(file.real)) kept.set(file.real, file.name);
+  }
+  const names: string[] = [];
+  for (const file of found.sort(byName)) {
+    const first = kept.get(file.real)!;
+    if (first === file.name) names.push(file.name);
+    else skipped.push({ path: file.name, reason: `same file as ${first}` });
+  }
+  skipped.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return { names, skipped };
+}
+
+/**
+ * The one note about the entries folder walks did not read ({@linkcode TraceWalk.skipped}),
+ * or `undefined` when there are none.
+ *
+ * @param skipped The skipped entries.
+ * @returns The note, one line ending in a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { skippedEntriesNote } from "./trace_folder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   skippedEntriesNote([{ path: "runs/p.json", reason: "FIFO" }]),
+ *   "toolscore: note: skipped 1 entry that is not a regular file: runs/p.json (FIFO)\n",
+ * );
+ * assert.equal(skippedEntriesNote([]), undefined);
+ * ```
+ */
+export function skippedEntriesNote(skipped: readonly SkippedEntry[]): string | undefined {
+  if (skipped.length === 0) return undefined;
+  const listed = skipped.slice(0, 10).map((entry) => `${entry.path} (${entry.reason})`);
+  const shown = skipped.length <= 10
+    ? listed.join(", ")
+    : `${listed.join(", ")} and ${skipped.length - 10} more`;
+  const what = skipped.length === 1
+    ? "1 entry that is not a regular file"
+    : `${skipped.length} entries that are not regular files`;
+  return `toolscore: note: skipped ${what}: ${shown}\n`;
 }
 
 /**
@@ -143,7 +277,7 @@ export function walkTracePaths(
   for (const path of options.exclude ?? []) {
     if (path !== undefined && path !== "-") left.add(realOrResolved(path));
   }
-  const walk: TraceWalk = { files: [], walked: new Set(), excluded: [] };
+  const walk: TraceWalk = { files: [], walked: new Set(), excluded: [], skipped: [] };
   for (const path of paths) {
     if (path === "-") {
       walk.files.push(path);
@@ -159,8 +293,12 @@ export function walkTracePaths(
       walk.files.push(path);
       continue;
     }
-    const names = traceFilesIn(path);
+    const scan = scanTraceFolder(path);
+    const names = scan.names;
     const sep = path.endsWith("/") ? "" : "/";
+    for (const entry of scan.skipped) {
+      walk.skipped.push({ path: `${path}${sep}${entry.path}`, reason: entry.reason });
+    }
     let kept = 0;
     for (const name of names) {
       const file = `${path}${sep}${name}`;

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { InputError } from "../base/errors.ts";
 import { fileError } from "../base/load.ts";
+import { assertRegularFile } from "./regular_file.ts";
 
 /** The digest of one file. */
 export interface FileDigest {
@@ -37,6 +38,7 @@ const CHUNK = 1 << 20;
  * ```
  */
 export async function fileDigest(path: string): Promise<FileDigest> {
+  assertRegularFile(path); // before opening: a FIFO would block the open itself
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });

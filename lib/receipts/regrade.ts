@@ -30,6 +30,7 @@ import { receiptFromJson } from "./io.ts";
 import type { Receipt, ReceiptInput, ReceiptResult } from "./model.ts";
 import { locateInput, type LocateOptions, storedPath } from "./paths.ts";
 import { verifyReceipt } from "./verify.ts";
+import { assertRegularFile } from "./regular_file.ts";
 
 /** Options for {@linkcode regrade}. */
 export interface RegradeOptions {
@@ -243,6 +244,7 @@ async function receiptInput(
       source,
     );
   }
+  assertRegularFile(location.path);
   return location.path;
 }
 

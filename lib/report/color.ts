@@ -5,6 +5,8 @@
  * @module
  */
 
+import { ownSequence } from "../base/terminal_safe.ts";
+
 /** Colour functions; each returns its text unchanged when colour is off. */
 export interface Palette {
   /** Good news. */
@@ -20,7 +22,7 @@ export interface Palette {
 }
 
 const wrap = (open: number, close: number) => (text: string) =>
-  `\x1b[${open}m${text}\x1b[${close}m`;
+  `${ownSequence(`\x1b[${open}m`)}${text}${ownSequence(`\x1b[${close}m`)}`;
 
 /**
  * A palette that colours when `enabled`, else leaves text as it is.

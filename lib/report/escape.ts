@@ -18,12 +18,16 @@
  *   after their first colon, a leading `-`, `+` or `1.` (a list marker when
  *   the text opens a list item) is escaped, and URLs (`https://…`, `www.…`,
  *   `mailto:…`) become code spans, so they show as text and never autolink.
+ * - Every escaper first shows each credential `findSecrets` knows as its
+ *   preview (issue 42), so no field of a trace reaches a report in clear.
  * - {@linkcode escapeHtml} and {@linkcode escapeXml}: entities for HTML and
  *   XML text and attributes; XML also drops what XML 1.0 cannot hold by
  *   showing it escaped.
  *
  * @module
  */
+
+import { redactText } from "../checks/security.ts";
 
 // C0 controls, DEL, C1 controls, the bidi embeddings/overrides (U+202A–U+202E), the bidi
 // isolates (U+2066–U+2069), the implicit marks (U+200E, U+200F, U+061C), and the line and
@@ -65,7 +69,9 @@ export interface ShowControlsOptions {
  * ```
  */
 export function showControls(text: string, options: ShowControlsOptions = {}): string {
-  return text.replace(options.keepNewlines ? CONTROLS_BUT_LINES : CONTROLS, visible);
+  // Credentials first (issue 42): a Markdown escape between a key's letters (`ghp\_…`) would
+  // hide it from the scan, not from the reader.
+  return redactText(text).replace(options.keepNewlines ? CONTROLS_BUT_LINES : CONTROLS, visible);
 }
 
 const MARKDOWN_ENTITIES: Record<string, string> = {

@@ -12,6 +12,7 @@ import { formatPairDifference, formatPassRate } from "../stats/format.ts";
 import type { ProtocolResult, RuleStatus } from "../stats/protocol_result.ts";
 import { formatMetricValue } from "../stats/format.ts";
 import type { Selection } from "../stats/select.ts";
+import { ownSequence } from "../base/terminal_safe.ts";
 
 /** Options for the console reports. */
 export interface StatsReportOptions {
@@ -25,7 +26,7 @@ export interface StatsReportOptions {
 const STYLES = { bold: "1", green: "32", red: "31", yellow: "33", dim: "2" } as const;
 
 function paint(text: string, style: keyof typeof STYLES, color: boolean): string {
-  return color ? `\x1b[${STYLES[style]}m${text}\x1b[0m` : text;
+  return color ? `${ownSequence(`\x1b[${STYLES[style]}m`)}${text}${ownSequence("\x1b[0m")}` : text;
 }
 
 /**

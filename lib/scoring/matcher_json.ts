@@ -3,6 +3,12 @@
  * {@linkcode expectedArgsFromJson}), with errors that name the JSON path and
  * suggest the operator a typo meant.
  *
+ * A key of data that starts with `$` is written with one more `$` (issue 42):
+ * `{"$$match": {"a": 1}}` is the literal key `$match` (its value read as
+ * usual), at any depth and at the top of `args`, where an operator cannot
+ * stand. `contract init` writes data keys this way, so every argument object
+ * of a trace reads back as itself ({@linkcode escapeDataKey}).
+ *
  * @module
  */
 
@@ -11,6 +17,32 @@ import { InputError } from "../base/errors.ts";
 import type { Matcher } from "./matcher.ts";
 import { ANY, Approx, Contains, Eq, OneOf, Regex } from "./matcher_classes.ts";
 import { IsType, type JsonTypeName } from "./type_matcher.ts";
+
+// An operator key: `$` but not the `$$` of an escaped data key.
+const isOperatorKey = (key: string) => key.startsWith("$") && !key.startsWith("$$");
+// The data key an escaped key stands for.
+const dataKey = (key: string) => key.startsWith("$$") ? key.slice(1) : key;
+
+/**
+ * The key to write for a data key, so that {@linkcode matcherFromJson} reads it
+ * back as that key: one more `$` when it starts with `$`.
+ *
+ * @param key A key of argument data.
+ * @returns The key as a gold file or contract writes it.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeDataKey, matcherFromJson } from "./matcher_json.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeDataKey("$match"), "$$match");
+ * assert.equal(escapeDataKey("q"), "q");
+ * assert.deepEqual(matcherFromJson({ [escapeDataKey("$match")]: 1 }), { $match: 1 });
+ * ```
+ */
+export function escapeDataKey(key: string): string {
+  return key.startsWith("$") ? `$${key}` : key;
+}
 
 /** The operators, each with the modifier keys it accepts. */
 const OPERATORS: Record<string, readonly string[]> = {
@@ -56,9 +88,8 @@ function editDistance(a: string, b: string): number {
 
 function suggestOperator(key: string): string | undefined {
   const lower = key.toLowerCase().replaceAll("-", "_");
-  if (OPERATOR_ALIASES[lower.replaceAll("_", "")]) {
-    return OPERATOR_ALIASES[lower.replaceAll("_", "")];
-  }
+  const alias = lower.replaceAll("_", "");
+  if (Object.hasOwn(OPERATOR_ALIASES, alias)) return OPERATOR_ALIASES[alias];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const name of [...Object.keys(OPERATORS), ...Object.keys(MODIFIERS)]) {
@@ -73,7 +104,7 @@ function unknownOperator(key: string, path: string): InputError {
   const hint = suggestion
     ? ` (did you mean ${suggestion}?)`
     : `; the operators are ${Object.keys(OPERATORS).join(", ")} ` +
-      `(write {"$eq": …} for data whose keys start with $)`;
+      `(write {"$eq": …} or $$key for data whose keys start with $)`;
   return new InputError(`unknown operator ${key}${hint}`, path || undefined);
 }
 
@@ -101,7 +132,7 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
   }
   const operator = operators[0];
   for (const key of keys) {
-    const owner = MODIFIERS[key];
+    const owner = Object.hasOwn(MODIFIERS, key) ? MODIFIERS[key] : undefined;
     if (owner !== undefined && owner !== operator) {
       throw new InputError(`${key} goes with ${owner}`, path || undefined);
     }
@@ -187,9 +218,16 @@ export function matcherFromJson(value: unknown, path = ""): unknown {
   if (Array.isArray(value)) return value.map((item, i) => matcherFromJson(item, joinPath(path, i)));
   if (!isJsonObject(value)) return value;
   const keys = Object.keys(value);
-  if (keys.some((key) => key.startsWith("$"))) return operatorFromJson(value, path);
+  if (keys.some(isOperatorKey)) return operatorFromJson(value, path);
   const out: Record<string, unknown> = {};
-  for (const key of keys) out[key] = matcherFromJson(value[key], joinPath(path, key));
+  for (const key of keys) {
+    Object.defineProperty(out, dataKey(key), {
+      value: matcherFromJson(value[key], joinPath(path, key)),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 
@@ -217,11 +255,12 @@ export function expectedArgsFromJson(value: unknown, path: string): Record<strin
   if (!isJsonObject(value)) {
     throw new InputError(`must be an object, got ${describeJson(value)}`, path || undefined);
   }
-  const operator = Object.keys(value).find((key) => key.startsWith("$"));
+  const operator = Object.keys(value).find(isOperatorKey);
   if (operator !== undefined) {
     throw new InputError(
       `${operator} cannot stand for the whole arguments object; put operators on argument ` +
-        `values, or leave args out to not check them`,
+        `values, or leave args out to not check them (write $${operator} for a data key ` +
+        `${operator})`,
       path || undefined,
     );
   }

@@ -62,7 +62,9 @@ function checkTypeName(name: unknown): JsonTypeName {
   if (typeof name === "string" && (JSON_TYPE_NAMES as readonly string[]).includes(name)) {
     return name as JsonTypeName;
   }
-  const alias = typeof name === "string" ? TYPE_ALIASES[name.toLowerCase()] : undefined;
+  const alias = typeof name === "string" && Object.hasOwn(TYPE_ALIASES, name.toLowerCase())
+    ? TYPE_ALIASES[name.toLowerCase()]
+    : undefined;
   const hint = alias ? ` (did you mean ${alias}?)` : "";
   throw new InputError(
     `unknown $type ${JSON.stringify(name) ?? describeJson(name)}${hint}; ` +
