@@ -20,6 +20,7 @@
 import type { ParseError } from "jsonc-parser";
 import { jsoncModule, withHeavy, yamlModule } from "./_lazy.ts";
 import { InputError } from "./errors.ts";
+import { maxInputBytes, readFileCapped, readFileCappedSync } from "./read_limits.ts";
 import {
   checkDuplicateKeys,
   checkJsonLimits,
@@ -253,7 +254,7 @@ export function parseDocument(
 export async function readTextFile(path: string): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await readFileCapped(path);
   } catch (error) {
     throw fileError(error, path);
   }
@@ -291,6 +292,11 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 export function readUtf8FileSync(path: string): string {
   let text: string;
   try {
+    // Not a regular file (a device, a pipe) or past the cap: read with the cap (issue 42).
+    const info = Deno.statSync(path);
+    if (!info.isFile || info.size > maxInputBytes()) {
+      return decodeUtf8(readFileCappedSync(path), path);
+    }
     text = Deno.readTextFileSync(path);
     if (text.includes("\ufffd")) return decodeUtf8(Deno.readFileSync(path), path);
   } catch (error) {
