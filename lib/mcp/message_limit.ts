@@ -47,18 +47,19 @@ export function limitMessages(
   const limited = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        if (!sse) size += chunk.length;
+        let over = false;
+        if (!sse) over = (size += chunk.length) > limit;
         else {
-          for (let i = 0; i < chunk.length; i++) {
+          for (let i = 0; i < chunk.length && !over; i++) {
             const byte = chunk[i]!;
-            size++;
+            over = ++size > limit;
             if (byte === NEWLINE) {
               if (lineStart) size = 0; // a blank line ends the event
               lineStart = true;
             } else if (byte !== RETURN) lineStart = false;
           }
         }
-        if (size > limit) {
+        if (over) {
           const reason = `${sse ? "an SSE event" : "a JSON message"} from the server is longer ` +
             `than ${
               sizeText(limit)
