@@ -7,6 +7,9 @@ import { readTextFile } from "../lib/base/load.ts";
 import { readFileCapped, readStreamCapped } from "../lib/base/read_limits.ts";
 import { LineSplitter } from "../lib/mcp/line_splitter.ts";
 import { limitMessages } from "../lib/mcp/message_limit.ts";
+import { readRows, writeSpec } from "./_agent.ts";
+import { runCollect } from "./_cli.ts";
+import { openaiServer } from "./_model_wire.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${ROOT}cli.ts`;
@@ -186,4 +189,31 @@ Deno.test("limitMessages() counts one SSE event at a time, not the whole stream"
     limitMessages(sse(`data: ${"x".repeat(30)}\n\n`), 20, () => {}).text(),
     /SSE event/,
   );
+});
+
+Deno.test("agent run writes an error row for a server whose SSE data: line never ends, and goes on", async () => {
+  const server = await hostileServer("http-sse");
+  const dir = await Deno.makeTempDir({ prefix: "toolscore_limits_" });
+  const model = openaiServer();
+  Deno.env.set("TOOLSCORE_MAX_MESSAGE_MIB", "1");
+  try {
+    const spec = await writeSpec(dir, {
+      server: { url: server.url, timeout_s: 20 },
+      arms: [{ id: "a", provider: "openai", model: "gpt-good", base_url: model.url }],
+      repeats: 2,
+    });
+    const out = `${dir}/runs.jsonl`;
+    const run = await runCollect(["agent", "run", spec, "-o", out]);
+    assert.notEqual(run.code, 0, run.err);
+    const rows = await readRows(out);
+    assert.equal(rows.length, 4, run.err); // 2 tasks × 2 repeats: every run has its row
+    for (const row of rows) {
+      assert.match(String(row.error), /SSE event from the server is longer than 1 MiB/);
+    }
+  } finally {
+    Deno.env.delete("TOOLSCORE_MAX_MESSAGE_MIB");
+    await model.close();
+    await server.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
