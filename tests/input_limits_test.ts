@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { readTextFile } from "../lib/base/load.ts";
+import { fileLineBlocks } from "../lib/base/jsonl_lines.ts";
 import { readFileCapped, readStreamCapped } from "../lib/base/read_limits.ts";
 import { LineSplitter } from "../lib/mcp/line_splitter.ts";
 import { limitMessages } from "../lib/mcp/message_limit.ts";
@@ -215,5 +216,16 @@ Deno.test("agent run writes an error row for a server whose SSE data: line never
     await model.close();
     await server.stop();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("fileLineBlocks() stops a JSONL line that never ends at the input limit", async () => {
+  Deno.env.set("TOOLSCORE_MAX_INPUT_MIB", "1");
+  try {
+    await assert.rejects(async () => {
+      for await (const _ of fileLineBlocks("/dev/zero")) { /* never a whole line */ }
+    }, /\/dev\/zero:1: a line longer than 1 MiB \(the input limit\)/);
+  } finally {
+    Deno.env.delete("TOOLSCORE_MAX_INPUT_MIB");
   }
 });

@@ -15,6 +15,7 @@ import { tracesFromText } from "../formats/detect.ts";
 import { runLabel } from "../formats/runs.ts";
 import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
 import { readUtf8FileSync } from "../base/load.ts";
+import { readFileCappedSync } from "../base/read_limits.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -173,7 +174,7 @@ export async function* readTraceFiles(
       if (!(error instanceof ToolscoreError)) throw error;
       let text: string | undefined;
       try {
-        text = new TextDecoder().decode(Deno.readFileSync(file));
+        text = new TextDecoder().decode(readFileCappedSync(file));
       } catch {
         text = undefined;
       }
