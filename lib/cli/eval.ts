@@ -42,6 +42,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { InputError, UsageError } from "../base/errors.ts";
 import { formatSummary, type SummaryRow } from "../report/console.ts";
 import { type CliIO, type Command, EXIT } from "./command.ts";
@@ -200,13 +201,13 @@ class EvalReport {
 
   add(slice: RenderedSlice): void {
     for (const note of slice.notes ?? []) this.#io.stderr(note);
-    this.strays.push(...slice.strays ?? []);
+    pushAll(this.strays, slice.strays ?? []);
     for (const unknown of slice.unknown ?? []) {
       this.unknown.push(unknown);
       this.#io.stderr(`toolscore: ${unknown.name}: ${unknown.reason}\n`);
       if (this.#quiet && !this.#json) this.#io.stdout(`${traceLine(unknown)}\n`);
     }
-    this.inputErrors.push(...(slice.inputErrors ?? []));
+    pushAll(this.inputErrors, slice.inputErrors ?? []);
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {
@@ -298,7 +299,9 @@ class EvalReport {
     if (rows.length + unknown.length > 1 || unknown.length > 0) {
       const table = formatSummary(rows, this.#io.color);
       if (unknown.length > 0) {
-        table.splice(-1, 1, ...unknown.map(traceLine), summary[0]!);
+        table.pop();
+        pushAll(table, unknown.map(traceLine));
+        table.push(summary[0]!);
       }
       this.#io.stdout(`\n${[...table, verdict.line].join("\n")}\n`);
     }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { escapeControl, OWN_COLOR_SEQUENCES } from "../base/terminal_safe.ts";
 import type { RenderedResult, RenderedSlice } from "./eval_types.ts";
 
@@ -107,9 +108,9 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
   }
   const bytes = new Uint8Array(size);
   let at = 0;
-  const rows = [];
-  const records = [];
-  const notes = [];
+  const rows: RenderedSlice["rows"] = [];
+  const records: RenderedSlice["records"] = [];
+  const notes: string[] = [];
   let violations = 0;
   for (const [i, part] of parts.entries()) {
     if (i > 0) {
@@ -118,16 +119,16 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
     }
     bytes.set(part.bytes, at);
     at += part.bytes.length;
-    rows.push(...part.rows);
-    records.push(...part.records);
+    pushAll(rows, part.rows);
+    pushAll(records, part.records);
     violations += part.violations;
   }
-  const strays = [];
-  const unknown = [];
+  const strays: string[] = [];
+  const unknown: NonNullable<RenderedSlice["unknown"]> = [];
   for (const slice of slices) {
-    notes.push(...slice.notes ?? []);
-    strays.push(...slice.strays ?? []);
-    unknown.push(...slice.unknown ?? []);
+    pushAll(notes, slice.notes ?? []);
+    pushAll(strays, slice.strays ?? []);
+    pushAll(unknown, slice.unknown ?? []);
   }
   return {
     bytes: parts.length === 0 ? EMPTY : bytes,

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import type { FormatName, Trace } from "../scoring/calls.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
@@ -303,7 +304,7 @@ export async function readTraceArguments(
   const strays: string[] = [];
   for await (const read of readTraceFiles(walk.files, io, format, { walked: walk.walked })) {
     if (read.stray === true) strays.push(read.file);
-    out.push(...read.traces);
+    pushAll(out, read.traces);
   }
   const note = strayNote(strays);
   if (note !== undefined) io.stderr(note);

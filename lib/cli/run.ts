@@ -5,6 +5,7 @@
  * @module
  */
 
+import { maxOf } from "../base/arrays.ts";
 import { exitCodesHelp } from "./exit_codes.ts";
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT, INTERNAL_EXIT_HELP } from "./command.ts";
@@ -17,7 +18,7 @@ import {
 } from "../base/terminal_safe.ts";
 
 function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const width = maxOf(Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, entry]) =>
     `  ${name.padEnd(width)}  ${entry.summary}`
   );
