@@ -229,3 +229,23 @@ Deno.test("fileLineBlocks() stops a JSONL line that never ends at the input limi
     Deno.env.delete("TOOLSCORE_MAX_INPUT_MIB");
   }
 });
+
+Deno.test("eval's error line stays under 1,000 characters for a 1,000,000-character key or $regex", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "toolscore_echo_" });
+  try {
+    const long = "k".repeat(1_000_000);
+    const golds = {
+      key: { calls: [{ tool: "a", args: { [long]: { $nope: 1 } } }] },
+      regex: { calls: [{ tool: "a", args: { q: { $regex: "(".repeat(1_000_000) } } }] },
+    };
+    for (const [name, gold] of Object.entries(golds)) {
+      await Deno.writeTextFile(`${dir}/${name}.json`, JSON.stringify(gold));
+      const run = await toolscore(["eval", `${dir}/${name}.json`, GOLD]);
+      assert.equal(run.code, 2, run.err.slice(0, 1000));
+      assert.ok(run.err.length < 1000, `${name}: ${run.err.length} characters`);
+      assert.match(run.err, /…\(\d{6,7} more\)…/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { clipErrorLine } from "../base/clip_input.ts";
 import { maxOf } from "../base/arrays.ts";
 import { exitCodesHelp } from "./exit_codes.ts";
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
@@ -197,7 +198,7 @@ export async function runCli(args: string[], terminal: CliIO): Promise<number> {
       }\n(a bug, please report it with TOOLSCORE_DEBUG=1; deno may not ` +
         "read TOOLSCORE_DEBUG here: add --allow-env=TOOLSCORE_DEBUG for the stack)"
       : message;
-    io.stderr(`toolscore: ${shown}\n`);
+    io.stderr(`toolscore: ${clipErrorLine(shown)}\n`); // no 2 MB line echoing input (issue 42)
     if (debug === "on" && error instanceof Error) io.stderr(`${error.stack}\n`);
     return code;
   }
