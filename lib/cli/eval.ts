@@ -453,18 +453,29 @@ export const evalCommand: Command = {
         session.tracePaths.join(" "),
       );
     }
-    const exit = report.finish(files.length === 1 && report.count === 1, {
-      gated: session.gated,
-      barSource: session.barSource,
-      bar: session.run.bar,
-      violations: {
-        asked: values["fail-on-violations"] === true,
-        count: report.violations,
-      },
-    });
-    if (reports && collector) {
-      await reports.writeEvalReports(session, collector.records, io, report.unknown);
+    const writeReports = async () => {
+      if (reports && collector) {
+        await reports.writeEvalReports(session, collector.records, io, report.unknown);
+      }
+    };
+    let exit: number;
+    try {
+      exit = report.finish(files.length === 1 && report.count === 1, {
+        gated: session.gated,
+        barSource: session.barSource,
+        bar: session.run.bar,
+        violations: {
+          asked: values["fail-on-violations"] === true,
+          count: report.violations,
+        },
+      });
+    } catch (error) {
+      // The console summary failed (a closed stdout, a bug): the reports asked for are still
+      // written (issue 42), then the error is reported.
+      await writeReports().catch(() => {});
+      throw error;
     }
+    await writeReports();
     // Issue 34: a run that could not be read is an input error, after the others were scored.
     for (const message of report.inputErrors) io.stderr(`toolscore: ${message}\n`);
     if (report.inputErrors.length > 0) return EXIT.usage;
