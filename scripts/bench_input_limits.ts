@@ -93,6 +93,26 @@ try {
       (url) => timed("doctor --url, endless SSE data: line", ["doctor", ...timeout, "--url", url]),
     ),
   );
+  // A line that trickles in (64 KiB every 100 ms) stays under the cap: the request timeout ends it.
+  results.push(
+    await timed("doctor, slow endless stdio line", [
+      "doctor",
+      ...timeout,
+      "--",
+      Deno.execPath(),
+      "run",
+      SERVER,
+      "stdio-line",
+      "100",
+    ]),
+  );
+  results.push(
+    await withServer(
+      "http-sse",
+      "100",
+      (url) => timed("doctor --url, slow endless SSE line", ["doctor", ...timeout, "--url", url]),
+    ),
+  );
   results.push(
     await withServer(
       "http-json",

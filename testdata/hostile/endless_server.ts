@@ -1,17 +1,21 @@
 // A hostile MCP server for the input-limit tests and benchmark (issue 42). Modes:
-//   stdio-line   stdio: answers `initialize` with a line that never ends (64 KiB chunks)
+//   stdio-line   stdio: answers `initialize` with a line that never ends (64 KiB chunks, ARG ms
+//                apart: 0 as fast as it can)
 //   stdio-big    stdio: answers `initialize` with one valid line of SIZE MiB
-//   http-sse     loopback Streamable HTTP on PORT: answers with an SSE `data:` line that never ends
+//   http-sse     loopback Streamable HTTP: answers with an SSE `data:` line that never ends (as
+//                stdio-line)
 //   http-json    loopback Streamable HTTP on PORT: answers with one JSON body of SIZE MiB
 //   http-tools   loopback Streamable HTTP on PORT: a valid server listing COUNT tools
 // Writes "listening PORT" on stdout for the HTTP modes.
 const [mode = "stdio-line", arg = "0"] = Deno.args;
+const DELAY_MS = mode === "stdio-line" || mode === "http-sse" ? Number(arg) : 0;
 const CHUNK = new TextEncoder().encode("x".repeat(64 * 1024));
 
 function endless(prefix: string): ReadableStream<Uint8Array> {
   let sent = false;
   return new ReadableStream({
-    pull(controller) {
+    async pull(controller) {
+      if (DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
       if (!sent) {
         sent = true;
         controller.enqueue(new TextEncoder().encode(prefix));
@@ -72,7 +76,10 @@ if (mode.startsWith("stdio")) {
       continue;
     }
     await Deno.stdout.write(new TextEncoder().encode(`{"jsonrpc":"2.0","id":${message.id},"result":"`));
-    while (true) await Deno.stdout.write(CHUNK);
+    while (true) {
+      if (DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
+      await Deno.stdout.write(CHUNK);
+    }
   }
 } else {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(`listening ${port}`) }, async (request) => {
