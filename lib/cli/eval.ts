@@ -43,6 +43,7 @@
  */
 
 import { pushAll } from "../base/arrays.ts";
+import { clipErrorLine } from "../base/clip_input.ts";
 import { InputError, UsageError } from "../base/errors.ts";
 import { formatSummary, type SummaryRow } from "../report/console.ts";
 import { type CliIO, type Command, EXIT } from "./command.ts";
@@ -477,7 +478,7 @@ export const evalCommand: Command = {
     }
     await writeReports();
     // Issue 34: a run that could not be read is an input error, after the others were scored.
-    for (const message of report.inputErrors) io.stderr(`toolscore: ${message}\n`);
+    for (const message of report.inputErrors) io.stderr(`toolscore: ${clipErrorLine(message)}\n`);
     if (report.inputErrors.length > 0) return EXIT.usage;
     return exit === 2 ? EXIT.usage : exit === 1 ? EXIT.gate : EXIT.ok;
   },
