@@ -12,7 +12,10 @@
  * 100,000 nodes, no number a float cannot hold, and — for the files people
  * write, read by {@linkcode readDocument} — no key given twice in one object.
  * Files must be UTF-8: invalid bytes are an error naming the line and column,
- * not replacement characters.
+ * not replacement characters. Files are read with the input cap of
+ * `read_limits.ts` (512 MiB, `TOOLSCORE_MAX_INPUT_MIB`; issue 42), checked
+ * while reading: a device or pipe stops at the cap, a larger regular file is
+ * refused before it is read.
  *
  * @module
  */
