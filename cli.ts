@@ -10,6 +10,7 @@
 
 import { runCli } from "./lib/cli/run.ts";
 import type { CliIO } from "./lib/cli/command.ts";
+import { readStreamCapped } from "./lib/base/read_limits.ts";
 
 export type { CliIO };
 
@@ -57,7 +58,9 @@ export function terminalIO(args: string[]): CliIO {
     stderr: (text) => writeAll(Deno.stderr, text),
     color: !noColor && Deno.stdout.isTerminal(),
     progress: Deno.stderr.isTerminal(),
-    stdin: () => new Response(Deno.stdin.readable).text(),
+    // Capped while reading (issue 42): an endless pipe stops at the input limit.
+    stdin: async () =>
+      new TextDecoder().decode(await readStreamCapped(Deno.stdin.readable, "<stdin>")),
   };
 }
 

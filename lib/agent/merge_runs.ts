@@ -32,6 +32,7 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { canonicalJson } from "../base/canonical.ts";
 import { InputError } from "../base/errors.ts";
+import { readFileCapped } from "../base/read_limits.ts";
 import { fileLineBlocks, parseJsonLine } from "../base/jsonl_lines.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { fileDigest } from "../receipts/digest.ts";
@@ -206,7 +207,7 @@ class Placement {
 async function receiptInputs(path: string, where: string): Promise<string[]> {
   let value: unknown;
   try {
-    value = JSON.parse(await Deno.readTextFile(path));
+    value = JSON.parse(new TextDecoder().decode(await readFileCapped(path)));
   } catch (error) {
     throw new InputError(
       `cannot read the row's receipt ${path} (${(error as Error).message})`,

@@ -13,6 +13,7 @@
 import { checkJsonLimits } from "./json_limits.ts";
 import { InputError } from "./errors.ts";
 import { fileError } from "./load.ts";
+import { maxInputBytes, sizeText } from "./read_limits.ts";
 
 /** One line of a text, 1-based, without its line break. */
 export interface Line {
@@ -88,28 +89,41 @@ export async function* fileLineBlocks(
   let buffer = "";
   let line = 0;
   let first = true;
+  // One line may be at most the input limit, and is searched once, not from its start on every
+  // read (issue 42): a line that never ends stops at the cap, in linear time.
+  const limit = maxInputBytes();
   try {
     for await (const chunk of file.readable) {
       hash?.update(chunk);
-      buffer += decodeChunk(decoder, chunk, path, line + 1 + newlines(buffer));
+      // The buffer holds no newline between reads: the chunk starts on line `line + 1`.
+      let from = buffer.length;
+      buffer += decodeChunk(decoder, chunk, path, line + 1);
       if (first && buffer.length > 0) {
         if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
         first = false;
+        from = 0;
       }
       const block: Line[] = [];
       let start = 0;
       let end: number;
-      while ((end = buffer.indexOf("\n", start)) !== -1) {
+      while ((end = buffer.indexOf("\n", from)) !== -1) {
         block.push({ text: withoutCr(buffer.slice(start, end)), line: ++line });
-        start = end + 1;
+        start = from = end + 1;
       }
       buffer = buffer.slice(start);
+      if (buffer.length > limit) {
+        throw new InputError(
+          `a line longer than ${sizeText(limit)} (the input limit); ` +
+            "set TOOLSCORE_MAX_INPUT_MIB to read more",
+          `${path}:${line + 1}`,
+        );
+      }
       if (block.length > 0) yield block;
     }
   } catch (error) {
     throw fileError(error, path);
   }
-  buffer += decodeChunk(decoder, undefined, path, line + 1 + newlines(buffer));
+  buffer += decodeChunk(decoder, undefined, path, line + 1);
   if (buffer.length > 0) yield [{ text: withoutCr(buffer), line: line + 1, unterminated: true }];
 }
 
@@ -141,12 +155,6 @@ export function parseJsonLine(text: string, where: string): unknown {
   }
   checkJsonLimits(value, where);
   return value;
-}
-
-function newlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 // Strict UTF-8, one chunk at a time: invalid bytes are an InputError naming the line.

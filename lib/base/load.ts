@@ -12,7 +12,10 @@
  * 100,000 nodes, no number a float cannot hold, and — for the files people
  * write, read by {@linkcode readDocument} — no key given twice in one object.
  * Files must be UTF-8: invalid bytes are an error naming the line and column,
- * not replacement characters.
+ * not replacement characters. Files are read with the input cap of
+ * `read_limits.ts` (512 MiB, `TOOLSCORE_MAX_INPUT_MIB`; issue 42), checked
+ * while reading: a device or pipe stops at the cap, a larger regular file is
+ * refused before it is read.
  *
  * @module
  */
@@ -20,6 +23,7 @@
 import type { ParseError } from "jsonc-parser";
 import { jsoncModule, withHeavy, yamlModule } from "./_lazy.ts";
 import { InputError } from "./errors.ts";
+import { maxInputBytes, readFileCapped, readFileCappedSync } from "./read_limits.ts";
 import {
   checkDuplicateKeys,
   checkJsonLimits,
@@ -255,7 +259,7 @@ export function parseDocument(
 export async function readTextFile(path: string): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await readFileCapped(path);
   } catch (error) {
     throw fileError(error, path);
   }
@@ -293,6 +297,11 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 export function readUtf8FileSync(path: string): string {
   let text: string;
   try {
+    // Not a regular file (a device, a pipe) or past the cap: read with the cap (issue 42).
+    const info = Deno.statSync(path);
+    if (!info.isFile || info.size > maxInputBytes()) {
+      return decodeUtf8(readFileCappedSync(path), path);
+    }
     text = Deno.readTextFileSync(path);
     if (text.includes("\ufffd")) return decodeUtf8(Deno.readFileSync(path), path);
   } catch (error) {

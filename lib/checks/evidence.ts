@@ -12,6 +12,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { callFailed, hasOutcome, isJsonObject, type ToolCall } from "../scoring/calls.ts";
 import { HONESTY_CHECKS, type HonestyMetrics } from "./honesty.ts";
 import { unrecoveredCalls } from "./recovery.ts";
@@ -318,7 +319,7 @@ export function evaluationEvidence(result: EvidenceSource): Evidence {
     checks.push(forbiddenCalls(policy, calls.length));
   }
   checks.push(credentials(view<SecurityView>(metrics.security_metrics), calls.length));
-  checks.push(...honestyChecks(view<HonestyMetrics>(metrics.honesty_metrics)));
+  pushAll(checks, honestyChecks(view<HonestyMetrics>(metrics.honesty_metrics)));
   const effects = view<SideEffectsView>(metrics.side_effects);
   if (effects !== undefined && effects.total > 0) checks.push(sideEffects(effects));
 

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { UsageError } from "../base/errors.ts";
 import { doctorReport, formatDoctorReport } from "../doctor/report.ts";
 import { runDoctor } from "../doctor/run_doctor.ts";
@@ -290,7 +291,7 @@ function summaryText(summary: MatrixSummary, output: string): string {
       usd(summary.spendUsd)
     }${summary.unknownCost > 0 ? ` + ${summary.unknownCost} run(s) of unknown cost` : ""}`,
   ];
-  lines.push(...notStartedLines(summary.notStarted));
+  pushAll(lines, notStartedLines(summary.notStarted));
   lines.push(budgetLine(summary));
   return `${lines.join("\n")}\n`;
 }

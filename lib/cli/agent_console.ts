@@ -13,6 +13,7 @@
  * @module
  */
 
+import { maxOf } from "../base/arrays.ts";
 import type { MatrixEvent, MatrixSummary, NotStarted } from "../agent/run_matrix.ts";
 import type { CliIO } from "./command.ts";
 import { ownSequence } from "../base/terminal_safe.ts";
@@ -217,7 +218,7 @@ function tableText(tallies: Map<string, ArmTally>, errors: Map<string, number>):
     t.runs === 0 ? "–" : (t.turns / t.runs).toFixed(1),
     `${usd(t.spend)}${t.unknownCost > 0 ? ` + ${t.unknownCost} unknown` : ""}`,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => maxOf(rows.map((r) => r[i]!.length), h.length));
   const format = (cells: string[]) =>
     cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))
       .join("  ").trimEnd();

@@ -49,6 +49,7 @@ export const RUN_FLAGS: FlagSpec = {
 export const COMPARISON_FLAGS: FlagSpec = {
   k: { type: "string", short: "k" },
   baseline: { type: "string" },
+  "all-pairs": { type: "boolean" },
   "min-n": { type: "string" },
   alpha: { type: "string" },
   adjust: { type: "string" },
@@ -116,6 +117,7 @@ export function comparisonOptions(flags: ParsedFlags): CompareRunsOptions {
     test: test as CompareTest | undefined,
     k: integerFlag(flags, "k", 1),
     baseline: stringFlag(flags, "baseline"),
+    allPairs: flags.values["all-pairs"] === true,
     minN: integerFlag(flags, "min-n", 0),
     alpha,
   };
@@ -228,7 +230,9 @@ ${RUN_FLAGS_HELP}
 
 Options:
   -k K                     the k of pass^k (default 1)
-  --baseline V             compare every variant with V (default: all pairs)
+  --baseline V             compare every variant with V (default: all pairs up to 50 variants,
+                           then each with the best observed, and a note says so)
+  --all-pairs              compare every pair even past 50 variants (cost grows with the square)
   --min-n N                runs per variant before a difference can be called (default 10)
   --alpha A                significance level of the pair tests (default 0.05)
   --test T                 auto, paired or fisher: how pairs are decided (default auto)

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import gold from "../../data/demo/gold.json" with { type: "json" };
 import good from "../../data/demo/good.json" with { type: "json" };
 import wrongArgument from "../../data/demo/wrong_argument.json" with { type: "json" };
@@ -72,10 +73,12 @@ export const demoCommand: Command = {
       const result = evaluate(gold, trace);
       const evidence = evaluationEvidence(result);
       out.push(c.dim(`# ${story} (read as ${trace.format})`));
-      out.push(...formatResult(name, result, evidence, { color: io.color }), "");
+      pushAll(out, formatResult(name, result, evidence, { color: io.color }));
+      out.push("");
       return summaryRow(name, result, result.passed(0.9));
     });
-    out.push(...formatSummary(rows, io.color), "");
+    pushAll(out, formatSummary(rows, io.color));
+    out.push("");
     out.push(
       c.bold("What this shows"),
       "- The score (0..1) and grade come from which tools were called, with which arguments,",

@@ -42,6 +42,8 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
+import { clipErrorLine } from "../base/clip_input.ts";
 import { InputError, UsageError } from "../base/errors.ts";
 import { formatSummary, type SummaryRow } from "../report/console.ts";
 import { type CliIO, type Command, EXIT } from "./command.ts";
@@ -200,13 +202,13 @@ class EvalReport {
 
   add(slice: RenderedSlice): void {
     for (const note of slice.notes ?? []) this.#io.stderr(note);
-    this.strays.push(...slice.strays ?? []);
+    pushAll(this.strays, slice.strays ?? []);
     for (const unknown of slice.unknown ?? []) {
       this.unknown.push(unknown);
       this.#io.stderr(`toolscore: ${unknown.name}: ${unknown.reason}\n`);
       if (this.#quiet && !this.#json) this.#io.stdout(`${traceLine(unknown)}\n`);
     }
-    this.inputErrors.push(...(slice.inputErrors ?? []));
+    pushAll(this.inputErrors, slice.inputErrors ?? []);
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {
@@ -298,7 +300,9 @@ class EvalReport {
     if (rows.length + unknown.length > 1 || unknown.length > 0) {
       const table = formatSummary(rows, this.#io.color);
       if (unknown.length > 0) {
-        table.splice(-1, 1, ...unknown.map(traceLine), summary[0]!);
+        table.pop();
+        pushAll(table, unknown.map(traceLine));
+        table.push(summary[0]!);
       }
       this.#io.stdout(`\n${[...table, verdict.line].join("\n")}\n`);
     }
@@ -452,20 +456,31 @@ export const evalCommand: Command = {
         session.tracePaths.join(" "),
       );
     }
-    const exit = report.finish(files.length === 1 && report.count === 1, {
-      gated: session.gated,
-      barSource: session.barSource,
-      bar: session.run.bar,
-      violations: {
-        asked: values["fail-on-violations"] === true,
-        count: report.violations,
-      },
-    });
-    if (reports && collector) {
-      await reports.writeEvalReports(session, collector.records, io, report.unknown);
+    const writeReports = async () => {
+      if (reports && collector) {
+        await reports.writeEvalReports(session, collector.records, io, report.unknown);
+      }
+    };
+    let exit: number;
+    try {
+      exit = report.finish(files.length === 1 && report.count === 1, {
+        gated: session.gated,
+        barSource: session.barSource,
+        bar: session.run.bar,
+        violations: {
+          asked: values["fail-on-violations"] === true,
+          count: report.violations,
+        },
+      });
+    } catch (error) {
+      // The console summary failed (a closed stdout, a bug): the reports asked for are still
+      // written (issue 42), then the error is reported.
+      await writeReports().catch(() => {});
+      throw error;
     }
+    await writeReports();
     // Issue 34: a run that could not be read is an input error, after the others were scored.
-    for (const message of report.inputErrors) io.stderr(`toolscore: ${message}\n`);
+    for (const message of report.inputErrors) io.stderr(`toolscore: ${clipErrorLine(message)}\n`);
     if (report.inputErrors.length > 0) return EXIT.usage;
     return exit === 2 ? EXIT.usage : exit === 1 ? EXIT.gate : EXIT.ok;
   },

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { escapeControl, OWN_COLOR_SEQUENCES } from "../base/terminal_safe.ts";
 import { redactText } from "../checks/security.ts";
 import type { RenderedResult, RenderedSlice } from "./eval_types.ts";
@@ -64,9 +65,8 @@ export function sliceOf(
     violations += one.violations;
     if (one.record !== undefined) records.push(one.record);
   }
-  const text = rendered.map((one) => one.text).join(traceSeparator(json));
   return {
-    bytes: rendered.length === 0 ? EMPTY : safeBytes(text, json, color),
+    bytes: rendered.length === 0 ? EMPTY : joinedBytes(rendered, json, color),
     rows,
     violations,
     records,
@@ -108,9 +108,9 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
   }
   const bytes = new Uint8Array(size);
   let at = 0;
-  const rows = [];
-  const records = [];
-  const notes = [];
+  const rows: RenderedSlice["rows"] = [];
+  const records: RenderedSlice["records"] = [];
+  const notes: string[] = [];
   let violations = 0;
   for (const [i, part] of parts.entries()) {
     if (i > 0) {
@@ -119,16 +119,16 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
     }
     bytes.set(part.bytes, at);
     at += part.bytes.length;
-    rows.push(...part.rows);
-    records.push(...part.records);
+    pushAll(rows, part.rows);
+    pushAll(records, part.records);
     violations += part.violations;
   }
-  const strays = [];
-  const unknown = [];
+  const strays: string[] = [];
+  const unknown: NonNullable<RenderedSlice["unknown"]> = [];
   for (const slice of slices) {
-    notes.push(...slice.notes ?? []);
-    strays.push(...slice.strays ?? []);
-    unknown.push(...slice.unknown ?? []);
+    pushAll(notes, slice.notes ?? []);
+    pushAll(strays, slice.strays ?? []);
+    pushAll(unknown, slice.unknown ?? []);
   }
   return {
     bytes: parts.length === 0 ? EMPTY : bytes,
@@ -149,6 +149,31 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
  * (as many bytes as characters) and has no DEL, nothing is left to escape, and
  * the regular-expression scan of the whole text is skipped.
  */
+// The pieces' bytes with the separator between: one joined string could pass V8's string limit
+// (about 512 MiB; 300,000 traces as JSON do, issue 42). Escaping works per character, so per piece.
+function joinedBytes(
+  rendered: readonly RenderedResult[],
+  json: boolean,
+  color: boolean,
+): Uint8Array {
+  if (rendered.length === 1) return safeBytes(rendered[0]!.text, json, color);
+  const separator = encoder.encode(traceSeparator(json));
+  const pieces = rendered.map((one) => safeBytes(one.text, json, color));
+  let size = separator.length * (pieces.length - 1);
+  for (const piece of pieces) size += piece.length;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) {
+      bytes.set(separator, at);
+      at += separator.length;
+    }
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}
+
 function safeBytes(shown: string, json: boolean, color: boolean): Uint8Array {
   const text = redactText(shown); // as runCli redacts stdout (issue 42)
   if (json) {

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import type { FormatName, Trace } from "../scoring/calls.ts";
 import { withHeavy } from "../base/_lazy.ts";
 import { InputError, ToolscoreError } from "../base/errors.ts";
@@ -16,6 +17,7 @@ import { runLabel } from "../formats/runs.ts";
 import { isStrayText, skippedEntriesNote, walkTracePaths } from "../formats/trace_folder.ts";
 import { fileError, readUtf8FileSync } from "../base/load.ts";
 import { isZipFile, tracesFromEvalZip } from "../formats/inspect_zip.ts";
+import { readFileCappedSync } from "../base/read_limits.ts";
 import type { CliIO } from "./command.ts";
 
 /** One trace read from an argument. */
@@ -212,7 +214,7 @@ export async function* readTraceFiles(
       if (!(error instanceof ToolscoreError)) throw error;
       let text: string | undefined;
       try {
-        text = new TextDecoder().decode(Deno.readFileSync(file));
+        text = new TextDecoder().decode(readFileCappedSync(file));
       } catch {
         text = undefined;
       }
@@ -343,7 +345,7 @@ export async function readTraceArguments(
   const strays: string[] = [];
   for await (const read of readTraceFiles(walk.files, io, format, { walked: walk.walked })) {
     if (read.stray === true) strays.push(read.file);
-    out.push(...read.traces);
+    pushAll(out, read.traces);
   }
   const note = strayNote(strays);
   if (note !== undefined) io.stderr(note);

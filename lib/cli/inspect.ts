@@ -9,6 +9,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { isUserCall } from "../scoring/actors.ts";
 import {
   callFailed,
@@ -242,7 +243,7 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
     `duration ${total(summary.total_duration_s, summary.calls_with_duration, summary, seconds)}, ` +
     `cost ${total(summary.total_cost_usd, summary.calls_with_cost, summary, usd)}`,
   ];
-  trace.calls.forEach((call, i) => lines.push(...callLines(call, i, colors, full)));
+  trace.calls.forEach((call, i) => pushAll(lines, callLines(call, i, colors, full)));
   lines.push(
     trace.finalAnswer === undefined
       ? `final answer ${colors.yellow("unknown")}`
@@ -252,7 +253,7 @@ function formatTrace(name: string, trace: Trace, colors: Palette, full: boolean)
           : ""
       }`,
   );
-  lines.push(...turnLines(trace, full));
+  pushAll(lines, turnLines(trace, full));
   for (const note of trace.notes ?? []) lines.push(`note ${note}`);
   for (const skip of trace.skipped ?? []) {
     lines.push(

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { UsageError } from "../base/errors.ts";
 import { compareRuns } from "../stats/compare.ts";
 import { formatMetricValue, formatPassRate } from "../stats/format.ts";
@@ -230,7 +231,8 @@ Examples:
       lines.push(
         `Given the runs (generalize: tasks; runs needed = ceil(n × deff), deff from clustering by task; generalize: runs needs ${independent}):`,
       );
-      lines.push(...table, "");
+      pushAll(lines, table);
+      lines.push("");
       lines.push(`Estimated cost of the more runs: ${formatMetricValue("cost", total)}`);
       const unknown = plans.filter((plan) => plan.designEffect === null);
       for (const plan of unknown) {

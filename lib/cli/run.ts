@@ -5,6 +5,8 @@
  * @module
  */
 
+import { clipErrorLine } from "../base/clip_input.ts";
+import { maxOf } from "../base/arrays.ts";
 import { exitCodesHelp } from "./exit_codes.ts";
 import { InputError, ToolscoreError, UsageError } from "../base/errors.ts";
 import { type CliIO, EXIT, INTERNAL_EXIT_HELP } from "./command.ts";
@@ -19,7 +21,7 @@ import {
 } from "../base/terminal_safe.ts";
 
 function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const width = maxOf(Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, entry]) =>
     `  ${name.padEnd(width)}  ${entry.summary}`
   );
@@ -206,7 +208,7 @@ async function runMarked(args: string[], terminal: CliIO): Promise<number> {
       }\n(a bug, please report it with TOOLSCORE_DEBUG=1; deno may not ` +
         "read TOOLSCORE_DEBUG here: add --allow-env=TOOLSCORE_DEBUG for the stack)"
       : message;
-    io.stderr(`toolscore: ${shown}\n`);
+    io.stderr(`toolscore: ${clipErrorLine(shown)}\n`); // no 2 MB line echoing input (issue 42)
     if (debug === "on" && error instanceof Error) io.stderr(`${error.stack}\n`);
     return code;
   }

@@ -88,7 +88,8 @@ Options:
   --weight METRIC=W        a weight for the weighted policy (repeatable)
   --exclude-flaky          leave out every task flaky (some runs pass, some fail) under any
                            variant, for all variants alike (a note lists them)
-  -k K, --baseline V, --min-n N, --alpha A, --adjust M, --errors E   as for toolscore compare
+  -k K, --baseline V, --all-pairs, --min-n N, --alpha A, --adjust M, --errors E   as for
+                           toolscore compare
   --json                   print the selection and the comparison as one JSON document
 
 Exit codes: 0 ok, 2 usage or input error.

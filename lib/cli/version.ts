@@ -6,6 +6,7 @@
  * @module
  */
 
+import { maxOf } from "../base/arrays.ts";
 import { CONTRACT_VERSION } from "../contract/model.ts";
 import { SCHEMA_VERSION } from "../export/schema.ts";
 import { RECEIPT_VERSION } from "../receipts/model.ts";
@@ -36,7 +37,7 @@ export function versionText(version: string, deno: typeof Deno.version = Deno.ve
     ["agent run row", `schema ${JSON.stringify(AGENT_RUN_SCHEMA)}`],
     ["contract", `contract_version ${CONTRACT_VERSION}`],
   ];
-  const width = Math.max(...formats.map(([name]) => name.length));
+  const width = maxOf(formats.map(([name]) => name.length));
   return [
     `toolscore ${version}`,
     `deno ${deno.deno} (v8 ${deno.v8}, typescript ${deno.typescript})`,

@@ -31,6 +31,7 @@ import { MARKDOWN_LIMIT, MarkdownBudget } from "../report/markdown_budget.ts";
 import type { DoctorCheckJson, DoctorStatus } from "./check.ts";
 import { type DoctorReport, MAX_FINDING_LINES } from "./report.ts";
 import { visible } from "./lint_text.ts";
+import { maxOf } from "../base/arrays.ts";
 
 // What GitHub would turn into a mention or a link.
 const REFERENCE = /@[A-Za-z0-9]|#\d|\bGH-\d/i;
@@ -55,7 +56,7 @@ const REFERENCE = /@[A-Za-z0-9]|#\d|\bGH-\d/i;
 export function codeSpan(text: string, table = false): string {
   let clean = visible(showControls(text)).replace(/\r?\n/g, " ");
   if (table) clean = clean.replaceAll("|", "\\|");
-  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = maxOf([...clean.matchAll(/`+/g)].map((m) => m[0].length), 0);
   const fence = "`".repeat(longest + 1);
   const pad = clean.startsWith("`") || clean.endsWith("`") ? " " : "";
   return `${fence}${pad}${clean}${pad}${fence}`;

@@ -32,6 +32,7 @@ import { runLabel } from "../formats/runs.ts";
 import { isStrayText, walkTracePaths } from "../formats/trace_folder.ts";
 import { fileLineBlocks, type Line, parseJsonLine, textLines } from "../base/jsonl_lines.ts";
 import { decodeUtf8, fileError, parseDocument } from "../base/load.ts";
+import { readFileCapped } from "../base/read_limits.ts";
 import { fileDigest } from "../receipts/digest.ts";
 import { DEFAULT_TASK_PATTERN } from "../stats/traces.ts";
 import { isStemNamedRecord, RunRowIndex } from "../stats/duplicates.ts";
@@ -184,7 +185,7 @@ async function* runRowRecords(path: string, rows: RunRowIndex): AsyncGenerator<R
 
 async function readBytes(path: string): Promise<Uint8Array> {
   try {
-    return await Deno.readFile(path);
+    return await readFileCapped(path);
   } catch (error) {
     throw fileError(error, path);
   }

@@ -33,6 +33,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { isJsonObject, type JsonObject, type ToolCall, type Usage } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import {
@@ -230,7 +231,7 @@ function readOne(found: Found, source: string) {
     const at = time(o.startTime);
     if (requested.length > 0) {
       if (tools.length === 0) {
-        calls.push(...requested);
+        pushAll(calls, requested);
         if (at !== undefined && (lastCall === undefined || at > lastCall)) lastCall = at;
       }
       answer = undefined;

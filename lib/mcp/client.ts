@@ -9,6 +9,7 @@
  * @module
  */
 
+import { pushAll } from "../base/arrays.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import { z } from "zod";
@@ -330,7 +331,7 @@ export class McpSession implements AsyncDisposable {
             })`,
           );
         }
-        items.push(...list);
+        pushAll(items, list);
         cursor = result.nextCursor;
         if (cursor === undefined || cursor === "") return items;
         if (seen.has(cursor)) {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { oversizedMessage } from "./message_limit.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
@@ -405,6 +406,18 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
       leftBehind,
       stderr: (local?.stderrTail ?? []).map((line) => redact(line, secrets)),
     });
+  }
+  const oversized = local?.oversized ?? oversizedMessage(transport);
+  if (oversized !== undefined) {
+    return new McpServerError(
+      "protocol",
+      `${step} failed: ${oversized} (${describeServer(spec)})`,
+      {
+        cause: error,
+        leftBehind,
+        stderr: (local?.stderrTail ?? []).map((line) => redact(line, secrets)),
+      },
+    );
   }
   if (isRemoteSpec(spec) && status !== undefined) {
     return httpFailure(spec, status, error as Error, step, secrets, authChallenge(transport));

@@ -9,6 +9,8 @@
 
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types";
+import { maxMessageBytes } from "../base/read_limits.ts";
+import { limitMessages, noteOversized } from "./message_limit.ts";
 
 /** One answer a server sent to one of our requests. */
 export interface RecordedAnswer {
@@ -147,11 +149,16 @@ export async function remoteTransport(
 ): Promise<Transport> {
   // The last WWW-Authenticate challenge, for the message of a 401 (the SDK's error drops it).
   const seen: { challenge?: string } = {};
+  const limit = maxMessageBytes();
   const watched: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     const challenge = response.headers.get("www-authenticate");
     if (challenge !== null) seen.challenge = challenge.slice(0, 1000);
-    return response;
+    // One message past the limit closes the transport: the request fails now, with the reason.
+    return limitMessages(response, limit, (reason) => {
+      noteOversized(transport, reason);
+      void transport.close().catch(() => {});
+    });
   };
   // Loaded only for remote servers; the casts keep the SDK's types (a `.js` subpath alone is `any`).
   let transport: Transport;

@@ -9,6 +9,7 @@
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import { InputError } from "../base/errors.ts";
+import { readFileCapped } from "../base/read_limits.ts";
 import { type HttpServerSpec, isLegacySse, type McpServerSpec } from "./server_spec.ts";
 import {
   expandVariables,
@@ -57,7 +58,7 @@ export async function stdioTransport(
     }
     let text: string;
     try {
-      text = await Deno.readTextFile(path);
+      text = new TextDecoder().decode(await readFileCapped(path));
     } catch (error) {
       const why = error instanceof Deno.errors.NotFound
         ? "not found"

@@ -22,6 +22,8 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import { findMarkedProcesses, killProcesses, MARKER_VARIABLE } from "./process_sweep.ts";
 import type { LeftBehind, MarkedProcess } from "./server_error.ts";
 import { groupKill, signalGroup, within } from "./process_group.ts";
+import { clip, LineSplitter, lineTooLong, STDERR_LINE_BYTES } from "./line_splitter.ts";
+import { maxMessageBytes } from "../base/read_limits.ts";
 
 /** Options for {@linkcode DenoCommandTransport}. */
 export interface DenoCommandTransportOptions {
@@ -66,10 +68,6 @@ export interface ChildExit {
   signal: string | null;
 }
 
-function clip(line: string): string {
-  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
-}
-
 // Every child still running, so that Ctrl-C (closeAllTransports) can kill them.
 const LIVE = new Set<DenoCommandTransport>();
 
@@ -107,6 +105,7 @@ export class DenoCommandTransport implements Transport {
   #stderrCount = 0;
   #noise: string[] = [];
   #noiseCount = 0;
+  #oversized: string | undefined;
   #marker = `${MARKER_VARIABLE}=${crypto.randomUUID()}`;
   #exit?: ChildExit;
   #leftBehind: LeftBehind | null = null;
@@ -173,6 +172,11 @@ export class DenoCommandTransport implements Transport {
     ];
   }
 
+  /** Why the server was stopped for a line past the message limit, if it was. */
+  get oversized(): string | undefined {
+    return this.#oversized;
+  }
+
   /** The first lines on stdout that were not JSON-RPC (a banner, or a server logging to stdout). */
   get stdoutNoise(): readonly string[] {
     return this.#noise;
@@ -214,8 +218,8 @@ export class DenoCommandTransport implements Transport {
     const stderr = child.stderr.getReader();
     this.#readers.push(stdout, stderr);
     this.#pumps.push(
-      this.#readLines(stdout, (line) => this.#onStdoutLine(line)),
-      this.#readLines(stderr, (line) => this.#keepStderr(line)),
+      this.#readLines(stdout, (line) => this.#onStdoutLine(line), true),
+      this.#readLines(stderr, (line) => this.#keepStderr(line), false),
     );
     this.#status = child.status.then((status) => {
       this.#exit = { code: status.code, signal: status.signal };
@@ -410,27 +414,27 @@ export class DenoCommandTransport implements Transport {
   async #readLines(
     reader: ReadableStreamDefaultReader<Uint8Array>,
     onLine: (line: string) => void,
+    stdout: boolean,
   ): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = "";
     const emit = (line: string) => {
       const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
       if (trimmed.trim() !== "") onLine(trimmed);
     };
+    const limit = stdout ? maxMessageBytes() : STDERR_LINE_BYTES;
+    const lines = new LineSplitter(limit);
     try {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let newline = buffer.indexOf("\n");
-        while (newline !== -1) {
-          emit(buffer.slice(0, newline));
-          buffer = buffer.slice(newline + 1);
-          newline = buffer.indexOf("\n");
+        for (const line of lines.push(value)) emit(line);
+        if (lines.overflowed && stdout && this.#oversized === undefined) {
+          this.#oversized = lineTooLong(limit);
+          this.onerror?.(new Error(this.#oversized));
+          void this.kill();
         }
       }
-      buffer += decoder.decode();
-      emit(buffer);
+      const last = lines.end();
+      if (last !== undefined) emit(last);
     } catch {
       // Cancelled on close, or the pipe broke: the exit status says why.
     } finally {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { maxOf, pushAll } from "../base/arrays.ts";
 import { chosenAlternatives, type ContractBlock, type FindingsBlock } from "./result_blocks.ts";
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { Evidence } from "../checks/evidence.ts";
@@ -111,7 +112,7 @@ export function formatResult(
       lines.push(`  schema compliance ${fixed(m.schema_compliance)}`);
     }
   }
-  lines.push(...formatEvidence(evidence, { color: options.color ?? false }).map((l) => `  ${l}`));
+  pushAll(lines, formatEvidence(evidence, { color: options.color ?? false }).map((l) => `  ${l}`));
 
   const contract = m.contract_metrics as ContractBlock | undefined;
   const chosen = chosenAlternatives(result);
@@ -232,7 +233,7 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
  */
 export function formatSummary(rows: SummaryRow[], color = false): string[] {
   const c = palette(color);
-  const width = Math.max(5, ...rows.map((row) => row.name.length));
+  const width = maxOf(rows.map((row) => row.name.length), 5);
   const lines = [
     c.bold(`${"trace".padEnd(width)}  score  grade  select  args F1  sequence  required  verdict`),
   ];

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { maxOf, pushAll } from "../base/arrays.ts";
 import type { Comparison } from "../stats/comparison.ts";
 import type { VariantStats } from "../stats/variant_stats.ts";
 import { formatPairDifference, formatPassRate } from "../stats/format.ts";
@@ -52,7 +53,7 @@ export function formatStatsTable(
   right: number[] = [],
 ): string[] {
   const widths = header.map((title, i) =>
-    Math.max(title.length, ...rows.map((row) => (row[i] ?? "").length))
+    maxOf(rows.map((row) => (row[i] ?? "").length), title.length)
   );
   return [header, ...rows].map((row) =>
     row.map((cell, i) => right.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))
@@ -160,7 +161,8 @@ export function formatComparison(comparison: Comparison, options: StatsReportOpt
   const classes = taskClassLines(comparison);
   if (classes.length > 0) {
     lines.push(paint("Tasks over repeats (flaky: some runs pass, some fail):", "bold", color));
-    lines.push(...classes, "");
+    pushAll(lines, classes);
+    lines.push("");
   }
   if (comparison.pairs.length > 0) {
     const against = comparison.baseline === null ? "" : ` against ${comparison.baseline}`;

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { clipEcho } from "../base/clip_input.ts";
 import { InputError } from "../base/errors.ts";
 
 import { joinPath } from "../base/json_pointer.ts";
@@ -463,7 +464,9 @@ export function describeJson(value: unknown): string {
     const keys = Object.keys(value);
     return keys.length === 0
       ? "an empty object"
-      : `an object with keys ${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""}`;
+      : `an object with keys ${keys.slice(0, 6).map((key) => clipEcho(key)).join(", ")}${
+        keys.length > 6 ? ", …" : ""
+      }`;
   }
   if (typeof value === "string") return "a string";
   if (typeof value === "number") return `the number ${value}`;

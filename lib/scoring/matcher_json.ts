@@ -156,9 +156,14 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
         if (!Array.isArray(argument) || argument.length === 0) {
           throw new InputError(`$one_of must be a non-empty list, got ${describeJson(argument)}`);
         }
-        return new OneOf(
-          ...argument.map((item, i) => matcherFromJson(item, joinPath(where("$one_of"), i))),
-        );
+        {
+          // Not spread into the constructor: a contract may list 300,000 alternatives (issue 42).
+          const oneOf = new OneOf();
+          (oneOf as { values: readonly unknown[] }).values = argument.map((item, i) =>
+            matcherFromJson(item, joinPath(where("$one_of"), i))
+          );
+          return oneOf;
+        }
       case "$approx":
         return new Approx(argument as number, {
           rel: value.$rel === undefined ? undefined : value.$rel as number,

@@ -39,6 +39,7 @@ import {
 import { passHatK } from "./pass_hat_k.ts";
 import { type Run, RUN_OUTCOMES, type RunOutcome } from "./runs.ts";
 import { VariantStats } from "./variant_stats.ts";
+import { ALL_PAIRS_UP_TO, bestObserved, cappedPairsNote } from "./pair_cap.ts";
 import { wilsonInterval } from "./wilson.ts";
 
 /** Options for {@linkcode compareRuns}. */
@@ -89,6 +90,12 @@ export interface CompareRunsOptions {
    * @default {"runs"}
    */
   generalize?: Generalize;
+  /**
+   * Compare every pair even past {@linkcode ALL_PAIRS_UP_TO} variants (else,
+   * without a baseline, each variant is compared with the best observed).
+   * @default {false}
+   */
+  allPairs?: boolean;
 }
 
 interface Tally {
@@ -176,7 +183,9 @@ function shortRuns(stats: VariantStats, minN: number): string {
   }, fewer than min_n = ${minN}`;
 }
 
-function checkOptions(options: CompareRunsOptions): Required<Omit<CompareRunsOptions, "baseline">> {
+function checkOptions(
+  options: CompareRunsOptions,
+): Required<Omit<CompareRunsOptions, "baseline" | "allPairs">> {
   const test = options.test ?? "auto";
   const adjust = options.adjust ?? "holm";
   const errors = options.errors ?? "fail";
@@ -310,6 +319,7 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
   const variants = [...tallies.values()].map((tally) => statsOf(tally, k));
   const baseline = options.baseline;
   const matches: [VariantStats, VariantStats][] = [];
+  const capped: string[] = [];
   if (baseline !== undefined) {
     const base = variants.find((stats) => stats.variant === baseline);
     if (base === undefined) {
@@ -317,6 +327,11 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
       throw new InputError(`unknown variant ${baseline}; the runs have ${known}`, "baseline");
     }
     for (const stats of variants) if (stats !== base) matches.push([base, stats]);
+  } else if (variants.length > ALL_PAIRS_UP_TO && options.allPairs !== true) {
+    // Linear, not quadratic, in the variants (issue 42): each against the best observed.
+    const best = bestObserved(variants);
+    for (const stats of variants) if (stats !== best) matches.push([best, stats]);
+    capped.push(cappedPairsNote(variants.length, best.variant));
   } else {
     for (let i = 0; i < variants.length; i++) {
       for (let j = i + 1; j < variants.length; j++) matches.push([variants[i]!, variants[j]!]);
@@ -345,7 +360,7 @@ export function compareRuns(runs: Iterable<Run>, options: CompareRunsOptions = {
     minN,
     alpha,
     baseline: baseline ?? null,
-    notes: [...notesOf(variants, minN, k, errors), ...pairNotes(variants, pairs)],
+    notes: [...capped, ...notesOf(variants, minN, k, errors), ...pairNotes(variants, pairs)],
     test,
     adjust: pairs.length > 1 ? adjust : "none",
     errors,

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { maxOf, minOf } from "../base/arrays.ts";
 import { InputError } from "../base/errors.ts";
 import type { Comparison } from "./comparison.ts";
 import { formatMetricValue } from "./format.ts";
@@ -254,8 +255,8 @@ function weightedScores(
     const known = variants
       .map((stats) => stats.metric(objective.metric))
       .filter((value): value is number => value !== null);
-    const low = Math.min(...known);
-    const high = Math.max(...known);
+    const low = minOf(known);
+    const high = maxOf(known);
     for (const stats of variants) {
       const value = stats.metric(objective.metric);
       if (value === null) continue;

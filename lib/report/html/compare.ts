@@ -10,6 +10,7 @@
  * @module
  */
 
+import { maxOf } from "../../base/arrays.ts";
 import type { Comparison } from "../../stats/comparison.ts";
 import {
   formatDifference,
@@ -121,7 +122,7 @@ function scatter(variants: VariantStats[]): string {
     return "<p>No variant has a known cost or latency: nothing to plot.</p>";
   }
   const front = new Set(paretoFront(variants, ["pass_rate", metric]));
-  const ticks = niceTicks(Math.max(...plotted.map((stats) => stats.metric(metric)!)));
+  const ticks = niceTicks(maxOf(plotted.map((stats) => stats.metric(metric)!)));
   const top = ticks.at(-1)!;
   const height = 360;
   const left = 70;

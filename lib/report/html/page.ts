@@ -182,7 +182,7 @@ export const PAGE_SCRIPT: string = `
           const c = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
           return dir === "ascending" ? c : -c;
         });
-        body.append(...rows);
+        for (const row of rows) body.append(row);
       });
     });
   }
