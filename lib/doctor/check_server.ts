@@ -58,6 +58,7 @@ import {
   shutdownCheck,
   stdoutCheck,
 } from "./server_checks.ts";
+import { pushAll } from "../base/arrays.ts";
 
 /** Options for {@linkcode checkServer}. */
 export interface CheckServerOptions extends ServerProbeOptions {
@@ -267,7 +268,7 @@ export async function inspectServer(
       inspection.checks.push(new DoctorCheck("catalog-drift", "skip", "the server did not start"));
     }
     const probes = (options.probes ?? []).map(probeCheckName);
-    inspection.checks.push(...skipped(probes, "the server did not start"));
+    pushAll(inspection.checks, skipped(probes, "the server did not start"));
     return inspection;
   }
   const { name, version, protocolVersion } = session.identity;
@@ -404,7 +405,7 @@ export async function inspectServer(
       buildCheck(options.verify ?? spec.verify, session.identity, toolsSha256([])),
     );
     if (options.baseline) checks.push(new DoctorCheck("catalog-drift", "skip", "no tool list"));
-    checks.push(...probeChecks);
+    pushAll(checks, probeChecks);
     return inspection;
   }
 
@@ -465,7 +466,7 @@ export async function inspectServer(
       ),
     );
   }
-  checks.push(...probeChecks);
+  pushAll(checks, probeChecks);
   return inspection;
 }
 

@@ -50,6 +50,7 @@ import {
   type WireApi,
   wireExchange,
 } from "./vcr_wire.ts";
+import { pushAll } from "../base/arrays.ts";
 
 function isHttpRequest(value: unknown): boolean {
   return isJsonObject(value) && typeof value.method === "string" && typeof value.uri === "string";
@@ -156,7 +157,7 @@ function readCassette(list: JsonObject[], source: string): Trace {
       sent = sent.slice(lastModel + 1);
     }
     conversation.started = true;
-    conversation.messages.push(...sent, ...exchange.returned);
+    pushAll(pushAll(conversation.messages, sent), exchange.returned);
     usage = addUsage(usage, usageFromJson(exchange.usage));
     model ??= exchange.model;
     last = exchange.api;

@@ -29,6 +29,7 @@
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { mergeStream } from "./streams.ts";
 import { mergeConverseStream } from "./vcr_eventstream.ts";
+import { pushAll } from "../base/arrays.ts";
 
 /** The provider APIs an HTTP recording is read through. */
 export type WireApi =
@@ -64,7 +65,7 @@ function geminiChunksAsOne(chunks: JsonObject[]): JsonObject {
   let model: unknown;
   for (const chunk of chunks) {
     const content = objects(chunk.candidates)[0]?.content;
-    if (isJsonObject(content) && Array.isArray(content.parts)) parts.push(...content.parts);
+    if (isJsonObject(content) && Array.isArray(content.parts)) pushAll(parts, content.parts);
     usage = chunk.usageMetadata ?? usage;
     model ??= chunk.modelVersion;
   }
@@ -81,7 +82,7 @@ function ollamaChunksAsOne(chunks: JsonObject[]): JsonObject {
   for (const chunk of chunks) {
     const message = chunk.message as JsonObject;
     if (typeof message.content === "string") content += message.content;
-    if (Array.isArray(message.tool_calls)) calls.push(...message.tool_calls);
+    if (Array.isArray(message.tool_calls)) pushAll(calls, message.tool_calls);
   }
   const message: JsonObject = { role: "assistant", content };
   if (calls.length > 0) message.tool_calls = calls as JsonObject[];
