@@ -109,11 +109,12 @@ export interface FormatNameListOptions {
  * @example Usage
  * ```ts
  * import { formatNameList } from "./format_table.ts";
+ * import { FORMATS } from "./registry.ts";
  * import assert from "node:assert/strict";
  *
  * const text = formatNameList({ indent: 4, width: 40 });
  * assert.match(text, /^auto \(default\), toolscore, openai,\n    /);
- * assert.ok(text.trimEnd().endsWith("tau2-bench"));
+ * assert.ok(text.trimEnd().endsWith(FORMATS.at(-1)!)); // every name, the last one too
  * ```
  */
 export function formatNameList(options: FormatNameListOptions = {}): string {
