@@ -1,15 +1,30 @@
 /**
- * What each field of a call in the file shape must hold, for `callFromJson()`
- * (kept apart from `calls.ts`, which is near the 500-line cap).
+ * What each field of a call in the file shape must hold, for `callFromJson()`,
+ * and the plain-object test it and `calls.ts` share (kept apart from
+ * `calls.ts`, which is near the 500-line cap; `calls.ts` re-exports
+ * `isJsonObject`).
  *
  * @module
  */
 
 import { isMalformedKind } from "./malformed.ts";
 
-// The same test as calls.ts' isJsonObject (a plain object), which cannot be imported from here
-// without an import cycle.
-function isObject(value: unknown): boolean {
+/**
+ * Whether a value is a plain JSON object (not an array, not null).
+ *
+ * @param value Any value.
+ * @returns `true` for a plain object.
+ *
+ * @example Usage
+ * ```ts
+ * import { isJsonObject } from "./calls.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isJsonObject({}), true);
+ * assert.equal(isJsonObject([]), false);
+ * ```
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
@@ -35,10 +50,10 @@ export const FIELD_EXPECTS: Partial<Record<string, string>> = {
 export function fieldValid(field: string, value: unknown): boolean {
   switch (field) {
     case "args":
-      return value === null || isObject(value);
+      return value === null || isJsonObject(value);
     case "sideEffects":
     case "metadata":
-      return isObject(value);
+      return isJsonObject(value);
     case "id":
     case "rawArgs":
     case "argsError":

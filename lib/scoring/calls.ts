@@ -18,10 +18,12 @@ import { InputError } from "../base/errors.ts";
 
 import { joinPath } from "../base/json_pointer.ts";
 import { type MalformedKind, namelessError } from "./malformed.ts";
-import { FIELD_EXPECTS, fieldValid } from "./_call_fields.ts";
+import { FIELD_EXPECTS, fieldValid, isJsonObject } from "./_call_fields.ts";
 
 // joinPath lives in lib/base (json_pointer needs it too); the readers keep importing it from here.
 export { joinPath };
+// isJsonObject lives beside the field checks that need it (no import cycle); it is public here.
+export { isJsonObject };
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -214,27 +216,6 @@ export function knownTotal(
     sum += value;
   }
   return sum;
-}
-
-/**
- * Whether a value is a plain JSON object (not an array, not null).
- *
- * @param value Any value.
- * @returns `true` for a plain object.
- *
- * @example Usage
- * ```ts
- * import { isJsonObject } from "./calls.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(isJsonObject({}), true);
- * assert.equal(isJsonObject([]), false);
- * ```
- */
-export function isJsonObject(value: unknown): value is JsonObject {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 // snake_case file key -> camelCase field, for the keys that differ.
