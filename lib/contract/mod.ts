@@ -6,6 +6,7 @@
  * @module
  */
 
+export * from "./matching.ts";
 export * from "./model.ts";
 export * from "./parse.ts";
 export * from "./split.ts";

@@ -15,6 +15,7 @@ import {
   type PassRule,
   passRuleToJson,
 } from "./pass_rule.ts";
+import { MATCHING_MODES, type MatchingMode } from "./matching.ts";
 
 /**
  * The most combinations {@linkcode Contract.expansions} will produce.
@@ -128,6 +129,16 @@ export interface ContractOptions {
    * @default {DEFAULT_PASS_RULE} (the score and every check but `call-errors`)
    */
   pass?: PassRule;
+  /**
+   * How required calls pair with actual ones (the file's `matching` key).
+   * @default {"optimal"}
+   */
+  matching?: MatchingMode;
+  /**
+   * Where an imported contract came from (the file's `source` key): metadata, never scored.
+   * @default {undefined}
+   */
+  source?: JsonObject;
 }
 
 /**
@@ -164,6 +175,10 @@ export class Contract {
   readonly minScore: number;
   /** What passing means. */
   readonly pass: PassRule;
+  /** How required calls pair with actual ones (`lib/contract/matching.ts`). */
+  readonly matching: MatchingMode;
+  /** Where an imported contract came from: metadata, never scored. */
+  readonly source: JsonObject | undefined;
 
   /**
    * Create a contract.
@@ -178,6 +193,8 @@ export class Contract {
     this.weights = options.weights;
     this.minScore = options.minScore ?? 0.9;
     this.pass = options.pass ?? DEFAULT_PASS_RULE;
+    this.matching = options.matching ?? MATCHING_MODES[0];
+    this.source = options.source;
     if (!(this.minScore >= 0 && this.minScore <= 1)) {
       throw new InputError(`must be a number in [0, 1], got ${this.minScore}`, "min_score");
     }
@@ -251,8 +268,8 @@ export class Contract {
   /**
    * The file shape (snake_case; matchers as their operator objects).
    *
-   * @returns `{contract_version: 2, required, optional, forbidden, weights?, min_score, pass?}`
-   *   (`pass` only when it is not the default).
+   * @returns `{contract_version: 2, required, optional, forbidden, weights?, min_score, pass?, matching?, source?}`
+   *   (`pass` and `matching` only when they are not the default).
    */
   toJSON(): JsonObject {
     const out: JsonObject = {
@@ -266,6 +283,8 @@ export class Contract {
     if (this.weights !== undefined) out.weights = { ...this.weights };
     out.min_score = this.minScore;
     if (!isDefaultPassRule(this.pass)) out.pass = passRuleToJson(this.pass);
+    if (this.matching !== MATCHING_MODES[0]) out.matching = this.matching;
+    if (this.source !== undefined) out.source = this.source;
     return out;
   }
 }

@@ -23,6 +23,7 @@ import { readDocument } from "../base/load.ts";
 import { expectedArgsFromJson } from "../scoring/matchers.ts";
 import { normalizeWeights } from "../scoring/score.ts";
 import { passRuleFromJson } from "./pass_rule.ts";
+import { matchingFromJson, sourceFromJson } from "./matching.ts";
 import {
   AlternativeGroup,
   Contract,
@@ -39,6 +40,8 @@ const CONTRACT_KEYS = [
   "weights",
   "min_score",
   "pass",
+  "matching",
+  "source",
   "description",
   "$schema",
 ];
@@ -261,6 +264,8 @@ export function contractFromMapping(data: unknown): Contract {
     weights: weightsFromJson(data.weights),
     minScore: minScoreFromJson(data.min_score),
     pass: passRuleFromJson(data.pass),
+    matching: matchingFromJson(data.matching),
+    source: sourceFromJson(data.source),
   });
   // Too many combinations fails here, where loadContract() can name the file, not when scoring.
   if (contract.combinationCount > MAX_COMBINATIONS) contract.expansions();

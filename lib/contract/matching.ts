@@ -1,0 +1,94 @@
+/**
+ * Two contract keys that benchmark importers need: `matching`, how the
+ * required calls are paired with the actual ones, and `source`, where an
+ * imported contract came from.
+ *
+ * - `matching: "optimal"` (the default): one-to-one pairing that maximizes
+ *   the score (the Hungarian pairing of `lib/scoring/pairing.ts`). Importers
+ *   add the modes their benchmark's checker uses; each mode is listed in
+ *   {@linkcode MATCHING_MODES} and documented here.
+ * - `source`: a free object of metadata (`{benchmark, id, category, …}`),
+ *   kept and written back as it was read, never scored. Its values must be
+ *   JSON; its size is bounded by the file's.
+ *
+ * @module
+ */
+
+import { describeJson, isJsonObject, type JsonObject } from "../scoring/calls.ts";
+import { InputError } from "../base/errors.ts";
+import { clipEcho } from "../base/clip_input.ts";
+
+/**
+ * Every `matching` mode a contract may name, the default first.
+ *
+ * @example Usage
+ * ```ts
+ * import { MATCHING_MODES } from "./matching.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MATCHING_MODES[0], "optimal");
+ * ```
+ */
+export const MATCHING_MODES = ["optimal"] as const;
+
+/** How a contract pairs its required calls with the actual calls. */
+export type MatchingMode = typeof MATCHING_MODES[number];
+
+/**
+ * Read a contract's `matching` value.
+ *
+ * @param value The raw value (`undefined` for the default).
+ * @param path Where it sits, for errors.
+ * @returns The mode.
+ * @throws {InputError} For a value that names no mode.
+ *
+ * @example Usage
+ * ```ts
+ * import { matchingFromJson } from "./matching.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(matchingFromJson(undefined), "optimal");
+ * assert.throws(() => matchingFromJson("greedy"), /matching: must be one of "optimal"/);
+ * ```
+ */
+export function matchingFromJson(value: unknown, path = "matching"): MatchingMode {
+  if (value === undefined) return MATCHING_MODES[0];
+  const mode = MATCHING_MODES.find((name) => name === value);
+  if (mode === undefined) {
+    throw new InputError(
+      `must be one of ${MATCHING_MODES.map((name) => JSON.stringify(name)).join(", ")}, got ${
+        typeof value === "string" ? clipEcho(JSON.stringify(value)) : describeJson(value)
+      }`,
+      path,
+    );
+  }
+  return mode;
+}
+
+/**
+ * Read a contract's `source` value: an object, kept as it is.
+ *
+ * @param value The raw value (`undefined` when absent).
+ * @param path Where it sits, for errors.
+ * @returns The object, or `undefined`.
+ * @throws {InputError} For anything but an object.
+ *
+ * @example Usage
+ * ```ts
+ * import { sourceFromJson } from "./matching.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(sourceFromJson({ benchmark: "bfcl", id: "simple_python_0" }), {
+ *   benchmark: "bfcl",
+ *   id: "simple_python_0",
+ * });
+ * assert.throws(() => sourceFromJson("bfcl"), /source: must be an object/);
+ * ```
+ */
+export function sourceFromJson(value: unknown, path = "source"): JsonObject | undefined {
+  if (value === undefined) return undefined;
+  if (!isJsonObject(value)) {
+    throw new InputError(`must be an object of metadata, got ${describeJson(value)}`, path);
+  }
+  return value;
+}
