@@ -15,6 +15,12 @@
  *   every argument, no call sent an unexpected parameter, and the scored
  *   calls are exactly the calls required (none missing, none extra). Neither
  *   the score nor the evidence checks are consulted; outcomes are not read.
+ *   Under `matching: "bfcl-greedy"` the exact match is BFCL's checker's
+ *   verdict (its count rule, greedy pairing and parameter rules, see
+ *   `matching.ts`); BFCL's verdict is exact in this sense, with its own
+ *   notion of an acceptable argument (`$normalize: "bfcl"`).
+ * - `any-call`: pass when the trace has at least one call, whatever it is
+ *   (BFCL's `live_relevance`: the output decodes to a function call).
  *
  * A gold file (no contract) gets the default rule.
  *
@@ -69,7 +75,8 @@ export const DEFAULT_PASS_CHECKS: readonly string[] = Object.freeze(
 export type PassRule =
   | { readonly kind: "checks"; readonly checks: readonly string[] }
   | { readonly kind: "score" }
-  | { readonly kind: "exact" };
+  | { readonly kind: "exact" }
+  | { readonly kind: "any-call" };
 
 /**
  * The default rule: the score and {@linkcode DEFAULT_PASS_CHECKS}.
@@ -110,9 +117,10 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
   if (value === undefined) return DEFAULT_PASS_RULE;
   if (value === "score") return { kind: "score" };
   if (value === "exact") return { kind: "exact" };
+  if (value === "any-call") return { kind: "any-call" };
   if (!isJsonObject(value)) {
     throw new InputError(
-      `must be "score", "exact" or {checks: [...]}, got ${describeJson(value)}`,
+      `must be "score", "exact", "any-call" or {checks: [...]}, got ${describeJson(value)}`,
       path,
     );
   }
@@ -158,7 +166,9 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
  * assert.equal((passRuleToJson(DEFAULT_PASS_RULE) as { checks: string[] }).checks.length, 7);
  * ```
  */
-export function passRuleToJson(rule: PassRule): "score" | "exact" | { checks: string[] } {
+export function passRuleToJson(
+  rule: PassRule,
+): "score" | "exact" | "any-call" | { checks: string[] } {
   return rule.kind === "checks" ? { checks: [...rule.checks] } : rule.kind;
 }
 

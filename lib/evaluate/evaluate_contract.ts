@@ -29,6 +29,7 @@ import { contractFromMapping } from "../contract/parse.ts";
 import { splitOptional } from "../contract/split.ts";
 import { withContractBar } from "./result_bar.ts";
 import { isUserCall, scoringCalls, scoringExpected } from "../scoring/actors.ts";
+import { bfclVerdictOf } from "./bfcl_contract.ts";
 
 /** Options for {@linkcode evaluateContract}. */
 export interface EvaluateContractOptions {
@@ -196,6 +197,9 @@ export function evaluateContract(
     optional_count: parsed.optional.length,
     forbidden_count: parsed.forbidden.length,
   };
+  const bfcl = parsed.matching === "bfcl-greedy"
+    ? { bfcl: bfclVerdictOf(parsed, views[0]!.calls) }
+    : {};
   return withContractBar(
     evaluateTrace(winner.calls, trace, {
       weights: weightsGiven,
@@ -205,7 +209,7 @@ export function evaluateContract(
       honesty: options.honesty,
       baseDir: options.baseDir,
       scoredCalls: bestScored,
-      extraMetrics: { contract_metrics: contractMetrics },
+      extraMetrics: { contract_metrics: contractMetrics, ...bfcl },
       pass: parsed.pass,
     }),
     parsed.minScore,

@@ -12,7 +12,9 @@
  *
  * `failedChecks` lists the rule's checks whose status is `fail`, in evidence
  * order; under `exact` it is `["exact"]` when the calls are not an exact
- * match. It never says "below bar": the score is beside it.
+ * match (`["any-call"]` under `any-call` with no call). It never says
+ * "below bar": the score is beside it. When the contract's matching is
+ * `bfcl-greedy`, both rules take BFCL's verdict (`metrics.bfcl`).
  *
  * @module
  */
@@ -126,9 +128,16 @@ export function passVerdict(
   options: PassVerdictOptions = {},
 ): PassVerdict {
   const rule = options.rule ?? source.passRule ?? DEFAULT_PASS_RULE;
-  if (rule.kind === "exact") {
-    const exact = exactMatch(source);
-    return { passed: exact, failedChecks: exact ? [] : ["exact"] };
+  // Under matching "bfcl-greedy" BFCL's checker decided (bfcl_greedy.ts), for both rules.
+  const bfcl = source.metrics.bfcl as { valid?: boolean } | undefined;
+  if (rule.kind === "exact" || rule.kind === "any-call") {
+    const exact = bfcl !== undefined
+      ? bfcl.valid === true
+      : rule.kind === "exact"
+      ? exactMatch(source)
+      : (source.scoredCalls ?? source.traceCalls).length > 0;
+    const check = rule.kind === "exact" ? "exact" : "any-call";
+    return { passed: exact, failedChecks: exact ? [] : [check] };
   }
   const scoreOk = meetsBar(source.score, minScore);
   if (rule.kind === "score" || rule.checks.length === 0) {

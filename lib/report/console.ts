@@ -17,6 +17,13 @@ import { palette } from "./color.ts";
 import { passBarOf } from "../evaluate/result_bar.ts";
 import { summarizeIssues } from "../evaluate/issues.ts";
 
+// BFCL's error_type and message beside toolscore's verdict (matching "bfcl-greedy", issue 43).
+function bfclReason(metrics: Record<string, unknown>): string {
+  const bfcl = metrics.bfcl as { valid?: boolean; error_type?: string; error?: string } | undefined;
+  if (bfcl === undefined || bfcl.valid === true) return "";
+  return ` (BFCL ${bfcl.error_type ?? "error"}: ${bfcl.error ?? ""})`;
+}
+
 /** Options for {@linkcode formatResult}. */
 export interface FormatResultOptions {
   /**
@@ -80,8 +87,8 @@ export function formatResult(
   const bar = passBarOf(result, options.bar);
   const { passed, failedChecks } = result.verdict(bar, evidence);
   const why =
-    failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind === "exact")
-      ? `failed ${failedChecks.join(", ")}`
+    failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
+      ? `failed ${failedChecks.join(", ")}${bfclReason(result.metrics)}`
       : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
   const lines = [

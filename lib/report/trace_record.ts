@@ -309,7 +309,8 @@ export function traceRecord(
     bar,
     verdict: passed
       ? "pass"
-      : failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind === "exact")
+      : failedChecks.length > 0 &&
+          (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
       ? "failed checks"
       : "below bar",
     failedChecks,
