@@ -7,4 +7,4 @@
  * @module
  */
 
-export {};
+export * from "./bfcl_import.ts";
