@@ -107,6 +107,9 @@ Options:
                            8 MB: a run that then fails leaves it unclosed, and says so)
   -v, --verbose            every metric and every issue (past 50 traces: a line per
                            passing trace too)
+  --explain-divergence     under a BFCL contract (matching bfcl-greedy): say where BFCL's
+                           greedy pairing and toolscore's one-to-one pairing of the same
+                           calls judge a trace differently (--json: metrics.bfcl.optimal_valid)
   -q, --quiet              one line per failing or unknown trace (name, score, verdict,
                            first reason) and the summary; past 50 traces the default
                            prints the summary first, then the failing traces

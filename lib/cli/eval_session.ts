@@ -34,6 +34,7 @@ export const FLAGS: FlagSpec = {
   "receipt-dir": { type: "string" },
   verbose: { type: "boolean", short: "v" },
   quiet: { type: "boolean", short: "q" },
+  "explain-divergence": { type: "boolean" },
   jobs: { type: "string", short: "j" },
   ...JUNIT_REPORT_FLAGS,
 };
@@ -223,6 +224,7 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
       bar,
       gated: session.gated,
       verbose: session.values.verbose === true,
+      explainDivergence: session.values["explain-divergence"] === true,
       color,
     }).join("\n");
   return {

@@ -17,6 +17,16 @@ import { palette } from "./color.ts";
 import { passBarOf } from "../evaluate/result_bar.ts";
 import { summarizeIssues } from "../evaluate/issues.ts";
 
+// Where BFCL's greedy pairing and a one-to-one pairing of the same calls disagree (issue 43).
+function divergenceLine(metrics: Record<string, unknown>): string | undefined {
+  const bfcl = metrics.bfcl as { valid?: boolean; optimal_valid?: boolean } | undefined;
+  // Greedy success is a one-to-one pairing already: only a greedy failure can diverge.
+  if (bfcl?.valid !== false || bfcl.optimal_valid !== true) return undefined;
+  return "divergence: BFCL's greedy pairing fails this trace, but a one-to-one pairing of the " +
+    "same calls passes every required call (the calls are right; their order trips the greedy " +
+    "match)";
+}
+
 // BFCL's error_type and message beside toolscore's verdict (matching "bfcl-greedy", issue 43).
 function bfclReason(metrics: Record<string, unknown>): string {
   const bfcl = metrics.bfcl as { valid?: boolean; error_type?: string; error?: string } | undefined;
@@ -42,6 +52,12 @@ export interface FormatResultOptions {
    * @default {false}
    */
   verbose?: boolean;
+  /**
+   * Under `matching: "bfcl-greedy"`, say when toolscore's one-to-one pairing
+   * would judge the trace otherwise than BFCL's greedy pairing.
+   * @default {false}
+   */
+  explainDivergence?: boolean;
   /**
    * Colour the output.
    * @default {false}
@@ -96,6 +112,8 @@ export function formatResult(
       c.dim(`(bar ${bar.toFixed(2)}${options.gated ? "" : ", report only"})`)
     }`,
   ];
+  const divergence = options.explainDivergence ? divergenceLine(result.metrics) : undefined;
+  if (divergence !== undefined) lines.push(`  ${divergence}`);
   const m = result.metrics;
   lines.push(
     `  selection ${fixed(m.selection_accuracy)}  argument F1 ${fixed(m.argument_f1)}  ` +
