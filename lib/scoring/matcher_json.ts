@@ -14,6 +14,7 @@
 
 import { describeJson, isJsonObject, joinPath } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
+import { clipEcho } from "../base/clip_input.ts";
 import type { Matcher } from "./matcher.ts";
 import { ANY, Approx, Contains, Eq, OneOf, Regex } from "./matcher_classes.ts";
 import { IsType, type JsonTypeName } from "./type_matcher.ts";
@@ -168,7 +169,11 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
           if (value.$normalize !== "bfcl") {
             throw new InputError(
               `$normalize must be "bfcl" (BFCL's parameter rules; the other modifiers of ` +
-                `$one_of go with it), got ${describeJson(value.$normalize)}`,
+                `$one_of go with it), got ${
+                  typeof value.$normalize === "string"
+                    ? clipEcho(JSON.stringify(value.$normalize))
+                    : describeJson(value.$normalize)
+                }`,
             );
           }
           if (!Array.isArray(argument)) {
