@@ -120,7 +120,18 @@ Deno.test("eval of an imported contract names BFCL's error_type and explains a g
     const plain = await runCollect(["eval", `${dir}/parallel_178.json`, trace]);
     equal(plain.out.includes("divergence:"), false);
     const json = await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--json"]);
-    const result = JSON.parse(json.out);
+    const result = JSON.parse(json.out) as {
+      error_type: string | null;
+      passed: boolean;
+      metrics: { bfcl: { optimal_valid: boolean } };
+    };
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const schema = JSON.parse(
+      await Deno.readTextFile(new URL("../schemas/result.schema.json", import.meta.url)),
+    );
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    const doc: unknown = JSON.parse(json.out);
+    ok(validate(doc), JSON.stringify(validate.errors));
     equal(result.error_type, "parallel_function_checker_no_order:cannot_find_match");
     equal(result.metrics.bfcl.optimal_valid, true);
     equal(result.passed, false);
