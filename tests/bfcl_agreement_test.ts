@@ -87,7 +87,9 @@ for (const category of Object.keys(manifest.categories)) {
       const bfcl = result.metrics.bfcl as { valid: boolean; error_type?: string };
       const passed = result.passed(contract.minScore);
       const errorType = bfcl.valid ? null : bfcl.error_type ?? null;
-      if (passed === vector.valid && bfcl.valid === vector.valid && errorType === vector.error_type) {
+      if (
+        passed === vector.valid && bfcl.valid === vector.valid && errorType === vector.error_type
+      ) {
         agreed++;
       } else if (disagreements.length < 10) {
         disagreements.push(

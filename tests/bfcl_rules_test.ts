@@ -31,10 +31,26 @@ Deno.test("standardizeBfclString() is idempotent", () => {
 });
 
 Deno.test("standardizeBfclString() deletes exactly the ASCII space and ,./-_*^", () => {
-  const kept = fc.constantFrom("a", "z", "0", "9", "\t", "\n", "\u00a0", "\u2003", ":", "(", '"', "é");
+  const kept = fc.constantFrom(
+    "a",
+    "z",
+    "0",
+    "9",
+    "\t",
+    "\n",
+    "\u00a0",
+    "\u2003",
+    ":",
+    "(",
+    '"',
+    "é",
+  );
   const deleted = fc.constantFrom(...DELETED);
   fc.assert(fc.property(fc.array(fc.oneof(kept, deleted)), (chars) => {
-    equal(standardizeBfclString(chars.join("")), chars.filter((c) => !DELETED.includes(c)).join(""));
+    equal(
+      standardizeBfclString(chars.join("")),
+      chars.filter((c) => !DELETED.includes(c)).join(""),
+    );
   }));
 });
 
@@ -79,13 +95,20 @@ Deno.test("javaTypeConverter() reads arrays, array lists and hash maps", () => {
     deepEqual(javaTypeConverter(`new int[]{${ns.join(", ")}}`, "Array", "integer"), ns);
     if (ns.length > 0) {
       deepEqual(
-        javaTypeConverter(`new ArrayList<Integer>(Arrays.asList(${ns.join(", ")}))`, "ArrayList", "integer"),
+        javaTypeConverter(
+          `new ArrayList<Integer>(Arrays.asList(${ns.join(", ")}))`,
+          "ArrayList",
+          "integer",
+        ),
         ns,
       );
     }
   }));
   deepEqual(
-    javaTypeConverter('new HashMap<String, Object>() {{ put("a", 1); put("b", "x"); put("c", true); }}', "HashMap"),
+    javaTypeConverter(
+      'new HashMap<String, Object>() {{ put("a", 1); put("b", "x"); put("c", true); }}',
+      "HashMap",
+    ),
     { a: 1, b: "x", c: true },
   );
   deepEqual(javaTypeConverter("new ArrayList<>()", "ArrayList", "String"), []);
@@ -102,48 +125,86 @@ Deno.test("jsTypeConverter() reads numbers, quoted strings, arrays and objects",
   }));
   const word = fc.string({ unit: fc.constantFrom(..."abcxyz019"), minLength: 1 });
   fc.assert(fc.property(fc.array(word, { minLength: 1 }), (words) => {
-    deepEqual(jsTypeConverter(`[${words.map((w) => `"${w}"`).join(", ")}]`, "array", "String"), words);
+    deepEqual(
+      jsTypeConverter(`[${words.map((w) => `"${w}"`).join(", ")}]`, "array", "String"),
+      words,
+    );
   }));
   deepEqual(jsTypeConverter("{'key1': 123, 'key2': 'value', 'key3': false}", "dict"), {
     key1: 123,
     key2: "value",
     key3: false,
   });
-  deepEqual(jsTypeConverter(" [ [ 1, 2 ], [ 3,   4], [5, 6]]", "array", "array"), [[1, 2], [3, 4], [5, 6]]);
+  deepEqual(jsTypeConverter(" [ [ 1, 2 ], [ 3,   4], [5, 6]]", "array", "array"), [[1, 2], [3, 4], [
+    5,
+    6,
+  ]]);
   throws(() => jsTypeConverter("1", "number"), /Unsupported type/);
 });
 
 Deno.test("checkBfclValue() follows BFCL's int, float and variable rules", () => {
   const five = parseJsonLossless("5.0", { keep: "float-text" });
   equal(checkBfclValue("n", 5, [5.5, 5], { type: "float" }, "python").valid, true);
-  equal(checkBfclValue("n", five, [5], { type: "integer" }, "python").errorType, "type_error:simple");
+  equal(
+    checkBfclValue("n", five, [5], { type: "integer" }, "python").errorType,
+    "type_error:simple",
+  );
   // Inside arrays no int becomes a float; the element type is the answer's first element's.
   const floats = parseJsonLossless("[[1.0, 2.0]]", { keep: "float-text" }) as unknown[];
-  equal(checkBfclValue("l", [1, 2], floats, { type: "array", items: "float" }, "python").errorType, "type_error:nested");
+  equal(
+    checkBfclValue("l", [1, 2], floats, { type: "array", items: "float" }, "python").errorType,
+    "type_error:nested",
+  );
   // "dontcare" for an integer: a variable, compared exactly, without standardization.
   equal(checkBfclValue("n", "dontcare", ["dontcare"], { type: "integer" }, "python").valid, true);
-  equal(checkBfclValue("n", "DontCare", ["dontcare"], { type: "integer" }, "python").errorType, "value_error:others");
+  equal(
+    checkBfclValue("n", "DontCare", ["dontcare"], { type: "integer" }, "python").errorType,
+    "value_error:others",
+  );
   // null is a type error unless listed.
-  equal(checkBfclValue("s", null, ["a"], { type: "string" }, "python").errorType, "type_error:simple");
+  equal(
+    checkBfclValue("s", null, ["a"], { type: "string" }, "python").errorType,
+    "type_error:simple",
+  );
   equal(checkBfclValue("s", null, ["", null], { type: "string" }, "python").valid, true);
   // Dict values are not type-checked: 1 equals true there.
   equal(checkBfclValue("d", { a: 1 }, [{ a: [true] }], { type: "dict" }, "python").valid, true);
   // Java values are source text.
-  equal(checkBfclValue("b", true, [true], { type: "boolean" }, "java").errorType, "type_error:java");
+  equal(
+    checkBfclValue("b", true, [true], { type: "boolean" }, "java").errorType,
+    "type_error:java",
+  );
   equal(checkBfclValue("b", "true", [true], { type: "boolean" }, "java").valid, true);
 });
 
 Deno.test('matcherFromJson() reads $one_of with $normalize: "bfcl" and refuses bad modifiers', () => {
-  const param = matcherFromJson({ $one_of: ["units", ""], $normalize: "bfcl", $doc: { type: "string" } });
+  const param = matcherFromJson({
+    $one_of: ["units", ""],
+    $normalize: "bfcl",
+    $doc: { type: "string" },
+  });
   equal(param instanceof BfclParam, true);
   equal((param as BfclParam).omittable, true);
   throws(() => matcherFromJson({ $one_of: ["a"], $normalize: "nfc" }, "args.x"), {
-    message: 'args.x: $normalize must be "bfcl" (BFCL\'s parameter rules; the other modifiers of $one_of go with it), got "nfc"',
+    message:
+      'args.x: $normalize must be "bfcl" (BFCL\'s parameter rules; the other modifiers of $one_of go with it), got "nfc"',
   });
-  throws(() => matcherFromJson({ $one_of: ["a"], $doc: { type: "string" } }, "args.x"), /args\.x: \$normalize must be "bfcl"/);
-  throws(() => matcherFromJson({ $one_of: [], $normalize: "bfcl", $doc: { type: 1 } }, "args.x"), /args\.x\.\$doc: must be/);
-  throws(() => matcherFromJson({ $one_of: [], $normalize: "bfcl", $floats: ["x"] }, "args.x"), /args\.x\.\$floats/);
-  throws(() => matcherFromJson({ $regex: "a", $doc: { type: "string" } }, "args.x"), /\$doc goes with \$one_of/);
+  throws(
+    () => matcherFromJson({ $one_of: ["a"], $doc: { type: "string" } }, "args.x"),
+    /args\.x: \$normalize must be "bfcl"/,
+  );
+  throws(
+    () => matcherFromJson({ $one_of: [], $normalize: "bfcl", $doc: { type: 1 } }, "args.x"),
+    /args\.x\.\$doc: must be/,
+  );
+  throws(
+    () => matcherFromJson({ $one_of: [], $normalize: "bfcl", $floats: ["x"] }, "args.x"),
+    /args\.x\.\$floats/,
+  );
+  throws(
+    () => matcherFromJson({ $regex: "a", $doc: { type: "string" } }, "args.x"),
+    /\$doc goes with \$one_of/,
+  );
 });
 
 Deno.test("an imported contract keeps BFCL's int-versus-float rules through a plain JSON.parse", () => {
@@ -164,7 +225,10 @@ Deno.test("an imported contract keeps BFCL's int-versus-float rules through a pl
   const contract = contractFromMapping(JSON.parse(written));
   const ints = evaluateContract(contract, [{ tool: "mean", args: { xs: [1, 2] } }]);
   equal((ints.metrics.bfcl as { error_type: string }).error_type, "type_error:nested");
-  const floats = parseJsonLossless('{"xs": [1.0, 2.0]}', { keep: "float-text" }) as Record<string, unknown>;
+  const floats = parseJsonLossless('{"xs": [1.0, 2.0]}', { keep: "float-text" }) as Record<
+    string,
+    unknown
+  >;
   equal(evaluateContract(contract, [{ tool: "mean", args: floats }]).passed(1), true);
   // And the contract writes back as it was read.
   equal(JSON.stringify(contract.toJSON().required), JSON.stringify(entry!.contract.required));

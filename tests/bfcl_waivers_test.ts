@@ -37,8 +37,9 @@ function defects(entry: Entry, answer: Answer): string[] {
     const required = doc.parameters.required as string[];
     for (const [param, values] of Object.entries(item[name]!)) {
       if (!Object.hasOwn(properties, param)) out.push(`${name}.${param}: not in doc`);
-      else if (required.includes(param) && values.length === 0) out.push(`${name}.${param}: required, []`);
-      else if (required.includes(param) && values.length === 1 && values[0] === "") {
+      else if (required.includes(param) && values.length === 0) {
+        out.push(`${name}.${param}: required, []`);
+      } else if (required.includes(param) && values.length === 1 && values[0] === "") {
         out.push(`${name}.${param}: required, only ""`);
       }
     }
@@ -69,7 +70,9 @@ for (const waiver of waivers) {
       const param = defect.split(":")[0]!.split(".").at(-1)!;
       ok(waiver.reason.includes(param), `${waiver.id}: the reason names ${param} (${defect})`);
     }
-    const vectors = await Deno.readTextFile(new URL(`testdata/bfcl/vectors/${category}.jsonl`, ROOT));
+    const vectors = await Deno.readTextFile(
+      new URL(`testdata/bfcl/vectors/${category}.jsonl`, ROOT),
+    );
     const first = vectors.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((v) =>
       v.id === waiver.id && v.kind === "first" && v.model === "toolscore-dot"
     );

@@ -28,7 +28,14 @@ Deno.test("import bfcl writes one contract per entry and an index", async () => 
     const out = `${dir}/contracts`;
     const commit = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8";
     const run = await runCollect([
-      "import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", out, "--gorilla-commit", commit,
+      "import",
+      "bfcl",
+      PARALLEL,
+      PARALLEL_ANSWERS,
+      "-o",
+      out,
+      "--gorilla-commit",
+      commit,
     ]);
     equal(run.code, 0, run.err);
     match(run.err, /wrote \d+ contracts \(parallel\) and index\.json/);
@@ -37,24 +44,52 @@ Deno.test("import bfcl writes one contract per entry and an index", async () => 
     equal(index.gorilla_commit, commit);
     const lines = (await Deno.readTextFile(PARALLEL)).split("\n").filter(Boolean);
     equal(index.contracts.length, lines.length);
-    deepEqual(index.contracts[0], { id: "parallel_0", category: "parallel", file: "parallel_0.json" });
+    deepEqual(index.contracts[0], {
+      id: "parallel_0",
+      category: "parallel",
+      file: "parallel_0.json",
+    });
     const contract = JSON.parse(await Deno.readTextFile(`${out}/parallel_178.json`));
-    deepEqual(contract.source, { benchmark: "bfcl", id: "parallel_178", category: "parallel", gorilla_commit: commit });
+    deepEqual(contract.source, {
+      benchmark: "bfcl",
+      id: "parallel_178",
+      category: "parallel",
+      gorilla_commit: commit,
+    });
     equal(contract.pass, "exact");
     equal(contract.matching, "bfcl-greedy");
     equal(contract.required.length, 4);
+    // Every imported contract is a valid contract file.
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const schema = JSON.parse(
+      await Deno.readTextFile(new URL("../schemas/contract.schema.json", import.meta.url)),
+    );
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    for (const { file } of index.contracts as { file: string }[]) {
+      const doc: unknown = JSON.parse(await Deno.readTextFile(`${out}/${file}`));
+      ok(validate(doc), `${file}: ${JSON.stringify(validate.errors)}`);
+    }
     // A second import into the same folder is refused without --force.
     const again = await runCollect(["import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", out]);
     equal(again.code, 2);
     match(again.err, /index\.json: already exists; choose another -o folder or pass --force/);
-    equal((await runCollect(["import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", out, "--force"])).code, 0);
+    equal(
+      (await runCollect(["import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", out, "--force"])).code,
+      0,
+    );
   });
 });
 
 Deno.test("import bfcl --underscore-to-dot writes dotted names with _ and records it", async () => {
   await withDir(async (dir) => {
     const run = await runCollect([
-      "import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", dir, "--underscore-to-dot",
+      "import",
+      "bfcl",
+      PARALLEL,
+      PARALLEL_ANSWERS,
+      "-o",
+      dir,
+      "--underscore-to-dot",
     ]);
     equal(run.code, 0, run.err);
     const contract = JSON.parse(await Deno.readTextFile(`${dir}/parallel_0.json`));
@@ -74,7 +109,10 @@ Deno.test("import bfcl refuses bad input with file:line, exit 2 and nothing writ
     await Deno.writeTextFile(bad, '{"id": "simple_python_0", "function": []}\n');
     const noAnswers = await runCollect(["import", "bfcl", bad, "-o", out]);
     equal(noAnswers.code, 2);
-    match(noAnswers.err, /:1: simple_python needs its possible_answer file; give ANSWERS\.json after QUESTIONS\.json/);
+    match(
+      noAnswers.err,
+      /:1: simple_python needs its possible_answer file; give ANSWERS\.json after QUESTIONS\.json/,
+    );
     await Deno.writeTextFile(bad, '{"id": "multi_turn_base_0", "function": []}\n');
     const multiTurn = await runCollect(["import", "bfcl", bad, "-o", out]);
     equal(multiTurn.code, 2);
@@ -113,9 +151,17 @@ Deno.test("eval of an imported contract names BFCL's error_type and explains a g
         call("Apple", "2022-02-01"),
       ]),
     );
-    const text = await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--explain-divergence"]);
+    const text = await runCollect([
+      "eval",
+      `${dir}/parallel_178.json`,
+      trace,
+      "--explain-divergence",
+    ]);
     equal(text.code, 1);
-    match(text.out, /FAIL: failed exact \(BFCL parallel_function_checker_no_order:cannot_find_match: /);
+    match(
+      text.out,
+      /FAIL: failed exact \(BFCL parallel_function_checker_no_order:cannot_find_match: /,
+    );
     match(text.out, /divergence: BFCL's greedy pairing fails this trace, but a one-to-one pairing/);
     const plain = await runCollect(["eval", `${dir}/parallel_178.json`, trace]);
     equal(plain.out.includes("divergence:"), false);
@@ -145,7 +191,9 @@ Deno.test("eval of an imported contract names BFCL's error_type and explains a g
         call("Apple", "2022-02-01"),
       ]),
     );
-    const ordered = JSON.parse((await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--json"])).out);
+    const ordered = JSON.parse(
+      (await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--json"])).out,
+    );
     equal(ordered.passed, true);
     equal(ordered.error_type, null);
   });

@@ -153,7 +153,9 @@ function floatPositions(values: readonly unknown[]): string[] {
   const isFloatText = (v: unknown) => /[.eE]/.test(numberText(v) ?? "");
   values.forEach((value, i) => {
     if (isFloatText(value)) out.push(String(i));
-    if (Array.isArray(value)) value.forEach((item, j) => isFloatText(item) && out.push(`${i}.${j}`));
+    if (Array.isArray(value)) {
+      value.forEach((item, j) => isFloatText(item) && out.push(`${i}.${j}`));
+    }
   });
   return out;
 }
@@ -307,8 +309,14 @@ export function contractsFromBfcl(
         );
       }
       const truth = answer.value.ground_truth;
-      if (!Array.isArray(truth) || !truth.every((t) => isJsonObject(t) && Object.keys(t).length === 1)) {
-        throw bad(aFile, answer.line, `ground_truth must be a list of {function_name: {param: [values]}}`);
+      if (
+        !Array.isArray(truth) || !truth.every((t) => isJsonObject(t) && Object.keys(t).length === 1)
+      ) {
+        throw bad(
+          aFile,
+          answer.line,
+          `ground_truth must be a list of {function_name: {param: [values]}}`,
+        );
       }
       const where = { file: aFile, line: answer.line };
       contract.required = (truth as JsonObject[]).map((item, index) => {

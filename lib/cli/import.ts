@@ -22,7 +22,8 @@ export interface ImporterEntry {
 /** The importers, by benchmark name. */
 export const IMPORTERS: Record<string, ImporterEntry> = {
   bfcl: {
-    summary: "BFCL question + possible_answer files → one contract per entry (BFCL's checker rules)",
+    summary:
+      "BFCL question + possible_answer files → one contract per entry (BFCL's checker rules)",
     help: `toolscore import bfcl QUESTIONS.json [ANSWERS.json] -o DIR [--underscore-to-dot]
                         [--gorilla-commit SHA] [--force]
 

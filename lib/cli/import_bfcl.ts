@@ -78,7 +78,9 @@ export async function importBfcl(args: string[], io: CliIO): Promise<number> {
   }
   const commit = stringFlag(flags, "gorilla-commit");
   if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit)) {
-    throw new UsageError(`--gorilla-commit: expected a git commit (hex), got ${JSON.stringify(commit)}`);
+    throw new UsageError(
+      `--gorilla-commit: expected a git commit (hex), got ${JSON.stringify(commit)}`,
+    );
   }
   const underscoreToDot = flags.values["underscore-to-dot"] === true;
   const force = flags.values.force === true;
@@ -90,7 +92,9 @@ export async function importBfcl(args: string[], io: CliIO): Promise<number> {
   for (const entry of entries) {
     if (!SAFE_NAME.test(entry.id) || entry.id === "index") {
       throw new InputError(
-        `id ${JSON.stringify(entry.id.slice(0, 80))} cannot be a file name; BFCL ids are like simple_python_0`,
+        `id ${
+          JSON.stringify(entry.id.slice(0, 80))
+        } cannot be a file name; BFCL ids are like simple_python_0`,
         questions,
       );
     }

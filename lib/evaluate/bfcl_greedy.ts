@@ -110,7 +110,9 @@ export function bfclCallCheck(expected: ToolCall, actual: ToolCall): CallCheck {
     return {
       valid: false,
       error_type: "simple_function_checker:wrong_func_name",
-      error: `function ${JSON.stringify(expected.tool)} not called (got ${JSON.stringify(actual.tool)})`,
+      error: `function ${JSON.stringify(expected.tool)} not called (got ${
+        JSON.stringify(actual.tool)
+      })`,
     };
   }
   if (actual.argsError !== undefined) {

@@ -307,10 +307,8 @@ export function traceRecord(
     grade: result.grade,
     passed,
     bar,
-    verdict: passed
-      ? "pass"
-      : failedChecks.length > 0 &&
-          (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
+    verdict: passed ? "pass" : failedChecks.length > 0 &&
+        (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
       ? "failed checks"
       : "below bar",
     failedChecks,

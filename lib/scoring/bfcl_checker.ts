@@ -23,11 +23,11 @@
 
 import {
   BfclCrashError,
-  type PyTypeName,
   pyFloat,
   pyIn,
   pyLength,
   pyType,
+  type PyTypeName,
   standardizeBfclString as standardize,
 } from "./bfcl_values.ts";
 import { numberText } from "../base/lossless_json.ts";
@@ -188,7 +188,9 @@ function dictChecker(_param: string, value: unknown, answers: unknown): BfclChec
     result = fail("dict_checker:unclear", "no acceptable dict");
     if (!isDict(value)) throw new BfclCrashError(`AttributeError: ${pyType(value)} has no items()`);
     // A list or a string here reaches `possible_answer.items()`, which raises.
-    if (!isDict(answer)) throw new BfclCrashError(`AttributeError: ${pyType(answer)} has no items()`);
+    if (!isDict(answer)) {
+      throw new BfclCrashError(`AttributeError: ${pyType(answer)} has no items()`);
+    }
     let flag = true;
     for (const key of Object.keys(value)) {
       if (!Object.hasOwn(answer, key)) {
@@ -241,7 +243,11 @@ function convert(
   value: unknown,
   doc: BfclDocParam,
 ): { value: unknown; expected: string; nested: string | undefined } | BfclCheck {
-  const table = language === "java" ? JAVA_TYPES : language === "javascript" ? JS_TYPES : PYTHON_TYPES;
+  const table = language === "java"
+    ? JAVA_TYPES
+    : language === "javascript"
+    ? JS_TYPES
+    : PYTHON_TYPES;
   if (!Object.hasOwn(table, doc.type)) throw new BfclCrashError(`KeyError: ${show(doc.type)}`);
   const expected = table[doc.type]!;
   const nestedType = (names: readonly string[]) => {
@@ -253,7 +259,9 @@ function convert(
   if (language === "python") {
     const nested = nestedType(PYTHON_NESTED);
     let converted = value;
-    if (doc.type === "float" && pyType(value) === "int") converted = pyFloat(Number(numberText(value) ?? value));
+    if (doc.type === "float" && pyType(value) === "int") {
+      converted = pyFloat(Number(numberText(value) ?? value));
+    }
     return { value: converted, expected, nested: nested && PYTHON_TYPES[nested] };
   }
   if (typeof value !== "string") {

@@ -55,7 +55,8 @@ function parseJsValue(raw: string): unknown {
 }
 
 const ARRAY_2D = new RegExp(
-  String.raw`^(?:\[\s*\[${N}*?\]\s*(,\s*\[${N}*?\]\s*)*\]|\bnew\s+Array\(\s*\[${N}*?\]\s*(,\s*\[${N}*?\]\s*)*\))`,
+  String
+    .raw`^(?:\[\s*\[${N}*?\]\s*(,\s*\[${N}*?\]\s*)*\]|\bnew\s+Array\(\s*\[${N}*?\]\s*(,\s*\[${N}*?\]\s*)*\))`,
 );
 const ARRAY_1D = new RegExp(String.raw`^(?:\[(${N}*?)\]|\bnew\s+Array\((${N}*?)\))`);
 
@@ -92,8 +93,9 @@ function parseDict(code: string): unknown {
     const value = pair[2]!.trim();
     let parsed: unknown;
     if (value.startsWith("[") && value.endsWith("]")) parsed = parseJsCollection(value, "array");
-    else if (value.startsWith("{") && value.endsWith("}")) parsed = parseJsCollection(value, "dict");
-    else parsed = parseJsValue(pyStrip(value, `'"`));
+    else if (value.startsWith("{") && value.endsWith("}")) {
+      parsed = parseJsCollection(value, "dict");
+    } else parsed = parseJsValue(pyStrip(value, `'"`));
     Object.defineProperty(dictionary, key, {
       value: parsed,
       enumerable: true,

@@ -33,7 +33,12 @@
 import { describeJson, isJsonObject } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
 import type { Matcher } from "./matcher.ts";
-import { type BfclCheck, type BfclDocParam, type BfclLanguage, checkBfclValue } from "./bfcl_checker.ts";
+import {
+  type BfclCheck,
+  type BfclDocParam,
+  type BfclLanguage,
+  checkBfclValue,
+} from "./bfcl_checker.ts";
 import { BfclCrashError, pyFloat } from "./bfcl_values.ts";
 import { numberText } from "../base/lossless_json.ts";
 
@@ -199,7 +204,9 @@ export function bfclParamFromJson(
   const language = value.$language ?? "python";
   if (!LANGUAGES.includes(language as BfclLanguage)) {
     throw new InputError(
-      `must be one of ${LANGUAGES.map((l) => JSON.stringify(l)).join(", ")}, got ${describeJson(language)}`,
+      `must be one of ${LANGUAGES.map((l) => JSON.stringify(l)).join(", ")}, got ${
+        describeJson(language)
+      }`,
       where("$language"),
     );
   }
@@ -216,16 +223,28 @@ export function bfclParamFromJson(
         where("$doc"),
       );
     }
-    doc = { type: raw.type, items: raw.items as string | undefined, required: raw.required as boolean | undefined };
+    doc = {
+      type: raw.type,
+      items: raw.items as string | undefined,
+      required: raw.required as boolean | undefined,
+    };
     if (doc.items === undefined) delete (doc as { items?: string }).items;
     if (doc.required === undefined) delete (doc as { required?: boolean }).required;
   }
   if (value.$unexpected !== undefined && typeof value.$unexpected !== "boolean") {
-    throw new InputError(`must be true or false, got ${describeJson(value.$unexpected)}`, where("$unexpected"));
+    throw new InputError(
+      `must be true or false, got ${describeJson(value.$unexpected)}`,
+      where("$unexpected"),
+    );
   }
   const floats = value.$floats ?? [];
-  if (!Array.isArray(floats) || !floats.every((f) => typeof f === "string" && /^\d+(\.\d+)?$/.test(f))) {
-    throw new InputError(`must be a list of positions like "0" or "1.2", got ${describeJson(floats)}`, where("$floats"));
+  if (
+    !Array.isArray(floats) || !floats.every((f) => typeof f === "string" && /^\d+(\.\d+)?$/.test(f))
+  ) {
+    throw new InputError(
+      `must be a list of positions like "0" or "1.2", got ${describeJson(floats)}`,
+      where("$floats"),
+    );
   }
   const kept = values.map((item, i) => {
     if (floats.includes(String(i)) && typeof item === "number") return pyFloat(item);

@@ -206,7 +206,8 @@ export function pyFloat(value: number): unknown {
 const DIGITS = String.raw`\d+(?:_\d+)*`;
 const INT_TEXT = new RegExp(String.raw`^\s*[+-]?${DIGITS}\s*$`);
 const FLOAT_TEXT = new RegExp(
-  String.raw`^\s*[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf|infinity|nan)\s*$`,
+  String
+    .raw`^\s*[+-]?(?:(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?|inf|infinity|nan)\s*$`,
   "i",
 );
 
