@@ -27,6 +27,11 @@
  *   numbers that the answer file wrote as floats (`5.0`), so that a contract
  *   read with a plain `JSON.parse` keeps BFCL's int-versus-float rules.
  *
+ * The values are data: no operator is read inside them. The verdict is
+ * BFCL's (under `matching: "bfcl-greedy"`, see `lib/evaluate/bfcl_greedy.ts`);
+ * toolscore's score beside it still counts an omitted optional parameter as
+ * an expected key not sent, so a passing call may score under 1.
+ *
  * @module
  */
 
