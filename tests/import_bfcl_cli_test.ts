@@ -163,6 +163,11 @@ Deno.test("eval of an imported contract names BFCL's error_type and explains a g
       /FAIL: failed exact \(BFCL parallel_function_checker_no_order:cannot_find_match: /,
     );
     match(text.out, /divergence: BFCL's greedy pairing fails this trace, but a one-to-one pairing/);
+    const quiet = await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--quiet"]);
+    match(
+      quiet.out,
+      /trace\.json  1\.000  fail\s+BFCL parallel_function_checker_no_order:cannot_find_match: /,
+    );
     const plain = await runCollect(["eval", `${dir}/parallel_178.json`, trace]);
     equal(plain.out.includes("divergence:"), false);
     const json = await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--json"]);

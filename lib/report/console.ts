@@ -28,10 +28,15 @@ function divergenceLine(metrics: Record<string, unknown>): string | undefined {
 }
 
 // BFCL's error_type and message beside toolscore's verdict (matching "bfcl-greedy", issue 43).
-function bfclReason(metrics: Record<string, unknown>): string {
+function bfclReason(metrics: Record<string, unknown>): string | undefined {
   const bfcl = metrics.bfcl as { valid?: boolean; error_type?: string; error?: string } | undefined;
-  if (bfcl === undefined || bfcl.valid === true) return "";
-  return ` (BFCL ${bfcl.error_type ?? "error"}: ${bfcl.error ?? ""})`;
+  if (bfcl === undefined || bfcl.valid === true) return undefined;
+  return `BFCL ${bfcl.error_type ?? "error"}: ${bfcl.error ?? ""}`;
+}
+
+function bfclReasonIn(metrics: Record<string, unknown>): string {
+  const reason = bfclReason(metrics);
+  return reason === undefined ? "" : ` (${reason})`;
 }
 
 /** Options for {@linkcode formatResult}. */
@@ -104,7 +109,7 @@ export function formatResult(
   const { passed, failedChecks } = result.verdict(bar, evidence);
   const why =
     failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
-      ? `failed ${failedChecks.join(", ")}${bfclReason(result.metrics)}`
+      ? `failed ${failedChecks.join(", ")}${bfclReasonIn(result.metrics)}`
       : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
   const lines = [
@@ -234,7 +239,9 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
     sequence: m.sequence_accuracy,
     requiredCalls: m.required_call_recall,
     passed,
-    ...(passed ? {} : { reason: summarizeIssues(result, { limit: 1 }).shown[0]?.message }),
+    ...(passed ? {} : {
+      reason: bfclReason(m) ?? summarizeIssues(result, { limit: 1 }).shown[0]?.message,
+    }),
   };
 }
 
