@@ -233,3 +233,50 @@ Deno.test("an imported contract keeps BFCL's int-versus-float rules through a pl
   // And the contract writes back as it was read.
   equal(JSON.stringify(contract.toJSON().required), JSON.stringify(entry!.contract.required));
 });
+
+Deno.test("the Java and JavaScript converters finish on hostile collection text, and refuse longer text", () => {
+  const n = 8000;
+  const hostile: [string, string, string | undefined][] = [
+    ["new HashMap<>() {" + " ".repeat(n) + "x", "HashMap", undefined],
+    ["new ArrayList<>() {{" + " ".repeat(n) + "x", "ArrayList", "integer"],
+    ["[[" + "],[".repeat(n / 3), "array", undefined],
+    ["[" + "[], ".repeat(n / 4), "array", undefined],
+    ["{" + "a,".repeat(n / 2) + "}", "dict", undefined],
+  ];
+  for (const [text, type, nested] of hostile) {
+    const started = performance.now();
+    const convert = type === "array" || type === "dict" ? jsTypeConverter : javaTypeConverter;
+    convert(text, type, nested);
+    const ms = performance.now() - started;
+    equal(ms < 2000, true, `${type} on ${text.slice(0, 20)}…: ${ms.toFixed(0)} ms`);
+  }
+  throws(() => javaTypeConverter("new int[]{" + "1, ".repeat(3000) + "}", "Array", "integer"), {
+    name: "BfclCrashError",
+    message: /longer than 8192 characters/,
+  });
+  // A checker error is a failed verdict that says why, never a crash of the evaluation.
+  const contract = contractFromMapping({
+    matching: "bfcl-greedy",
+    pass: "exact",
+    required: [{
+      tool: "f",
+      args: {
+        xs: {
+          $one_of: [[1]],
+          $normalize: "bfcl",
+          $doc: { type: "array", items: "integer" },
+          $language: "javascript",
+        },
+      },
+    }],
+  });
+  const result = evaluateContract(contract, [{
+    tool: "f",
+    args: { xs: "[" + "1, ".repeat(3000) + "1]" },
+  }]);
+  equal(
+    (result.metrics.bfcl as { error_type: string }).error_type,
+    "toolscore:bfcl_checker_raises",
+  );
+  equal(result.passed(1), false);
+});

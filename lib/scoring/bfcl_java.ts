@@ -16,7 +16,9 @@
  * @module
  */
 
-import { BfclCrashError, pyFloatOf, pyIntOf } from "./bfcl_values.ts";
+import { BfclCrashError, checkCollectionLength, pyFloatOf, pyIntOf } from "./bfcl_values.ts";
+
+const COLLECTIONS = ["Array", "ArrayList", "HashMap"];
 
 /**
  * The Java type names BFCL's `JAVA_TYPE_CONVERSION` knows, with the Python
@@ -72,18 +74,39 @@ function element(text: string, nested: string | undefined): unknown {
   return nested ? javaTypeConverter(text, nested) : parseJavaValue(text);
 }
 
+// BFCL's `new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}` (re.DOTALL) with re.search, group 1,
+// found by hand: the same match, without the cubic backtracking of \s* around a lazy group when
+// no }} follows. At each opening the spaces are taken whole, and the group ends where the spaces
+// before the first "}}" after its first character begin; only when that fails and "}}" follows
+// the spaces directly is the group the last space.
+function addsBody(input: string): string | undefined {
+  const openings = /new\s+ArrayList<[\p{L}\p{N}_]*>\(\)\s*\{\{/gu;
+  for (const opening of input.matchAll(openings)) {
+    const open = opening.index + opening[0].length;
+    let first = open;
+    while (first < input.length && /\s/.test(input[first]!)) first++;
+    const close = first < input.length ? input.indexOf("}}", first + 1) : -1;
+    if (close < 0) {
+      // Taking the spaces whole fails; giving one back lets it be the group when "}}" follows.
+      if (first > open && input.startsWith("}}", first)) return input[first - 1];
+      continue;
+    }
+    let end = close;
+    while (end > first + 1 && /\s/.test(input[end - 1]!)) end--;
+    return input.slice(first, end);
+  }
+  return undefined;
+}
+
 function parseArrayList(input: string, nested: string | undefined): unknown {
   const asList = new RegExp(
     String.raw`new\s+ArrayList<[\p{L}\p{N}_]*>\(Arrays\.asList\((${NOT_NL}+?)\)\)`,
     "u",
   ).exec(input);
   if (asList) return asList[1]!.split(",").map((part) => element(part.trim(), nested));
-  const adds = new RegExp(
-    String.raw`new\s+ArrayList<[\p{L}\p{N}_]*>\(\)\s*\{\{\s*([\s\S]+?)\s*\}\}`,
-    "u",
-  ).exec(input);
-  if (adds) {
-    return Array.from(adds[1]!.matchAll(new RegExp(`add\\((${NOT_NL}+?)\\)`, "g")), (m) => {
+  const adds = addsBody(input);
+  if (adds !== undefined) {
+    return Array.from(adds.matchAll(new RegExp(`add\\((${NOT_NL}+?)\\)`, "g")), (m) => {
       return element(m[1]!.trim(), nested);
     });
   }
@@ -102,10 +125,16 @@ function parseArray(input: string, nested: string | undefined): unknown {
 }
 
 function parseHashMap(input: string): unknown {
-  const match = /new\s+HashMap<[\s\S]*?>\s*\(\)\s*\{\s*\{?\s*([\s\S]*?)\s*\}?\s*\}/.exec(input);
+  // BFCL's `\{\s*\{?\s*(.*?)\s*\}?\s*\}` with each \s* atomic ((?=(\s*))\n): the lazy group
+  // can take any text, so the first match takes each \s* whole anyway; without this, text with
+  // no closing brace backtracks through every split of the spaces (minutes for 3 KB).
+  const match = new RegExp(
+    String.raw`new\s+HashMap<[\s\S]*?>\s*\(\)\s*\{(?=(\s*))\1\{?(?=(\s*))\2([\s\S]*?)` +
+      String.raw`(?=(\s*))\4\}?(?=(\s*))\5\}`,
+  ).exec(input);
   if (match) {
     const elements: Record<string, unknown> = {};
-    const puts = match[1]!;
+    const puts = match[3]!;
     if (puts.trim() !== "") {
       const pattern = new RegExp(`put\\("(${NOT_NL}*?)",\\s*(${NOT_NL}*?)\\)`, "g");
       for (const put of puts.matchAll(pattern)) {
@@ -146,6 +175,7 @@ function parseHashMap(input: string): unknown {
  */
 export function javaTypeConverter(value: string, type: string, nested?: string): unknown {
   if (!Object.hasOwn(JAVA_TYPES, type)) throw new BfclCrashError(`Unsupported type: ${type}`);
+  if (COLLECTIONS.includes(type)) checkCollectionLength(value);
   switch (type) {
     case "byte":
     case "short":

@@ -14,7 +14,13 @@
  * @module
  */
 
-import { BfclCrashError, pyFloatOf, pyIntOf, pyStrip } from "./bfcl_values.ts";
+import {
+  BfclCrashError,
+  checkCollectionLength,
+  pyFloatOf,
+  pyIntOf,
+  pyStrip,
+} from "./bfcl_values.ts";
 
 /**
  * The JavaScript type names BFCL's `JS_TYPE_CONVERSION` knows, with the
@@ -54,16 +60,60 @@ function parseJsValue(raw: string): unknown {
   return pyIntOf(text) ?? pyFloatOf(text) ?? text;
 }
 
-const ARRAY_2D = new RegExp(
-  String
-    .raw`^(?:\[\s*\[${N}*?\]\s*(,\s*\[${N}*?\]\s*)*\]|\bnew\s+Array\(\s*\[${N}*?\]\s*(,\s*\[${N}*?\]\s*)*\))`,
-);
+// BFCL's 2-D pattern, `\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\)`
+// with re.match, matched by hand in the order a backtracking engine tries it (lazy items, the
+// greedy repetition first), remembering positions that cannot finish: the same match, in
+// quadratic time instead of exponential (the lazy items may hold "]" and ",").
+function match2d(code: string): string | undefined {
+  const ws = (at: number) => {
+    while (at < code.length && /\s/.test(code[at]!)) at++;
+    return at;
+  };
+  const attempt = (start: number, close: string): number | undefined => {
+    if (code[start] !== "[") return undefined;
+    const failed = new Set<number>();
+    // From r (after an item's "]" and spaces): more items, else the closing bracket.
+    const rest = (r: number): number | undefined => {
+      if (failed.has(r)) return undefined;
+      if (code[r] === ",") {
+        const open = ws(r + 1);
+        if (code[open] === "[") {
+          for (let q = open + 1; q < code.length && code[q] !== "\n"; q++) {
+            if (code[q] !== "]") continue;
+            const end = rest(ws(q + 1));
+            if (end !== undefined) return end;
+          }
+        }
+      }
+      if (code[r] === close) return r + 1;
+      failed.add(r);
+      return undefined;
+    };
+    for (let q = start + 1; q < code.length && code[q] !== "\n"; q++) {
+      if (code[q] !== "]") continue;
+      const end = rest(ws(q + 1));
+      if (end !== undefined) return end;
+    }
+    return undefined;
+  };
+  if (code[0] === "[") {
+    const end = attempt(ws(1), "]");
+    if (end !== undefined) return code.slice(0, end);
+  }
+  const prefix = /^new\s+Array\(/.exec(code);
+  if (prefix) {
+    const end = attempt(ws(prefix[0].length), ")");
+    if (end !== undefined) return code.slice(0, end);
+  }
+  return undefined;
+}
+
 const ARRAY_1D = new RegExp(String.raw`^(?:\[(${N}*?)\]|\bnew\s+Array\((${N}*?)\))`);
 
 function parseArray(code: string, nested: string | undefined): unknown {
-  const twoD = ARRAY_2D.exec(code);
-  if (twoD) {
-    return Array.from(twoD[0].matchAll(new RegExp(`\\[(${N}*?)\\]`, "g")), (m, idx) => {
+  const twoD = match2d(code);
+  if (twoD !== undefined) {
+    return Array.from(twoD.matchAll(new RegExp(`\\[(${N}*?)\\]`, "g")), (m, idx) => {
       let inner = m[1]!.trim();
       if (idx === 0 && inner.startsWith("[")) inner = inner.slice(1);
       return inner.split(",").map((part) => parseJsValue(part.trim()));
@@ -107,6 +157,7 @@ function parseDict(code: string): unknown {
 }
 
 function parseJsCollection(raw: string, type: "array" | "dict", nested?: string): unknown {
+  checkCollectionLength(raw);
   const code = raw.trim();
   try {
     return type === "array" ? parseArray(code, nested) : parseDict(code);

@@ -284,3 +284,43 @@ export function pyStrip(text: string, chars?: string): string {
   while (end > start && chars.includes(text[end - 1]!)) end--;
   return text.slice(start, end);
 }
+
+/**
+ * The longest collection text (`new ArrayList<>(…)`, `[…]`, `{…}`) the
+ * converters read, in UTF-16 units: BFCL's patterns backtrack, and some
+ * take time quadratic in the text.
+ *
+ * @example Usage
+ * ```ts
+ * import { MAX_COLLECTION_TEXT } from "./bfcl_values.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MAX_COLLECTION_TEXT, 8192);
+ * ```
+ */
+export const MAX_COLLECTION_TEXT = 8192;
+
+/**
+ * Refuse collection text longer than {@linkcode MAX_COLLECTION_TEXT}, as a
+ * checker error (the verdict is then invalid, and says why).
+ *
+ * @param text The argument's source text.
+ * @throws {BfclCrashError} When it is longer.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkCollectionLength } from "./bfcl_values.ts";
+ * import assert from "node:assert/strict";
+ *
+ * checkCollectionLength("[1, 2]");
+ * assert.throws(() => checkCollectionLength("[" + "1,".repeat(5000) + "]"), /longer than 8192/);
+ * ```
+ */
+export function checkCollectionLength(text: string): void {
+  if (text.length > MAX_COLLECTION_TEXT) {
+    throw new BfclCrashError(
+      `collection text longer than ${MAX_COLLECTION_TEXT} characters (${text.length}); ` +
+        `toolscore does not run BFCL's backtracking patterns on it`,
+    );
+  }
+}
