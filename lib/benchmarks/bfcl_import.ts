@@ -34,7 +34,8 @@
  * every `.` replaced by `_`, as BFCL's `convert_func_name` does.
  *
  * Out of scope, refused with a message: `multi_turn_*` (BFCL runs those
- * against its own simulated APIs) and the v4 agentic categories
+ * against its own simulated APIs), the executable categories (`exec_*`,
+ * `rest`, `sql`, `chatable`, unused since v3) and the v4 agentic categories
  * (`web_search`, `memory`, `format_sensitivity`).
  *
  * Entries whose answer names a function the doc lacks are imported with the
@@ -84,7 +85,17 @@ export interface BfclContract {
   contract: JsonObject;
 }
 
-const OUT_OF_SCOPE = [/^multi_turn/, /^web_search/, /^memory/, /^format_sensitivity/];
+const OUT_OF_SCOPE = [
+  /^multi_turn/,
+  /^web_search/,
+  /^memory/,
+  /^format_sensitivity/,
+  /^exec_/,
+  /^rest$/,
+  /^sql$/,
+  /^chatable$/,
+];
+const MAX_ID = 200;
 
 /**
  * The category of a BFCL entry id: the id without its trailing number
@@ -133,6 +144,12 @@ function jsonLines(text: string, file: string): Line[] {
     }
     if (!isJsonObject(value) || typeof value.id !== "string") {
       throw new InputError(`expected an entry object with a string "id"`, `${file}:${i + 1}`);
+    }
+    if (value.id.length > MAX_ID) {
+      throw new InputError(
+        `id is ${value.id.length} characters long; BFCL ids are like simple_python_0`,
+        `${file}:${i + 1}`,
+      );
     }
     out.push({ value, line: i + 1 });
   });
@@ -277,8 +294,10 @@ export function contractsFromBfcl(
         qFile,
         line,
         `category ${category} is out of scope: toolscore imports BFCL's single-turn AST and ` +
-          `relevance categories, not multi_turn_* (run against BFCL's simulated APIs) or the v4 ` +
-          `agentic categories (web_search, memory, format_sensitivity)`,
+          `relevance categories (simple_*, multiple, parallel, parallel_multiple, live_*, ` +
+          `irrelevance), not multi_turn_* (run against BFCL's simulated APIs), the executable ` +
+          `ones (exec_*, rest, sql, chatable) or the v4 agentic ones (web_search, memory, ` +
+          `format_sensitivity)`,
       );
     }
     const functions = Array.isArray(entry.function) ? entry.function.filter(isJsonObject) : [];

@@ -33,8 +33,8 @@ export const IMPORTERS: Record<string, ImporterEntry> = {
   have no answers file. Writes DIR/<id>.json per entry and DIR/index.json. Each contract has
   BFCL's checker rules: matching bfcl-greedy, pass exact (any-call for live_relevance), each
   parameter a $one_of with $normalize "bfcl", and source {benchmark, id, category,
-  gorilla_commit}. multi_turn_* and the v4 agentic categories (web_search, memory,
-  format_sensitivity) are out of scope and refused.
+  gorilla_commit}. multi_turn_*, the executable categories and the v4 agentic ones
+  (web_search, memory, format_sensitivity) are out of scope and refused.
 
   -o, --output DIR      the folder to write (created when missing)
   --underscore-to-dot   compare "." in function names as "_" (BFCL's underscore_to_dot model
