@@ -67,7 +67,9 @@ for (const category of Object.keys(manifest.categories)) {
     const contracts = new Map<string, Contract>();
     for (const underscoreToDot of [false, true]) {
       for (const entry of contractsFromBfcl(questions, answers, { underscoreToDot })) {
-        contracts.set(`${entry.id}\u0000${underscoreToDot}`, contractFromMapping(entry.contract));
+        // Through the file, as eval reads it: a plain JSON.parse ($floats keeps int versus float).
+        const file = JSON.parse(JSON.stringify(entry.contract));
+        contracts.set(`${entry.id}\u0000${underscoreToDot}`, contractFromMapping(file));
       }
     }
     const lines = (await readText(`vectors/${category}.jsonl`))!.split("\n").filter(Boolean);
