@@ -166,7 +166,7 @@ Deno.test("eval of an imported contract names BFCL's error_type and explains a g
     const quiet = await runCollect(["eval", `${dir}/parallel_178.json`, trace, "--quiet"]);
     match(
       quiet.out,
-      /trace\.json  1\.000  fail\s+BFCL parallel_function_checker_no_order:cannot_find_match: /,
+      /trace\.json {2}1\.000 {2}fail\s+BFCL parallel_function_checker_no_order:cannot_find_match: /,
     );
     const plain = await runCollect(["eval", `${dir}/parallel_178.json`, trace]);
     equal(plain.out.includes("divergence:"), false);
