@@ -20,6 +20,8 @@ import { contractsFromBfcl } from "../lib/benchmarks/bfcl_import.ts";
 import { contractFromMapping } from "../lib/contract/parse.ts";
 import { evaluateContract } from "../lib/evaluate/evaluate_contract.ts";
 import { parseJsonLossless } from "../lib/base/lossless_json.ts";
+import { bfclVerdictOf } from "../lib/evaluate/bfcl_contract.ts";
+import type { Trace } from "../lib/scoring/calls.ts";
 
 const DELETED = [" ", ",", ".", "/", "-", "_", "*", "^"];
 
@@ -279,4 +281,37 @@ Deno.test("the Java and JavaScript converters finish on hostile collection text,
     "toolscore:bfcl_checker_raises",
   );
   equal(result.passed(1), false);
+});
+
+Deno.test("an output that did not decode is BFCL's ast_decoder:decoder_failed in AST categories, no call in irrelevance", () => {
+  // What the bfcl reader makes of an undecodable output: no call, metadata.decode_error.
+  const trace: Trace = {
+    calls: [],
+    format: "custom", // "bfcl" once the bfcl reader lands
+    metadata: { decode_error: "invalid syntax at 1:5" },
+  };
+  const ast = contractFromMapping({
+    matching: "bfcl-greedy",
+    pass: "exact",
+    source: { benchmark: "bfcl", id: "simple_python_0", category: "simple_python" },
+    required: [{ tool: "f", args: {} }],
+  });
+  deepEqual(bfclVerdictOf(ast, [], trace), {
+    valid: false,
+    error_type: "ast_decoder:decoder_failed",
+    error: "the output did not decode: invalid syntax at 1:5",
+    pairs: [],
+  });
+  const irrelevance = contractFromMapping({
+    matching: "bfcl-greedy",
+    pass: "exact",
+    source: { benchmark: "bfcl", id: "irrelevance_0", category: "irrelevance" },
+    required: [],
+  });
+  equal(bfclVerdictOf(irrelevance, [], trace).valid, true);
+  // Without it, no call in an AST category is BFCL's wrong count.
+  equal(
+    (evaluateContract(ast, { calls: [] }).metrics.bfcl as { error_type: string }).error_type,
+    "simple_function_checker:wrong_count",
+  );
 });

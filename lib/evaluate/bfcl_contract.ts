@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolCall } from "../scoring/calls.ts";
+import type { ToolCall, Trace } from "../scoring/calls.ts";
 import { AlternativeGroup, type Contract } from "../contract/model.ts";
 import { InputError } from "../base/errors.ts";
 import { type BfclVerdict, bfclVerdict } from "./bfcl_greedy.ts";
@@ -18,6 +18,7 @@ import { type BfclVerdict, bfclVerdict } from "./bfcl_greedy.ts";
  *
  * @param contract The contract (matching `bfcl-greedy`).
  * @param calls The agent's calls.
+ * @param trace The trace as read, for the `bfcl` reader's `metadata.decode_error`.
  * @returns The verdict.
  * @throws {InputError} When the contract has alternative groups (BFCL has none).
  *
@@ -35,7 +36,11 @@ import { type BfclVerdict, bfclVerdict } from "./bfcl_greedy.ts";
  * assert.equal(bfclVerdictOf(contract, [{ tool: "f", args: { x: "new-york" } }]).valid, true);
  * ```
  */
-export function bfclVerdictOf(contract: Contract, calls: readonly ToolCall[]): BfclVerdict {
+export function bfclVerdictOf(
+  contract: Contract,
+  calls: readonly ToolCall[],
+  trace?: Trace,
+): BfclVerdict {
   const required: ToolCall[] = [];
   for (const entry of contract.required) {
     if (entry instanceof AlternativeGroup) {
@@ -48,8 +53,10 @@ export function bfclVerdictOf(contract: Contract, calls: readonly ToolCall[]): B
     required.push(entry);
   }
   const category = contract.source?.category;
+  const decodeError = trace?.metadata?.decode_error;
   return bfclVerdict(required, calls, {
     category: typeof category === "string" ? category : undefined,
     anyCall: contract.pass.kind === "any-call",
+    decodeError: typeof decodeError === "string" ? decodeError : undefined,
   });
 }

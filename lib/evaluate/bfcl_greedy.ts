@@ -22,6 +22,12 @@
  *   parameter not sent may be omitted.
  * - With no required call (irrelevance) any call fails; under `pass:
  *   "any-call"` (live relevance) at least one call passes.
+ * - An output that did not decode (the `bfcl` reader's 0 calls with
+ *   `metadata.decode_error`) fails an AST category as
+ *   `ast_decoder:decoder_failed` (BFCL also says
+ *   `decoder_wrong_output_format` for decoded text that is not call
+ *   format; the reader does not tell the two apart), and is no call for the
+ *   relevance categories.
  *
  * Which of BFCL's checkers names the `error_type` (simple, multiple or
  * parallel) is read from the contract's `source.category` when it has one
@@ -187,6 +193,13 @@ export interface BfclVerdictOptions {
    * @default {false}
    */
   anyCall?: boolean;
+  /**
+   * Why the output did not decode into calls (the `bfcl` reader's
+   * `metadata.decode_error`): with no call, an AST category's error is then
+   * BFCL's `ast_decoder:decoder_failed`.
+   * @default {undefined}
+   */
+  decodeError?: string;
 }
 
 // The most calls × required calls the one-to-one search looks at.
@@ -267,6 +280,14 @@ export function bfclVerdict(
     : family === "multiple"
     ? "multiple_function_checker"
     : "simple_function_checker";
+  if (calls.length === 0 && options.decodeError !== undefined) {
+    return {
+      valid: false,
+      error_type: "ast_decoder:decoder_failed",
+      error: `the output did not decode: ${options.decodeError}`,
+      pairs: [],
+    };
+  }
   if (calls.length !== required.length) {
     return {
       valid: false,

@@ -198,7 +198,7 @@ export function evaluateContract(
     forbidden_count: parsed.forbidden.length,
   };
   const bfcl = parsed.matching === "bfcl-greedy"
-    ? { bfcl: bfclVerdictOf(parsed, views[0]!.calls) }
+    ? { bfcl: bfclVerdictOf(parsed, views[0]!.calls, trace) }
     : {};
   return withContractBar(
     evaluateTrace(winner.calls, trace, {
