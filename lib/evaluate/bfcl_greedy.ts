@@ -29,6 +29,11 @@
  *   format; the reader does not tell the two apart), and is no call for the
  *   relevance categories.
  *
+ * Two error types are toolscore's own: `toolscore:bfcl_checker_raises`
+ * where BFCL's checker raises instead of judging (its run would stop there;
+ * see `BfclCrashError`), and `toolscore:unreadable_arguments` for a call
+ * whose arguments the reader could not hold as JSON. Both fail.
+ *
  * Which of BFCL's checkers names the `error_type` (simple, multiple or
  * parallel) is read from the contract's `source.category` when it has one
  * (a label only: the rules above do not depend on it), else from the number
@@ -122,7 +127,13 @@ export function bfclCallCheck(expected: ToolCall, actual: ToolCall): CallCheck {
     };
   }
   if (actual.argsError !== undefined) {
-    return { valid: false, error_type: "ast_decoder:decoder_failed", error: actual.argsError };
+    // Values JSON cannot hold (bytes, complex numbers): BFCL's type checks fail them; toolscore
+    // cannot run those checks, so it says so under its own name.
+    return {
+      valid: false,
+      error_type: "toolscore:unreadable_arguments",
+      error: `the arguments could not be read: ${actual.argsError}`,
+    };
   }
   const want = expected.args;
   if (want === undefined || want === null) return PASS;
