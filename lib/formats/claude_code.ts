@@ -33,7 +33,10 @@
  * - Neither a session id nor a `system` or `result` message is needed: a
  *   list of `{type, parent_tool_use_id, message}` messages reads (issue 34),
  *   also when a `message` has no `role` but its content is text or typed
- *   blocks (the message's `type` says whose it is).
+ *   blocks (the message's `type` says whose it is); so does a session of
+ *   Claude Code on the web as its sessions API serves it (`{loglines:
+ *   [{type, timestamp, message}]}`, what `claude-code-transcripts` saves),
+ *   found on a real file (issue 34).
  * - Other lines (`system`, `stream_event`, `summary`, hooks…) are skipped;
  *   so are lines of a JSONL file that are not typed objects (a stray string
  *   or number) when the typed lines are a Claude Code session.
@@ -154,6 +157,8 @@ function documentMessages(value: unknown): unknown[] | undefined {
     ? value
     : isJsonObject(value) && Array.isArray(value.messages)
     ? value.messages
+    : isJsonObject(value) && Array.isArray(value.loglines) // a Claude Code on the web session
+    ? value.loglines
     : undefined;
   if (list === undefined || list.length === 0) return undefined;
   return list.every(isClaudeCodeLine) && list.some(isClaudeCodeMessage) ? list : undefined;
