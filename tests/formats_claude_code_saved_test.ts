@@ -1,8 +1,10 @@
 /**
  * Issue 34 (Claude Code messages without a session or result message), found
- * on a real file: a session of Claude Code on the web as its sessions API
+ * on real files: a session of Claude Code on the web as its sessions API
  * serves it, `{loglines: [{type, timestamp, message}]}`, reads like a
- * `{messages}` list of Claude Code messages.
+ * `{messages}` list of Claude Code messages; and the claude-code-action's
+ * saved execution file, whose early `result` message names no `subtype` or
+ * `session_id`, reads instead of being refused whole.
  *
  * @module
  */
@@ -10,8 +12,10 @@
 import assert from "node:assert/strict";
 import "../lib/base/_heavy.ts";
 import { tracesFromText } from "../lib/formats/detect.ts";
+import { isClaudeCodeMessage } from "../lib/formats/claude_code.ts";
 
 const REAL = "testdata/formats/real/claudecode-web-session-loglines.json";
+const ACTION = "testdata/formats/real/claudecode-action-sample-turns.json";
 
 const SESSION = {
   loglines: [
@@ -74,4 +78,29 @@ Deno.test("tracesFromText() reads the real web-session file: 12 calls, the faile
   const failed = trace!.calls.filter((c) => c.isError === true);
   assert.deepEqual(failed.map((c) => c.args?.command), ["python -m pytest tests/ -v"]);
   assert.equal(trace?.finalAnswer, "Added multiply function!");
+});
+
+Deno.test("isClaudeCodeMessage() takes an early result message, not any {type: result}", () => {
+  // Early Claude Code: `{type, cost_usd, duration_ms, result}`, no subtype, no session.
+  assert.equal(
+    isClaudeCodeMessage({ type: "result", cost_usd: 0.1, duration_ms: 5, result: "done" }),
+    true,
+  );
+  assert.equal(isClaudeCodeMessage({ type: "result", subtype: "success", session_id: "s" }), true);
+  assert.equal(isClaudeCodeMessage({ type: "result", result: "done" }), false);
+  assert.equal(isClaudeCodeMessage({ type: "result", duration_ms: 5 }), false);
+  assert.equal(isClaudeCodeMessage({ type: "result", result: 3, duration_ms: 5 }), false);
+});
+
+Deno.test("tracesFromText() reads the real claude-code-action execution file, early result and all", () => {
+  for (const format of ["auto", "claude-code"] as const) {
+    const [trace] = tracesFromText(Deno.readTextFileSync(ACTION), ACTION, { format });
+    assert.equal(trace?.format, "claude-code");
+    assert.deepEqual(trace?.calls.map((c) => [c.tool, c.isError]), [
+      ["Read", false],
+      ["Edit", false],
+      ["mcp__github__add_pull_request_review_comment", false],
+    ]);
+    assert.match(trace?.finalAnswer ?? "", /^Successfully removed debug print statement/);
+  }
 });
