@@ -5,7 +5,9 @@
  * - `tau-bench`: τ-bench results and historical trajectories, a list of
  *   `{task_id, reward, info, traj, trial?}` where `traj` is the chat
  *   transcript (read by the detector, OpenAI messages in the published
- *   files), or one such record on its own (issue 34).
+ *   files), or one such record on its own (issue 34). A record τ-bench
+ *   wrote for a run that raised (`info.error`, an empty `traj`) is that
+ *   run's input error, not a run of no calls (issue 34).
  * - `tau2-bench`: τ²-bench results, `{"simulations": [{task_id, trial,
  *   messages, reward_info}]}`, where an assistant message's `tool_calls` are
  *   `{id, name, arguments, requestor}` and a `role: "tool"` message carries
@@ -36,6 +38,7 @@ import {
   type TraceRun,
 } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { clipEcho } from "../base/clip_input.ts";
 import {
   attachTextResult,
   FinalAnswer,
@@ -58,6 +61,8 @@ export interface RunEntry {
   path: string;
   /** The recorded reward, if any. */
   reward?: number;
+  /** Why the run holds nothing to read: the harness recorded it as failed (issue 34). */
+  failure?: string;
 }
 
 /** A run file found in a document. */
@@ -171,6 +176,20 @@ function tauRun(record: JsonObject, path: string): RunEntry {
     transcript: record.traj,
     path,
     ...rewardOf(record.reward),
+    ...tauFailure(record),
+  };
+}
+
+// τ-bench keeps a run that raised as `{reward: 0, info: {error, traceback}, traj: []}` (its
+// run.py): no transcript, so that run's input error, never an agent that made no call.
+function tauFailure(record: JsonObject): { failure?: string } {
+  const info = record.info;
+  if (!isJsonObject(info) || typeof info.error !== "string") return {};
+  if (!Array.isArray(record.traj) || record.traj.length > 0) return {};
+  return {
+    failure: `the run raised before any message was kept (info.error: ${
+      JSON.stringify(clipEcho(info.error))
+    }), so there is nothing to score; rerun that task or leave the record out`,
   };
 }
 
