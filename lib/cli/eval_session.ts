@@ -146,7 +146,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     bfclScore: stringFlag(flags, "bfcl-score"),
     flagBar,
   });
-  const expected = folder?.folder.entries[0]!.expected ?? await loadExpected(goldPath);
+  const expected = folder?.folder.entries[0]?.expected ?? await loadExpected(goldPath);
   const allExpected = folder?.folder.entries.map((entry) => entry.expected) ?? expected;
   if (declaresSchemas(allExpected)) await loadHeavy(); // ajv checks the arguments against them
   const contractBar = folder !== undefined ? folderBar(folder) : expectedMinScore(expected);
