@@ -433,3 +433,22 @@ Deno.test("eval DIR scores the same on worker threads, and writes a JUnit case p
     assert.equal(xml.match(/<testcase /g)?.length, 201);
   });
 });
+
+Deno.test("the README's gold folder is the recorded τ-bench tasks' own expected actions", async () => {
+  const folder = await loadContractFolder("testdata/gold_folder/tau-bench-airline");
+  const records = [
+    ...JSON.parse(await Deno.readTextFile(TAU)),
+    JSON.parse(
+      await Deno.readTextFile("testdata/formats/real/tau-bench-gpt-4o-airline.record12.json"),
+    ),
+  ] as { task_id: number; info: { task: { actions: { name: string; kwargs: Json }[] } } }[];
+  assert.deepEqual(folder.entries.map((e) => e.id), records.map((r) => String(r.task_id)));
+  for (const record of records) {
+    const entry = folder.byId.get(String(record.task_id))!;
+    const contract = JSON.parse(await Deno.readTextFile(entry.path));
+    assert.deepEqual(
+      contract.required,
+      record.info.task.actions.map((a) => ({ tool: a.name, args: a.kwargs })),
+    );
+  }
+});
