@@ -34,7 +34,7 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { InputError, UsageError } from "../base/errors.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { redactText } from "../checks/security.ts";
@@ -257,7 +257,7 @@ export async function writeBfclScoreFiles(
     }
   }
   for (const file of files) {
-    await Deno.mkdir(join(file.path, ".."), { recursive: true });
+    await Deno.mkdir(dirname(file.path), { recursive: true });
     await writeTextFileAtomic(file.path, file.text);
   }
 }

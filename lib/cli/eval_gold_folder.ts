@@ -17,6 +17,10 @@
  *   folder: the folder walk leaves out its index and every contract file it
  *   lists (one note for them all).
  * - `--waivers` and `--bfcl-score` need a gold folder (a usage error otherwise).
+ * - With a gold folder, `--json` always prints `{results, summary}`, even for
+ *   one trace (the summary lists the contracts without a trace).
+ * - Waived traces (`--waivers`, `eval_waivers.ts`) are left out of the gate:
+ *   a run whose only failures are waived exits 0.
  *
  * @module
  */

@@ -47,6 +47,9 @@ export interface WaivedTrace extends Waiver {
 
 const SHOWN = 10;
 
+/** At most this many category lines on the console; `--json` has them all. */
+const MAX_CATEGORY_LINES = 100;
+
 function listed(items: readonly string[]): string {
   const shown = items.slice(0, SHOWN).join(", ");
   return items.length > SHOWN ? `${shown} and ${items.length - SHOWN} more` : shown;
@@ -176,14 +179,21 @@ export class GoldTally {
       (missing.length > 0 ? `, ${missing.length} without a trace: ${listed(missing)}` : ""),
     ];
     const categories = this.categories();
+    let shown = 0;
+    let more = 0;
     for (const [benchmark, group] of Object.entries(categories)) {
       for (const [category, score] of Object.entries(group)) {
+        if (++shown > MAX_CATEGORY_LINES) {
+          more++;
+          continue;
+        }
         lines.push(
           `  ${benchmark} ${category}: accuracy ${score.accuracy.toFixed(4)} ` +
             `(${score.correct_count} of ${score.total_count})`,
         );
       }
     }
+    if (more > 0) lines.push(`  and ${more} more categories (--json lists them all)`);
     if (this.waived.length > 0) {
       lines.push(
         `waived: ${this.waived.length} ${this.waived.length === 1 ? "trace" : "traces"} ` +
