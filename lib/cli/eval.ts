@@ -138,6 +138,7 @@ Examples:
   toolscore eval gold.json openai_chat.json --format openai --json
   toolscore eval contract.yaml runs/ --junit junit.xml --markdown report.md --html report.html
   cat trace.json | toolscore eval gold.json - --min-score 0.8
+  toolscore eval gold/ results/ --waivers data/bfcl-waivers.json --bfcl-score score/my-model
 `;
 
 function receiptsRequested(values: Record<string, unknown>): boolean {
