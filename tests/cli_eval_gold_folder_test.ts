@@ -452,3 +452,18 @@ Deno.test("the README's gold folder is the recorded τ-bench tasks' own expected
     );
   }
 });
+
+Deno.test("contractIdOf() of a BFCL id is the id before the first '#', whatever follows", async () => {
+  const fc = (await import("fast-check")).default;
+  const trace = { calls: [], format: "toolscore" as const };
+  fc.assert(
+    fc.property(
+      fc.string({ minLength: 1 }).filter((s) => !s.includes("#")),
+      fc.option(fc.string(), { nil: undefined }),
+      (id, repeat) => {
+        const bfcl = repeat === undefined ? id : `${id}#${repeat}`;
+        assert.equal(contractIdOf({ ...trace, metadata: { bfcl_id: bfcl } }, "f.json"), id);
+      },
+    ),
+  );
+});

@@ -69,6 +69,7 @@ export const BFCL_VERSION_PREFIX = "BFCL_v4";
 export function pythonFloat(value: number): string {
   if (!Number.isFinite(value)) return value > 0 ? "Infinity" : value < 0 ? "-Infinity" : "NaN";
   const abs = Math.abs(value);
+  if (Object.is(value, -0)) return "-0.0";
   if (Number.isInteger(value) && abs < 1e16) return `${value}.0`;
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e16)) {
     const [mantissa, exponent] = value.toExponential().split("e") as [string, string];
