@@ -122,6 +122,15 @@ export function pythonJson(value: unknown, floats: ReadonlySet<string> = new Set
  *
  * @param category The test category.
  * @returns `live`, `multi_turn`, `agentic`, `format_sensitivity` or `non_live`.
+ *
+ * @example Usage
+ * ```ts
+ * import { bfclGroup } from "./eval_bfcl_score.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(bfclGroup("live_simple"), "live");
+ * assert.equal(bfclGroup("parallel_multiple"), "non_live");
+ * ```
  */
 export function bfclGroup(category: string): string {
   if (category === "format_sensitivity") return "format_sensitivity";
@@ -148,6 +157,17 @@ const HEADER_FLOATS = new Set(["accuracy"]);
  * @param dir The `--bfcl-score` folder.
  * @returns The files.
  * @throws {InputError} When a category name cannot be a file name.
+ *
+ * @example Usage
+ * ```ts
+ * import { bfclScoreFiles } from "./eval_bfcl_score.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const row = { trace: "r[1]", contract: "simple_python_1", entry: "simple_python_1", score: 1 };
+ * const [file] = bfclScoreFiles([{ ...row, category: "simple_python", passed: true }], "score/m");
+ * assert.equal(file?.path, "score/m/non_live/BFCL_v4_simple_python_score.json");
+ * assert.equal(file?.text, '{"accuracy": 1.0, "correct_count": 1, "total_count": 1}\n');
+ * ```
  */
 export function bfclScoreFiles(rows: readonly GoldRow[], dir: string): ScoreFile[] {
   const byCategory = new Map<string, GoldRow[]>();

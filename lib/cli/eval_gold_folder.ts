@@ -139,6 +139,14 @@ export function traceGoldOf(run: GoldFolderRun, named: NamedTrace): TraceGold {
  *
  * @param run The gold folder run, if any.
  * @returns The index and every contract file.
+ *
+ * @example Usage
+ * ```ts
+ * import { goldFolderFiles } from "./eval_gold_folder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(goldFolderFiles(undefined), []);
+ * ```
  */
 export function goldFolderFiles(run: GoldFolderRun | undefined): string[] {
   if (run === undefined) return [];
@@ -154,6 +162,15 @@ export function goldFolderFiles(run: GoldFolderRun | undefined): string[] {
  * @param run The gold folder run, if any.
  * @param excluded The files the walk left out.
  * @returns The stderr lines.
+ *
+ * @example Usage
+ * ```ts
+ * import { walkNotes } from "./eval_gold_folder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(walkNotes(undefined, []), []);
+ * assert.match(walkNotes(undefined, ["gold.json"])[0]!, /left gold\.json out of the traces/);
+ * ```
  */
 export function walkNotes(run: GoldFolderRun | undefined, excluded: readonly string[]): string[] {
   const ours = new Set(goldFolderFiles(run).map((file) => resolve(file)));
@@ -175,6 +192,14 @@ export function walkNotes(run: GoldFolderRun | undefined, excluded: readonly str
  *
  * @param run The gold folder run, if any.
  * @returns The stderr line, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { unusedWaiversNote } from "./eval_gold_folder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(unusedWaiversNote(undefined), undefined);
+ * ```
  */
 export function unusedWaiversNote(run: GoldFolderRun | undefined): string | undefined {
   if (run === undefined || run.unusedWaivers.length === 0) return undefined;
@@ -193,6 +218,15 @@ export function unusedWaiversNote(run: GoldFolderRun | undefined): string | unde
  *
  * @param result The evaluation.
  * @returns The error type, or `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluate } from "@toolscore/cli";
+ * import { errorTypeOf } from "./eval_gold_folder.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(errorTypeOf(evaluate([{ tool: "a" }], [])), null); // no BFCL checker ran
+ * ```
  */
 export function errorTypeOf(result: EvaluationResult): string | null {
   const own = (result as unknown as { errorType?: unknown }).errorType;

@@ -55,7 +55,20 @@ function listed(items: readonly string[]): string {
   return items.length > SHOWN ? `${shown} and ${items.length - SHOWN} more` : shown;
 }
 
-/** The gold folder's summary, kept as rows come in. */
+/**
+ * The gold folder's summary, kept as rows come in.
+ *
+ * @example Usage
+ * ```ts
+ * import { GoldTally } from "./eval_gold_summary.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const tally = new GoldTally(undefined); // GOLD a file: nothing to add
+ * tally.add(undefined);
+ * assert.deepEqual(tally.summary(), {});
+ * assert.deepEqual(tally.consoleLines(), []);
+ * ```
+ */
 export class GoldTally {
   readonly #run: GoldFolderRun | undefined;
   readonly #seen = new Set<string>();
