@@ -102,6 +102,7 @@ Deno.test("eval DIR scores each run of a τ-bench results file against its task'
     const expectedTools = (name: string) =>
       (byTask.get(`${TAU}[${name}]`)!.calls as { expected: { tool: string }[] }).expected
         .map((c) => c.tool);
+    assert.deepEqual(byTask.get(`${TAU}[1#0]`)!.contract, { id: "1", path: `${gold}/task-1.json` });
     assert.deepEqual(expectedTools("0#0"), ["book_reservation"]);
     assert.deepEqual(expectedTools("1#0"), ["cancel_reservation"]);
     assert.deepEqual(expectedTools("3#0"), [

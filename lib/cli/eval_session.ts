@@ -58,7 +58,8 @@ function expectedText(expected: unknown): string {
 /**
  * One result's `--json` document: `{source, ...result.toJSON(), passed,
  * failed_checks, min_score, evidence}` — `source` the trace's name (`FILE`, `FILE[n]`, as
- * `inspect --json` names it), `trace` the reader's envelope when it said
+ * `inspect --json` names it), `contract` `{id, path}` with a gold folder (issue 43),
+ * `trace` the reader's envelope when it said
  * something (`schemas/result.schema.json`). Byte for byte what
  * `JSON.stringify` of that object prints, but built key by key — twice as
  * fast as one call on the spread object — with the expected calls' text
@@ -68,6 +69,10 @@ function expectedText(expected: unknown): string {
 function resultText(scored: Scored, bar: number): string {
   const doc = scored.result.toJSON();
   let out = `{"source":${JSON.stringify(scored.named.name)}`;
+  // With a gold folder (issue 43): the contract this trace was scored against.
+  if (scored.gold) {
+    out += `,"contract":${JSON.stringify({ id: scored.gold.id, path: scored.gold.path })}`;
+  }
   for (const key in doc) {
     if (
       key === "source" || key === "passed" || key === "failed_checks" || key === "min_score" ||
