@@ -316,6 +316,10 @@ Deno.test("eval DIR leaves the gold folder's own files out of a trace folder tha
       /left 5 files of the gold folder .* out of the traces: the gold is never scored/,
     );
     assert.equal(JSON.parse(out).results.length, 4);
+    // Named on its own, a contract of the folder is refused, not read as a trace.
+    const named = await runCollect(["eval", gold, `${gold}/task-0.json`]);
+    assert.equal(named.code, 2);
+    assert.match(named.err, /task-0\.json is a file of the gold folder .*, not a trace/);
   });
 });
 

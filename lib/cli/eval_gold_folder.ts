@@ -15,7 +15,8 @@
  *   bar when every contract has the same one, else the lowest.
  * - The first-day rule "the gold is never scored as a trace" covers the
  *   folder: the folder walk leaves out its index and every contract file it
- *   lists (one note for them all).
+ *   lists (one note for them all), and a trace argument naming one of them is
+ *   refused (exit 2; a gold file named as a trace is still read, as before).
  * - `--waivers` and `--bfcl-score` need a gold folder (a usage error otherwise).
  * - With a gold folder, `--json` always prints `{results, summary}`, even for
  *   one trace (the summary lists the contracts without a trace).
@@ -55,14 +56,15 @@ async function isFolder(path: string): Promise<boolean> {
  * Load the gold folder when GOLD is one, with its waivers.
  *
  * @param goldPath GOLD.
- * @param flags `--waivers`, `--bfcl-score` and the flag bar.
+ * @param flags `--waivers`, `--bfcl-score`, the flag bar and the trace arguments.
  * @returns The run, or `undefined` when GOLD is a file.
- * @throws {UsageError} When `--waivers` or `--bfcl-score` is given without a gold folder.
+ * @throws {UsageError} When `--waivers` or `--bfcl-score` is given without a gold folder, or a
+ *   trace argument is one of the folder's own files.
  * @throws {InputError} When the folder, a contract or the waivers cannot be read.
  */
 export async function prepareGoldFolder(
   goldPath: string,
-  flags: { waivers?: string; bfclScore?: string; flagBar?: number },
+  flags: { waivers?: string; bfclScore?: string; flagBar?: number; tracePaths?: string[] },
 ): Promise<GoldFolderRun | undefined> {
   if (!await isFolder(goldPath)) {
     const flag = flags.waivers !== undefined
@@ -76,6 +78,16 @@ export async function prepareGoldFolder(
     return undefined;
   }
   const folder = await loadContractFolder(goldPath);
+  const own = new Set(
+    goldFolderFiles({ folder, waivers: new Map(), unusedWaivers: [] }).map((f) => resolve(f)),
+  );
+  for (const path of flags.tracePaths ?? []) {
+    if (path !== "-" && own.has(resolve(path))) {
+      throw new UsageError(
+        `${path} is a file of the gold folder ${goldPath}, not a trace: the gold is never scored as a trace`,
+      );
+    }
+  }
   const waivers = flags.waivers !== undefined ? await loadWaivers(flags.waivers) : new Map();
   const unusedWaivers = [...waivers.keys()].filter((id) => !folder.byId.has(id));
   return {

@@ -150,6 +150,7 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     waivers: stringFlag(flags, "waivers"),
     bfclScore: stringFlag(flags, "bfcl-score"),
     flagBar,
+    tracePaths,
   });
   const expected = folder?.folder.entries[0]?.expected ?? await loadExpected(goldPath);
   const allExpected = folder?.folder.entries.map((entry) => entry.expected) ?? expected;
