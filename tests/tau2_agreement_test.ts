@@ -24,6 +24,10 @@ const PAIRS = [
     tasks: "testdata/tau2/fishtrader_garbich.tasks.json",
   },
   {
+    results: "testdata/formats/real/tau2-bench-healthcare-action-env.json",
+    tasks: "testdata/tau2/healthcare_macalupu.tasks.json",
+  },
+  {
     results: "testdata/formats/real/tau2-bench-restaurant-dual-control.json",
     tasks: "testdata/tau2/restaurante_joaquin_cachay.tasks.json",
   },
@@ -40,71 +44,95 @@ interface Simulation {
   };
 }
 
-const totals = { simulations: 0, checks: 0, agreed: 0, actionOnly: 0, rewardAgreed: 0 };
+interface Figures {
+  simulations: number;
+  checks: number;
+  agreed: number;
+  unmatched: number;
+  actionOnly: number;
+  rewardAgreed: number;
+  actionOnlyFailed: number;
+}
+
+// Grade every simulation of one results file with the contracts of its tasks file, asserting
+// agreement with τ²'s recorded checks, and count what was compared.
+function agreement(pair: { results: string; tasks: string }): Figures {
+  const contracts = new Map(
+    contractsFromTau2(JSON.parse(Deno.readTextFileSync(pair.tasks))).map((c) => [c.id, c]),
+  );
+  const text = Deno.readTextFileSync(pair.results);
+  const simulations = (JSON.parse(text) as { simulations: Simulation[] }).simulations;
+  const traces = tracesFromText(text, pair.results);
+  assert.equal(traces.length, simulations.length);
+  const figures: Figures = {
+    simulations: simulations.length,
+    checks: 0,
+    agreed: 0,
+    unmatched: 0,
+    actionOnly: 0,
+    rewardAgreed: 0,
+    actionOnlyFailed: 0,
+  };
+  simulations.forEach((sim, i) => {
+    const trace = traces[i]!;
+    assert.equal(trace.run?.task, sim.task_id, "the run names its task");
+    const imported = contracts.get(sim.task_id);
+    assert.ok(imported, `no contract for task ${sim.task_id}`);
+    const result = evaluateContract(imported.contract, trace);
+    const block = result.metrics.matching as MatchingBlock;
+    const recorded = sim.reward_info.action_checks ?? [];
+    const required = imported.contract.required as JsonObject[];
+    assert.equal(block.matches.length, recorded.length, `${sim.task_id}: one match per action`);
+    recorded.forEach((check, k) => {
+      figures.checks++;
+      const metadata = required[k]!.metadata as { action_id?: string };
+      assert.equal(metadata.action_id, check.action.action_id, "actions in τ²'s order");
+      const mine = block.matches[k]!.actual !== null;
+      assert.equal(mine, check.action_match, `${sim.task_id} ${check.action.action_id}`);
+      figures.agreed++;
+      if (!check.action_match) figures.unmatched++;
+    });
+    const basis = sim.reward_info.reward_basis ?? [];
+    const normal = sim.termination_reason === "agent_stop" ||
+      sim.termination_reason === "user_stop";
+    if (basis.length === 1 && basis[0] === "ACTION" && normal) {
+      figures.actionOnly++;
+      assert.equal(block.note, undefined, "an ACTION-only verdict needs no note");
+      assert.equal(result.passed(0.9), sim.reward_info.reward === 1, `${sim.task_id}: reward`);
+      figures.rewardAgreed++;
+      if (sim.reward_info.reward !== 1) figures.actionOnlyFailed++;
+    } else {
+      assert.match(block.note ?? "", /^action agreement only/, `${sim.task_id}: the note`);
+    }
+  });
+  return figures;
+}
 
 for (const pair of PAIRS) {
   Deno.test(`contractsFromTau2() contracts agree with every τ² action check of ${pair.results}`, () => {
-    const contracts = new Map(
-      contractsFromTau2(JSON.parse(Deno.readTextFileSync(pair.tasks))).map((c) => [c.id, c]),
-    );
-    const text = Deno.readTextFileSync(pair.results);
-    const simulations = (JSON.parse(text) as { simulations: Simulation[] }).simulations;
-    const traces = tracesFromText(text, pair.results);
-    assert.equal(traces.length, simulations.length);
-    let checks = 0;
-    let agreed = 0;
-    let actionOnly = 0;
-    let rewardAgreed = 0;
-    simulations.forEach((sim, i) => {
-      const trace = traces[i]!;
-      assert.equal(trace.run?.task, sim.task_id, "the run names its task");
-      const imported = contracts.get(sim.task_id);
-      assert.ok(imported, `no contract for task ${sim.task_id}`);
-      const result = evaluateContract(imported.contract, trace);
-      const block = result.metrics.matching as MatchingBlock;
-      const recorded = sim.reward_info.action_checks ?? [];
-      const required = imported.contract.required as JsonObject[];
-      assert.equal(block.matches.length, recorded.length, `${sim.task_id}: one match per action`);
-      recorded.forEach((check, k) => {
-        checks++;
-        const metadata = required[k]!.metadata as { action_id?: string };
-        assert.equal(metadata.action_id, check.action.action_id, "actions in τ²'s order");
-        const mine = block.matches[k]!.actual !== null;
-        assert.equal(mine, check.action_match, `${sim.task_id} ${check.action.action_id}`);
-        if (mine === check.action_match) agreed++;
-      });
-      const basis = sim.reward_info.reward_basis ?? [];
-      const normal = sim.termination_reason === "agent_stop" ||
-        sim.termination_reason === "user_stop";
-      if (basis.length === 1 && basis[0] === "ACTION" && normal) {
-        actionOnly++;
-        assert.equal(block.note, undefined, "an ACTION-only verdict needs no note");
-        assert.equal(result.passed(0.9), sim.reward_info.reward === 1, `${sim.task_id}: reward`);
-        if (result.passed(0.9) === (sim.reward_info.reward === 1)) rewardAgreed++;
-      } else {
-        assert.match(block.note ?? "", /^action agreement only/, `${sim.task_id}: the note`);
-      }
-    });
-    totals.simulations += simulations.length;
-    totals.checks += checks;
-    totals.agreed += agreed;
-    totals.actionOnly += actionOnly;
-    totals.rewardAgreed += rewardAgreed;
+    const f = agreement(pair);
     console.log(
-      `${pair.results}: ${simulations.length} simulations, ${agreed}/${checks} action_match agree, ` +
-        `${rewardAgreed}/${actionOnly} ACTION-only rewards agree`,
+      `${pair.results}: ${f.simulations} simulations, ${f.agreed}/${f.checks} action_match agree, ` +
+        `${f.rewardAgreed}/${f.actionOnly} ACTION-only rewards agree`,
     );
   });
 }
 
 Deno.test("the τ² agreement covers matched and unmatched actions and ACTION-only rewards", () => {
-  assert.equal(totals.simulations, 27);
-  assert.equal(totals.checks, 38);
+  const totals = PAIRS.map(agreement).reduce((sum, f) => {
+    for (const key of Object.keys(sum) as (keyof Figures)[]) sum[key] += f[key];
+    return sum;
+  });
+  assert.equal(totals.simulations, 40);
+  assert.equal(totals.checks, 46);
   assert.equal(totals.agreed, totals.checks);
-  assert.equal(totals.actionOnly, 11);
+  assert.equal(totals.unmatched, 4);
+  assert.equal(totals.actionOnly, 13);
   assert.equal(totals.rewardAgreed, totals.actionOnly);
+  assert.equal(totals.actionOnlyFailed, 1);
   console.log(
-    `τ² agreement: ${totals.simulations} simulations, ${totals.agreed}/${totals.checks} action checks, ` +
-      `${totals.rewardAgreed}/${totals.actionOnly} ACTION-only rewards`,
+    `τ² agreement: ${totals.simulations} simulations, ${totals.agreed}/${totals.checks} action checks ` +
+      `agree (${totals.unmatched} unmatched), ${totals.rewardAgreed}/${totals.actionOnly} ACTION-only rewards ` +
+      `(${totals.actionOnlyFailed} of them 0)`,
   );
 });

@@ -244,16 +244,24 @@ export function contractsFromTau2(
     const criteriaPath = joinPath(at, "evaluation_criteria");
     const criteria = task.evaluation_criteria;
     if (criteria !== undefined && criteria !== null && !isJsonObject(criteria)) {
-      throw new InputError(`must be an object or null, got ${describeJson(criteria)}`, criteriaPath);
+      throw new InputError(
+        `must be an object or null, got ${describeJson(criteria)}`,
+        criteriaPath,
+      );
     }
     const actionsPath = joinPath(criteriaPath, "actions");
     const actions = criteria?.actions ?? [];
     if (!Array.isArray(actions)) {
-      throw new InputError(`must be a list of actions or null, got ${describeJson(actions)}`, actionsPath);
+      throw new InputError(
+        `must be a list of actions or null, got ${describeJson(actions)}`,
+        actionsPath,
+      );
     }
     const source: JsonObject = { benchmark: "tau2", id };
     if (domain !== undefined) source.domain = domain;
-    source.reward_basis = criteria ? rewardBasis(criteria.reward_basis, joinPath(criteriaPath, "reward_basis")) : [];
+    source.reward_basis = criteria
+      ? rewardBasis(criteria.reward_basis, joinPath(criteriaPath, "reward_basis"))
+      : [];
     if (options.tau2Commit !== undefined) source.tau2_commit = options.tau2Commit;
     const contract: JsonObject = {
       contract_version: 2,
@@ -265,7 +273,9 @@ export function contractsFromTau2(
     try {
       contractFromMapping(contract);
     } catch (error) {
-      throw error instanceof InputError ? new InputError(error.message, at, { cause: error }) : error;
+      throw error instanceof InputError
+        ? new InputError(error.message, at, { cause: error })
+        : error;
     }
     return { id, contract };
   });
@@ -288,6 +298,8 @@ export function contractsFromTau2(
  * assert.deepEqual(index, { contracts: [{ id: "7", file: "7.json" }] });
  * ```
  */
-export function tau2Index(contracts: readonly Tau2Contract[]): { contracts: { id: string; file: string }[] } {
+export function tau2Index(
+  contracts: readonly Tau2Contract[],
+): { contracts: { id: string; file: string }[] } {
   return { contracts: contracts.map(({ id, file }) => ({ id, file })) };
 }

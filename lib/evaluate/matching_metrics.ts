@@ -63,7 +63,11 @@ export function actionAgreementNote(source: JsonObject | undefined): string | un
   const others = names?.filter((name) => name !== "ACTION");
   return names === undefined
     ? "action agreement only: the task's reward_basis is not known, so passed is the action checks alone and may differ from the benchmark's reward"
-    : `action agreement only: the task's reward_basis is ${names.join(", ")}; toolscore cannot replay ${
+    : names.length === 0 || others!.length === 0
+    ? "action agreement only: the task's reward_basis is empty, so the benchmark's reward is 1 whatever the actions; passed is the action checks alone"
+    : `action agreement only: the task's reward_basis is ${
+      names.join(", ")
+    }; toolscore cannot replay ${
       others!.join(", ")
     }, so passed is the action checks alone and may differ from the benchmark's reward`;
 }
