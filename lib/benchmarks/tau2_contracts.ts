@@ -51,6 +51,7 @@
 import { InputError } from "../base/errors.ts";
 import { describeJson, isJsonObject, joinPath, type JsonObject } from "../scoring/calls.ts";
 import { contractFromMapping } from "../contract/parse.ts";
+import { clipEcho } from "../base/clip_input.ts";
 import { fileSafeNames } from "./tau2_file_names.ts";
 
 /** τ²'s reward components (`RewardType`). */
@@ -153,7 +154,11 @@ function requiredCall(action: unknown, path: string): JsonObject {
   const requestor = action.requestor ?? "assistant";
   if (requestor !== "assistant" && requestor !== "user") {
     throw new InputError(
-      `requestor must be "assistant" or "user", got ${describeJson(action.requestor)}`,
+      `requestor must be "assistant" or "user", got ${
+        typeof requestor === "string"
+          ? clipEcho(JSON.stringify(requestor))
+          : describeJson(requestor)
+      }`,
       joinPath(path, "requestor"),
     );
   }
@@ -188,7 +193,9 @@ function rewardBasis(value: unknown, path: string): string[] {
   return value.map((name, i) => {
     if (typeof name !== "string" || !TAU2_REWARD_TYPES.includes(name)) {
       throw new InputError(
-        `unknown reward type ${describeJson(name)}; τ²'s are ${TAU2_REWARD_TYPES.join(", ")}`,
+        `unknown reward type ${
+          typeof name === "string" ? clipEcho(JSON.stringify(name)) : describeJson(name)
+        }; τ²'s are ${TAU2_REWARD_TYPES.join(", ")}`,
         joinPath(path, i),
       );
     }

@@ -17,7 +17,7 @@
 const MAX_NAME = 100;
 
 function safeStem(id: string): string {
-  let name = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\./, "_");
+  let name = id.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\./, "_").replace(/\.$/, "_");
   if (name.length > MAX_NAME) name = name.slice(0, MAX_NAME);
   if (name === "") name = "_";
   if (name.toLowerCase() === "index") name = `${name}_`;
