@@ -276,3 +276,19 @@ Deno.test({
     }
   },
 });
+
+Deno.test("CONTRACT_SCHEMA accepts every imported τ² contract", async () => {
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const { CONTRACT_SCHEMA } = await import("../mod.ts");
+  const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(CONTRACT_SCHEMA);
+  for (const file of ["fishtrader_garbich", "healthcare_macalupu", "restaurante_joaquin_cachay"]) {
+    const tasks = JSON.parse(Deno.readTextFileSync(`testdata/tau2/${file}.tasks.json`));
+    for (const { id, contract } of contractsFromTau2(tasks)) {
+      assert.ok(validate(contract), `${file} ${id}: ${JSON.stringify(validate.errors)}`);
+    }
+  }
+  const [dollar] = contractsFromTau2([
+    task("d", [action("q", { f: { $gt: 5 } }, { requestor: "user", compare_args: [] })]),
+  ]);
+  assert.ok(validate(dollar!.contract), JSON.stringify(validate.errors));
+});
