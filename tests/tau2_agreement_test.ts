@@ -3,8 +3,7 @@
  * simulation of real τ² results files as τ²'s own evaluator recorded. For
  * each simulation, toolscore's per-action matches (`metrics.matching`) equal
  * every recorded `reward_info.action_checks[].action_match`, in order and by
- * action id; and for the tasks whose `reward_basis` is `["ACTION"]` (and that
- * ended normally: τ² gives 0 to a simulation that stopped early), `passed`
+ * action id; and for the tasks whose `reward_basis` is `["ACTION"]`, `passed`
  * equals the recorded reward. The figures are printed.
  *
  * @module
@@ -93,9 +92,7 @@ function agreement(pair: { results: string; tasks: string }): Figures {
       if (!check.action_match) figures.unmatched++;
     });
     const basis = sim.reward_info.reward_basis ?? [];
-    const normal = sim.termination_reason === "agent_stop" ||
-      sim.termination_reason === "user_stop";
-    if (basis.length === 1 && basis[0] === "ACTION" && normal) {
+    if (basis.length === 1 && basis[0] === "ACTION") {
       figures.actionOnly++;
       assert.equal(block.note, undefined, "an ACTION-only verdict needs no note");
       assert.equal(result.passed(0.9), sim.reward_info.reward === 1, `${sim.task_id}: reward`);

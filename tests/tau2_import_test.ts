@@ -167,6 +167,32 @@ Deno.test("a tau2-actions verdict notes action agreement only, on the console an
   assert.ok(lines.some((line) => line.startsWith("  note: action agreement only")));
 });
 
+Deno.test("a τ² simulation that ended early fails tau2-actions, as τ² gives it reward 0", () => {
+  const [imported] = contractsFromTau2([task("e", [action("a", {})], ["ACTION"])]);
+  const simulation = (termination_reason: string) => ({
+    simulations: [{
+      task_id: "e",
+      trial: 0,
+      termination_reason,
+      reward_info: { reward: 0 },
+      messages: [{
+        role: "assistant",
+        tool_calls: [{ id: "1", name: "a", arguments: {}, requestor: "assistant" }],
+      }],
+    }],
+  });
+  const early = evaluateContract(imported!.contract, simulation("max_steps"));
+  assert.equal(early.passed(0.9), false);
+  const block = early.metrics.matching as MatchingBlock;
+  assert.equal(block.ended_early, "max_steps");
+  assert.equal(block.matched_count, 1);
+  assert.match(block.note!, /ended early \(termination_reason "max_steps"\)/);
+  assert.equal(early.trace.metadata?.termination_reason, "max_steps");
+  const normal = evaluateContract(imported!.contract, simulation("agent_stop"));
+  assert.equal(normal.passed(0.9), true);
+  assert.equal((normal.metrics.matching as MatchingBlock).note, undefined);
+});
+
 Deno.test("contractFromMapping() refuses pass tau2-actions without matching non-consuming", () => {
   assert.throws(
     () => contractFromMapping({ required: [], pass: "tau2-actions" }),
@@ -291,4 +317,44 @@ Deno.test("CONTRACT_SCHEMA accepts every imported τ² contract", async () => {
     task("d", [action("q", { f: { $gt: 5 } }, { requestor: "user", compare_args: [] })]),
   ]);
   assert.ok(validate(dollar!.contract), JSON.stringify(validate.errors));
+});
+
+Deno.test("toolscore eval --json of a τ² contract validates against schemas/result.schema.json", async () => {
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const schema = JSON.parse(Deno.readTextFileSync("schemas/result.schema.json"));
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  const dir = Deno.makeTempDirSync();
+  try {
+    const [imported] = contractsFromTau2([task("n", [action("a", {}), action("a", {})])]);
+    Deno.writeTextFileSync(`${dir}/c.json`, JSON.stringify(imported!.contract));
+    Deno.writeTextFileSync(
+      `${dir}/r.json`,
+      JSON.stringify({
+        simulations: [{
+          task_id: "n",
+          trial: 0,
+          termination_reason: "too_many_errors",
+          reward_info: { reward: 0 },
+          messages: [{ role: "assistant", tool_calls: [{ id: "1", name: "a", arguments: {} }] }],
+        }],
+      }),
+    );
+    const { code, out } = await runCollect(["eval", `${dir}/c.json`, `${dir}/r.json`, "--json"]);
+    assert.equal(code, 1, "the gate fails the early ending");
+    assert.ok(validate(JSON.parse(out)), JSON.stringify(validate.errors));
+    const doc = JSON.parse(out) as {
+      metrics: { matching: MatchingBlock };
+      trace: { metadata: Record<string, unknown> };
+      failed_checks: string[];
+    };
+    assert.deepEqual(doc.metrics.matching.matches, [{ expected: 0, actual: 0 }, {
+      expected: 1,
+      actual: 0,
+    }]);
+    assert.equal(doc.metrics.matching.ended_early, "too_many_errors");
+    assert.equal(doc.trace.metadata.termination_reason, "too_many_errors");
+    assert.deepEqual(doc.failed_checks, ["tau2-actions"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

@@ -209,7 +209,7 @@ export function evaluateContract(
       // Issue 44: a matching mode other than the default reports what it matched.
       extraMetrics: {
         contract_metrics: contractMetrics,
-        ...matchingMetrics(parsed, winner.calls, trace.calls),
+        ...matchingMetrics(parsed, winner.calls, trace.calls, trace.metadata),
       },
       pass: parsed.pass,
     }),

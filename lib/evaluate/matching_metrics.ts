@@ -10,8 +10,11 @@
  *  "matched_count": 1, "expected_count": 2}
  * ```
  *
- * Under `pass: "tau2-actions"` the block carries a `note` when the verdict is
- * the action agreement only: the contract's `source.reward_basis` is not
+ * Under `pass: "tau2-actions"`, a τ² simulation that ended early (its
+ * `trace.metadata.termination_reason` is neither `agent_stop` nor
+ * `user_stop`) gets `ended_early` and fails, as τ²'s `evaluate_simulation`
+ * gives it reward 0 before any check; and the block carries a `note` when the
+ * verdict is the action agreement only: the contract's `source.reward_basis` is not
  * exactly `["ACTION"]`, so τ²'s reward also multiplies checks toolscore
  * cannot replay (the database end state, communicated information, NL
  * assertions), or the basis is not known. `eval` prints the note under the
@@ -34,9 +37,14 @@ export interface MatchingBlock {
   matched_count: number;
   /** Required calls. */
   expected_count: number;
+  /** How a τ² simulation that ended early ended (`pass: "tau2-actions"` then fails). */
+  ended_early?: string;
   /** Why `passed` may differ from the benchmark's recorded reward, when it may. */
   note?: string;
 }
+
+// τ²'s evaluate_simulation grades only these endings; any other gets reward 0.
+const NORMAL_ENDINGS = ["agent_stop", "user_stop"];
 
 /**
  * The note of a `tau2-actions` verdict whose task is graded on more than its
@@ -79,6 +87,7 @@ export function actionAgreementNote(source: JsonObject | undefined): string | un
  * @param contract The contract.
  * @param required The winning combination's required calls.
  * @param traceCalls Every call of the trace.
+ * @param metadata The trace's metadata (`termination_reason`).
  * @returns The block to merge into the metrics.
  *
  * @example Usage
@@ -96,6 +105,7 @@ export function matchingMetrics(
   contract: Contract,
   required: readonly ToolCall[],
   traceCalls: readonly ToolCall[],
+  metadata?: JsonObject,
 ): { matching?: MatchingBlock } {
   if (contract.matching !== "non-consuming") return {};
   const found = nonConsumingMatches(required, traceCalls);
@@ -106,8 +116,14 @@ export function matchingMetrics(
     expected_count: found.length,
   };
   if (contract.pass.kind === "tau2-actions") {
+    const ending = metadata?.termination_reason;
     const note = actionAgreementNote(contract.source);
-    if (note !== undefined) matching.note = note;
+    if (typeof ending === "string" && !NORMAL_ENDINGS.includes(ending)) {
+      matching.ended_early = ending;
+      matching.note = `the simulation ended early (termination_reason ${
+        JSON.stringify(ending)
+      }): τ² gives it reward 0 before any check, so it fails`;
+    } else if (note !== undefined) matching.note = note;
   }
   return { matching };
 }

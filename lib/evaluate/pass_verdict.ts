@@ -14,7 +14,8 @@
  * order; under `exact` it is `["exact"]` when the calls are not an exact
  * match, and under `tau2-actions` (issue 44) `["tau2-actions"]` when some
  * required call was not matched under the non-consuming matching
- * (`metrics.matching.matches`, computed again when absent). It never says
+ * (`metrics.matching.matches`, computed again when absent) or the τ²
+ * simulation ended early (`metrics.matching.ended_early`). It never says
  * "below bar": the score is beside it.
  *
  * @module
@@ -135,7 +136,8 @@ export function passVerdict(
     return { passed: exact, failedChecks: exact ? [] : ["exact"] };
   }
   if (rule.kind === "tau2-actions") {
-    const all = actionMatches(source).every((match) => match !== null);
+    const early = (source.metrics.matching as { ended_early?: string } | undefined)?.ended_early;
+    const all = early === undefined && actionMatches(source).every((match) => match !== null);
     return { passed: all, failedChecks: all ? [] : ["tau2-actions"] };
   }
   const scoreOk = meetsBar(source.score, minScore);

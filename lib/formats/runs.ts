@@ -22,7 +22,10 @@
  *
  * A run's task and trial go to `trace.run` (the CLI names it
  * `FILE[task#trial]`), and a recorded `reward` to
- * `trace.metadata.recorded_reward`: it never replaces the score.
+ * `trace.metadata.recorded_reward`: it never replaces the score. A τ²
+ * simulation's `termination_reason` goes to
+ * `trace.metadata.termination_reason` (issue 44: τ² gives reward 0 to a
+ * simulation that did not end by `agent_stop` or `user_stop`).
  *
  * @module
  */
@@ -58,6 +61,8 @@ export interface RunEntry {
   path: string;
   /** The recorded reward, if any. */
   reward?: number;
+  /** How a τ² simulation ended (`termination_reason`), if recorded. */
+  termination?: string;
 }
 
 /** A run file found in a document. */
@@ -137,6 +142,9 @@ export function findRunFile(value: unknown): RunFile | undefined {
         transcript: sim.messages,
         path: `simulations[${i}].messages`,
         ...rewardOf(isJsonObject(sim.reward_info) ? sim.reward_info.reward : sim.reward),
+        ...(typeof sim.termination_reason === "string" && sim.termination_reason !== ""
+          ? { termination: sim.termination_reason }
+          : {}),
       })),
     };
   }
@@ -267,6 +275,7 @@ export function finishRun(trace: Trace, entry: RunEntry, kind: RunFileFormat): T
   const metadata: JsonObject = { ...(trace.metadata ?? {}), task_id: entry.run.task };
   if (entry.run.trial !== undefined) metadata.trial = entry.run.trial;
   if (entry.reward !== undefined) metadata.recorded_reward = entry.reward;
+  if (entry.termination !== undefined) metadata.termination_reason = entry.termination;
   out.metadata = metadata;
   return out;
 }
