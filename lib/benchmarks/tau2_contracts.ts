@@ -41,9 +41,10 @@
  * - Task ids are strings (an integer id is written as its digits); a
  *   repeated id is an error. {@linkcode tau2Index} names each contract's file
  *   (`tau2_file_names.ts`).
- * - τ²'s own limits stay: a simulation that ended early (termination other
- *   than `agent_stop`/`user_stop`) gets reward 0 from τ², which the messages
- *   alone do not show.
+ * - A simulation that ended early (`termination_reason` other than
+ *   `agent_stop`/`user_stop`, which the τ² reader keeps in the trace's
+ *   metadata) gets reward 0 from τ² before any check; under `tau2-actions`
+ *   it fails too (`lib/evaluate/matching_metrics.ts`).
  *
  * @module
  */
