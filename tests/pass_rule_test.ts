@@ -76,7 +76,10 @@ Deno.test("loadContract() names the file and the path of a bad pass rule; toJSON
     await Deno.writeTextFile(`${dir}/c.yaml`, "required: []\npass: everything\n");
     await assert.rejects(() => loadContract(`${dir}/c.yaml`), (error: Error) => {
       assert.equal(error.name, "InputError");
-      assert.match(error.message, /c\.yaml: pass: must be "score", "exact", "tau2-actions" or \{checks/);
+      assert.match(
+        error.message,
+        /c\.yaml: pass: must be "score", "exact", "tau2-actions" or \{checks/,
+      );
       return true;
     });
     assert.equal("pass" in contractFromMapping({ required: [] }).toJSON(), false);
