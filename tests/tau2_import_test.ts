@@ -354,6 +354,8 @@ Deno.test("toolscore eval --json of a τ² contract validates against schemas/re
     assert.equal(doc.metrics.matching.ended_early, "too_many_errors");
     assert.equal(doc.trace.metadata.termination_reason, "too_many_errors");
     assert.deepEqual(doc.failed_checks, ["tau2-actions"]);
+    const quiet = await runCollect(["eval", `${dir}/c.json`, `${dir}/r.json`, "-q"]);
+    assert.match(quiet.out, /fail +tau2-actions: the simulation ended early \(too_many_errors\)/);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

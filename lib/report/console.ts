@@ -10,7 +10,7 @@
 import { maxOf, pushAll } from "../base/arrays.ts";
 import { chosenAlternatives, type ContractBlock, type FindingsBlock } from "./result_blocks.ts";
 import { ruleReadsScore } from "../contract/pass_rule.ts";
-import { matchingLines } from "./matching_lines.ts";
+import { matchingLines, matchingReason } from "./matching_lines.ts";
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { Evidence } from "../checks/evidence.ts";
 import { formatEvidence } from "../checks/evidence_format.ts";
@@ -212,7 +212,9 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
     sequence: m.sequence_accuracy,
     requiredCalls: m.required_call_recall,
     passed,
-    ...(passed ? {} : { reason: summarizeIssues(result, { limit: 1 }).shown[0]?.message }),
+    ...(passed ? {} : {
+      reason: matchingReason(result) ?? summarizeIssues(result, { limit: 1 }).shown[0]?.message,
+    }),
   };
 }
 

@@ -47,3 +47,35 @@ export function matchingLines(result: EvaluationResult): string[] {
   if (block.note !== undefined) lines.push(`  note: ${block.note}`);
   return lines;
 }
+
+/**
+ * A failing trace's one-line reason under `pass: "tau2-actions"` (the quiet
+ * and large consoles' line): the simulation ended early, or which required
+ * calls were not matched; `undefined` under any other rule.
+ *
+ * @param result The evaluation.
+ * @returns The reason.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluateContract } from "../evaluate/evaluate_contract.ts";
+ * import { matchingReason } from "./matching_lines.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const contract = { required: [{ tool: "a" }, { tool: "b" }], matching: "non-consuming", pass: "tau2-actions" };
+ * assert.equal(matchingReason(evaluateContract(contract, [{ tool: "a" }])), "tau2-actions: not matched: b (required 2)");
+ * ```
+ */
+export function matchingReason(result: EvaluationResult): string | undefined {
+  const block = result.metrics.matching as MatchingBlock | undefined;
+  if (result.passRule.kind !== "tau2-actions" || block?.mode !== "non-consuming") return undefined;
+  if (block.ended_early !== undefined) {
+    return `tau2-actions: the simulation ended early (${block.ended_early})`;
+  }
+  const missing = block.matches.filter((m) => m.actual === null);
+  const named = missing.slice(0, NAMED).map((m) =>
+    `${result.goldCalls[m.expected]?.tool ?? "?"} (required ${m.expected + 1})`
+  );
+  if (missing.length > NAMED) named.push(`and ${missing.length - NAMED} more`);
+  return named.length === 0 ? undefined : `tau2-actions: not matched: ${named.join(", ")}`;
+}
