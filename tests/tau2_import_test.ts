@@ -360,3 +360,49 @@ Deno.test("toolscore eval --json of a τ² contract validates against schemas/re
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("contractsFromTau2() reads fragments of the official telecom and banking_knowledge task files", () => {
+  const telecom = contractsFromTau2(
+    JSON.parse(Deno.readTextFileSync("testdata/tau2/telecom_small.10-13.tasks.json")),
+    { domain: "telecom" },
+  );
+  const apn = telecom.find((c) => c.id === "[service_issue]break_apn_settings[PERSONA:None]")!;
+  assert.equal(apn.file, "_service_issue_break_apn_settings_PERSONA_None_.json");
+  assert.deepEqual(apn.contract.required, [
+    {
+      tool: "reset_apn_settings",
+      args: {},
+      actor: "user",
+      metadata: { action_id: "reset_apn_settings_0" },
+    },
+    { tool: "reboot_device", args: {}, actor: "user", metadata: { action_id: "reboot_device_1" } },
+  ]);
+  assert.deepEqual(
+    telecom.map((c) => (c.contract.source as { reward_basis: string[] }).reward_basis),
+    [["ENV_ASSERTION", "ACTION"], ["ENV_ASSERTION"], ["ENV_ASSERTION"], [
+      "ENV_ASSERTION",
+      "ACTION",
+    ]],
+  );
+
+  const banking = contractsFromTau2(
+    JSON.parse(Deno.readTextFileSync("testdata/tau2/banking_knowledge.27-30.tasks.json")),
+  );
+  const speedbump = banking.find((c) => c.id === "task_034")!;
+  const required = speedbump.contract.required as { tool: string; actor?: string; args: unknown }[];
+  const transfers = required.filter((call) => call.tool === "request_human_agent_transfer");
+  assert.equal(transfers.length, 8);
+  assert.ok(transfers.every((call) => call.actor === "user" && call.args === null));
+  // One user request satisfies all eight identical actions (τ² is non-consuming); the one-to-one
+  // score pairs only one of them.
+  const calls = required.filter((call) => call.tool !== "request_human_agent_transfer")
+    .map((call) => ({ tool: call.tool, args: call.args as Record<string, unknown> }));
+  const result = evaluateContract(speedbump.contract, [
+    { tool: "request_human_agent_transfer", args: {}, actor: "user" },
+    ...calls,
+  ]);
+  assert.equal((result.metrics.matching as MatchingBlock).matched_count, 9);
+  assert.equal(result.passed(0.9), true);
+  assert.ok(result.requiredCallRecall! < 1);
+  assert.equal((result.metrics.matching as MatchingBlock).note, undefined, "ACTION-only");
+});
