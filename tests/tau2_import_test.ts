@@ -406,3 +406,18 @@ Deno.test("contractsFromTau2() reads fragments of the official telecom and banki
   assert.ok(result.requiredCallRecall! < 1);
   assert.equal((result.metrics.matching as MatchingBlock).note, undefined, "ACTION-only");
 });
+
+Deno.test("fileSafeNames() stays fast when many ids share one name", async () => {
+  const { fileSafeNames } = await import("../lib/benchmarks/tau2_file_names.ts");
+  const ids = Array.from({ length: 50_000 }, (_, i) => `a${"?!#"[i % 3]}${"".padEnd(i % 2)}`);
+  const started = performance.now();
+  const names = fileSafeNames(ids);
+  assert.ok(performance.now() - started < 2000, "linear, not quadratic");
+  assert.equal(new Set(names.map((n) => n.toLowerCase())).size, ids.length);
+  assert.deepEqual(fileSafeNames(["x?", "x!", "x_-2", "x#"]), [
+    "x_.json",
+    "x_-2.json",
+    "x_-2-2.json",
+    "x_-3.json",
+  ]);
+});

@@ -42,10 +42,15 @@ function safeStem(id: string): string {
  */
 export function fileSafeNames(ids: readonly string[]): string[] {
   const taken = new Set<string>();
+  // The next suffix to try per stem, so many ids of one stem stay linear, not quadratic.
+  const next = new Map<string, number>();
   return ids.map((id) => {
     const stem = safeStem(id);
+    const key = stem.toLowerCase();
     let name = stem;
-    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${stem}-${n}`;
+    let n = next.get(key) ?? 2;
+    while (taken.has(name.toLowerCase())) name = `${stem}-${n++}`;
+    next.set(key, n);
     taken.add(name.toLowerCase());
     return `${name}.json`;
   });
