@@ -26,6 +26,7 @@
 import type { JsonObject, ToolCall } from "../scoring/calls.ts";
 import { nonConsumingMatches } from "../scoring/non_consuming.ts";
 import type { Contract } from "../contract/model.ts";
+import { clipEcho } from "../base/clip_input.ts";
 
 /** `metrics.matching` under `non-consuming`. */
 export interface MatchingBlock {
@@ -67,11 +68,11 @@ export function actionAgreementNote(source: JsonObject | undefined): string | un
   const names = Array.isArray(basis) && basis.every((b) => typeof b === "string")
     ? basis as string[]
     : undefined;
-  if (names !== undefined && names.length === 1 && names[0] === "ACTION") return undefined;
   const others = names?.filter((name) => name !== "ACTION");
+  if (names !== undefined && names.length > 0 && others!.length === 0) return undefined;
   return names === undefined
     ? "action agreement only: the task's reward_basis is not known, so passed is the action checks alone and may differ from the benchmark's reward"
-    : names.length === 0 || others!.length === 0
+    : names.length === 0
     ? "action agreement only: the task's reward_basis is empty, so the benchmark's reward is 1 whatever the actions; passed is the action checks alone"
     : `action agreement only: the task's reward_basis is ${
       names.join(", ")
@@ -121,7 +122,7 @@ export function matchingMetrics(
     if (typeof ending === "string" && !NORMAL_ENDINGS.includes(ending)) {
       matching.ended_early = ending;
       matching.note = `the simulation ended early (termination_reason ${
-        JSON.stringify(ending)
+        clipEcho(JSON.stringify(ending))
       }): τ² gives it reward 0 before any check, so it fails`;
     } else if (note !== undefined) matching.note = note;
   }
