@@ -23,8 +23,8 @@
  * A run's task and trial go to `trace.run` (the CLI names it
  * `FILE[task#trial]`), and a recorded `reward` to
  * `trace.metadata.recorded_reward`: it never replaces the score. A τ²
- * simulation's `termination_reason` goes to
- * `trace.metadata.termination_reason` (issue 44: τ² gives reward 0 to a
+ * simulation's `termination_reason` (an enum name: lower-case letters and
+ * `_`, at most 40) goes to `trace.metadata.termination_reason` (issue 44: τ² gives reward 0 to a
  * simulation that did not end by `agent_stop` or `user_stop`).
  *
  * @module
@@ -74,6 +74,8 @@ export interface RunFile {
 }
 
 const TRANSCRIPT_KEYS = ["messages", "traj", "trajectory"] as const;
+// A τ² termination reason is an enum name (`user_stop`, `max_steps`…); other text is not kept.
+const ENDING = /^[a-z][a-z_]{0,39}$/;
 // What makes a generic list item a run: one of these beside its transcript.
 const RUN_KEYS = ["task_id", "task", "instance_id", "id", "trial", "reward"];
 
@@ -142,7 +144,7 @@ export function findRunFile(value: unknown): RunFile | undefined {
         transcript: sim.messages,
         path: `simulations[${i}].messages`,
         ...rewardOf(isJsonObject(sim.reward_info) ? sim.reward_info.reward : sim.reward),
-        ...(typeof sim.termination_reason === "string" && sim.termination_reason !== ""
+        ...(typeof sim.termination_reason === "string" && ENDING.test(sim.termination_reason)
           ? { termination: sim.termination_reason }
           : {}),
       })),
