@@ -108,6 +108,10 @@ export { DEFAULT_PASS_CHECKS, DEFAULT_PASS_RULE } from "./lib/contract/mod.ts";
 export type { PassRule } from "./lib/contract/mod.ts";
 export type { PassVerdict } from "./lib/evaluate/mod.ts";
 
+// Public benchmarks imported as contracts.
+export { contractsFromTau2, tau2Index } from "./lib/benchmarks/mod.ts";
+export type { Tau2Contract, Tau2ImportOptions } from "./lib/benchmarks/mod.ts";
+
 // Checks: forbidden rules, credentials, honesty, side effects, evidence.
 export {
   Check,

@@ -37,7 +37,7 @@ Deno.test("passRuleFromJson() reads score, exact and {checks} and names the path
   assert.deepEqual(passRuleFromJson("exact"), { kind: "exact" });
   assert.throws(() => passRuleFromJson("strict"), {
     name: "InputError",
-    message: 'pass: must be "score", "exact" or {checks: [...]}, got a string',
+    message: 'pass: must be "score", "exact", "tau2-actions" or {checks: [...]}, got a string',
   });
   assert.throws(() => passRuleFromJson({ check: [] }), /pass\.check: unknown key "check"/);
   assert.throws(() => passRuleFromJson({ checks: "credentials" }), /pass\.checks: must be a list/);
@@ -76,7 +76,10 @@ Deno.test("loadContract() names the file and the path of a bad pass rule; toJSON
     await Deno.writeTextFile(`${dir}/c.yaml`, "required: []\npass: everything\n");
     await assert.rejects(() => loadContract(`${dir}/c.yaml`), (error: Error) => {
       assert.equal(error.name, "InputError");
-      assert.match(error.message, /c\.yaml: pass: must be "score", "exact" or \{checks/);
+      assert.match(
+        error.message,
+        /c\.yaml: pass: must be "score", "exact", "tau2-actions" or \{checks/,
+      );
       return true;
     });
     assert.equal("pass" in contractFromMapping({ required: [] }).toJSON(), false);

@@ -7,4 +7,4 @@
  * @module
  */
 
-export {};
+export * from "./tau2_contracts.ts";

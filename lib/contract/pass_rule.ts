@@ -15,6 +15,12 @@
  *   every argument, no call sent an unexpected parameter, and the scored
  *   calls are exactly the calls required (none missing, none extra). Neither
  *   the score nor the evidence checks are consulted; outcomes are not read.
+ * - `tau2-actions` (issue 44, τ²-bench's action reward): pass only when every
+ *   required call is matched under `matching: "non-consuming"` (which the
+ *   contract must declare). Neither the score nor the evidence checks are
+ *   consulted. It equals τ²'s recorded reward only for a task whose
+ *   `reward_basis` is `["ACTION"]`; for the others it is the action checks
+ *   alone, and the result says so (`metrics.matching.note`).
  *
  * A gold file (no contract) gets the default rule.
  *
@@ -69,7 +75,27 @@ export const DEFAULT_PASS_CHECKS: readonly string[] = Object.freeze(
 export type PassRule =
   | { readonly kind: "checks"; readonly checks: readonly string[] }
   | { readonly kind: "score" }
-  | { readonly kind: "exact" };
+  | { readonly kind: "exact" }
+  | { readonly kind: "tau2-actions" };
+
+/**
+ * Whether a rule reads the score: `exact` and `tau2-actions` do not.
+ *
+ * @param rule The rule.
+ * @returns `true` when the score must reach the bar.
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_PASS_RULE, ruleReadsScore } from "./pass_rule.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(ruleReadsScore(DEFAULT_PASS_RULE), true);
+ * assert.equal(ruleReadsScore({ kind: "tau2-actions" }), false);
+ * ```
+ */
+export function ruleReadsScore(rule: PassRule): boolean {
+  return rule.kind !== "exact" && rule.kind !== "tau2-actions";
+}
 
 /**
  * The default rule: the score and {@linkcode DEFAULT_PASS_CHECKS}.
@@ -88,8 +114,8 @@ export const DEFAULT_PASS_RULE: PassRule = Object.freeze({
 });
 
 /**
- * Read a contract's `pass` value: absent, `"score"`, `"exact"` or
- * `{checks: [...]}`.
+ * Read a contract's `pass` value: absent, `"score"`, `"exact"`,
+ * `"tau2-actions"` or `{checks: [...]}`.
  *
  * @param value The parsed value (`undefined` when the key is absent).
  * @param path The JSON path, for errors.
@@ -110,9 +136,10 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
   if (value === undefined) return DEFAULT_PASS_RULE;
   if (value === "score") return { kind: "score" };
   if (value === "exact") return { kind: "exact" };
+  if (value === "tau2-actions") return { kind: "tau2-actions" };
   if (!isJsonObject(value)) {
     throw new InputError(
-      `must be "score", "exact" or {checks: [...]}, got ${describeJson(value)}`,
+      `must be "score", "exact", "tau2-actions" or {checks: [...]}, got ${describeJson(value)}`,
       path,
     );
   }
@@ -158,7 +185,9 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
  * assert.equal((passRuleToJson(DEFAULT_PASS_RULE) as { checks: string[] }).checks.length, 7);
  * ```
  */
-export function passRuleToJson(rule: PassRule): "score" | "exact" | { checks: string[] } {
+export function passRuleToJson(
+  rule: PassRule,
+): "score" | "exact" | "tau2-actions" | { checks: string[] } {
   return rule.kind === "checks" ? { checks: [...rule.checks] } : rule.kind;
 }
 

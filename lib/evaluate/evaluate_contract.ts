@@ -29,6 +29,7 @@ import { contractFromMapping } from "../contract/parse.ts";
 import { splitOptional } from "../contract/split.ts";
 import { withContractBar } from "./result_bar.ts";
 import { isUserCall, scoringCalls, scoringExpected } from "../scoring/actors.ts";
+import { matchingMetrics } from "./matching_metrics.ts";
 
 /** Options for {@linkcode evaluateContract}. */
 export interface EvaluateContractOptions {
@@ -205,7 +206,11 @@ export function evaluateContract(
       honesty: options.honesty,
       baseDir: options.baseDir,
       scoredCalls: bestScored,
-      extraMetrics: { contract_metrics: contractMetrics },
+      // Issue 44: a matching mode other than the default reports what it matched.
+      extraMetrics: {
+        contract_metrics: contractMetrics,
+        ...matchingMetrics(parsed, winner.calls, trace.calls, trace.metadata),
+      },
       pass: parsed.pass,
     }),
     parsed.minScore,

@@ -12,7 +12,11 @@
  *
  * `failedChecks` lists the rule's checks whose status is `fail`, in evidence
  * order; under `exact` it is `["exact"]` when the calls are not an exact
- * match. It never says "below bar": the score is beside it.
+ * match, and under `tau2-actions` (issue 44) `["tau2-actions"]` when some
+ * required call was not matched under the non-consuming matching
+ * (`metrics.matching.matches`, computed again when absent) or the τ²
+ * simulation ended early (`metrics.matching.ended_early`). It never says
+ * "below bar": the score is beside it.
  *
  * @module
  */
@@ -20,6 +24,7 @@
 import { evaluationEvidence, type Evidence, type EvidenceSource } from "../checks/evidence.ts";
 import { DEFAULT_PASS_RULE, type PassRule } from "../contract/pass_rule.ts";
 import { meetsBar } from "../scoring/score.ts";
+import { nonConsumingMatches } from "../scoring/non_consuming.ts";
 
 /** What {@linkcode passVerdict} reads: an `EvaluationResult` has all of it. */
 export interface PassSource extends EvidenceSource {
@@ -130,6 +135,11 @@ export function passVerdict(
     const exact = exactMatch(source);
     return { passed: exact, failedChecks: exact ? [] : ["exact"] };
   }
+  if (rule.kind === "tau2-actions") {
+    const early = (source.metrics.matching as { ended_early?: string } | undefined)?.ended_early;
+    const all = early === undefined && actionMatches(source).every((match) => match !== null);
+    return { passed: all, failedChecks: all ? [] : ["tau2-actions"] };
+  }
   const scoreOk = meetsBar(source.score, minScore);
   if (rule.kind === "score" || rule.checks.length === 0) {
     return { passed: scoreOk, failedChecks: [] };
@@ -139,4 +149,15 @@ export function passVerdict(
     .filter((check) => check.status === "fail" && rule.checks.includes(check.check))
     .map((check) => check.check);
   return { passed: scoreOk && failedChecks.length === 0, failedChecks };
+}
+
+// The non-consuming matches of an evaluation: its `metrics.matching` block, else computed.
+function actionMatches(source: EvidenceSource): readonly (number | null)[] {
+  const block = source.metrics.matching as
+    | { mode?: string; matches?: { actual: number | null }[] }
+    | undefined;
+  if (block?.mode === "non-consuming" && Array.isArray(block.matches)) {
+    return block.matches.map((match) => match.actual);
+  }
+  return nonConsumingMatches(source.goldCalls, source.traceCalls);
 }

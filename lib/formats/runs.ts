@@ -24,7 +24,10 @@
  *
  * A run's task and trial go to `trace.run` (the CLI names it
  * `FILE[task#trial]`), and a recorded `reward` to
- * `trace.metadata.recorded_reward`: it never replaces the score.
+ * `trace.metadata.recorded_reward`: it never replaces the score. A τ²
+ * simulation's `termination_reason` (an enum name: lower-case letters and
+ * `_`, at most 40) goes to `trace.metadata.termination_reason` (issue 44: τ² gives reward 0 to a
+ * simulation that did not end by `agent_stop` or `user_stop`).
  *
  * @module
  */
@@ -63,6 +66,8 @@ export interface RunEntry {
   reward?: number;
   /** Why the run holds nothing to read: the harness recorded it as failed (issue 34). */
   failure?: string;
+  /** How a τ² simulation ended (`termination_reason`), if recorded. */
+  termination?: string;
 }
 
 /** A run file found in a document. */
@@ -74,6 +79,8 @@ export interface RunFile {
 }
 
 const TRANSCRIPT_KEYS = ["messages", "traj", "trajectory"] as const;
+// A τ² termination reason is an enum name (`user_stop`, `max_steps`…); other text is not kept.
+const ENDING = /^[a-z][a-z_]{0,39}$/;
 // What makes a generic list item a run: one of these beside its transcript.
 const RUN_KEYS = ["task_id", "task", "instance_id", "id", "trial", "reward"];
 
@@ -142,6 +149,9 @@ export function findRunFile(value: unknown): RunFile | undefined {
         transcript: sim.messages,
         path: `simulations[${i}].messages`,
         ...rewardOf(isJsonObject(sim.reward_info) ? sim.reward_info.reward : sim.reward),
+        ...(typeof sim.termination_reason === "string" && ENDING.test(sim.termination_reason)
+          ? { termination: sim.termination_reason }
+          : {}),
       })),
     };
   }
@@ -286,6 +296,7 @@ export function finishRun(trace: Trace, entry: RunEntry, kind: RunFileFormat): T
   const metadata: JsonObject = { ...(trace.metadata ?? {}), task_id: entry.run.task };
   if (entry.run.trial !== undefined) metadata.trial = entry.run.trial;
   if (entry.reward !== undefined) metadata.recorded_reward = entry.reward;
+  if (entry.termination !== undefined) metadata.termination_reason = entry.termination;
   out.metadata = metadata;
   return out;
 }
