@@ -74,6 +74,7 @@ import { RENDER_BATCH, sliceOf } from "./eval_slice.ts";
 import { readingNotes } from "./reading_notes.ts";
 import type { EvalSession, RenderedResult, RenderedSlice, Scored } from "./eval_types.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 
@@ -262,7 +263,10 @@ class EvalReport {
         !this.started && this.#single !== undefined
       ) {
         // One trace: its document alone, indented (no name: the command line gave it).
-        const { source: _source, ...doc } = JSON.parse(this.#single);
+        const { source: _source, ...doc } = parseJsonLossless(this.#single) as Record<
+          string,
+          unknown
+        >;
         this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
         return verdict.exit;
       }
