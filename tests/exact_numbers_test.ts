@@ -2,6 +2,7 @@
 // files and contracts (JSON, JSONC), comparison (lenient and strict), matchers, canonical JSON,
 // every report, receipts with verify and regrade, exports and `contract init`.
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { join } from "node:path";
 import { runCollect } from "./_cli.ts";
 import { canonicalJson, jsonSha256 } from "../lib/base/canonical.ts";
@@ -303,4 +304,19 @@ Deno.test("a YAML gold file keeps its ids, and contract init -o x.yaml writes th
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("parseJsonLossless() writes back every integer literal as written, wherever it stands (property)", () => {
+  // The quick pre-check (16 digits where a number can start) must never skip a literal.
+  const integer = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String);
+  const space = fc.constantFrom("", " ", "\n", "\t", "\r\n  ");
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 3 }), integer, space, integer, (value, a, gap, b) => {
+      const written = (g: string) =>
+        `{"v":${JSON.stringify(value)},"a":${g}${a},"l":[${b},${g}${a}]}`;
+      assert.equal(JSON.stringify(parseJsonLossless(written(gap))), written(""));
+      assert.equal(JSON.stringify(parseJsonLossless(a)), a);
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -3,8 +3,8 @@
  * cannot hold kept as their digits, as `parseJsonLossless` does for JSON
  * (issue 42). jsonc-parser has no reviver: its syntax tree gives each
  * literal's offset, and the value is built from the tree, with each number
- * literal read from its source text. Only text with a run of 16 digits takes
- * this path; the rest is parsed by jsonc-parser as before.
+ * literal read from its source text. Only text with a run of 16 digits where
+ * a number can start takes this path; the rest is parsed by jsonc-parser as before.
  *
  * @module
  */
@@ -13,7 +13,8 @@ import type { Node } from "jsonc-parser";
 import { jsoncModule } from "./_lazy.ts";
 import { parseJsonLossless } from "./lossless_json.ts";
 
-const LONG_DIGITS = /\d{16}/;
+// As in lossless_json.ts: 16 digits where a number can start (here also after a comment's end).
+const LONG_DIGITS = /(?:^|[:,[\s/])-?\d{16}/;
 
 function build(node: Node | undefined, text: string): unknown {
   if (node === undefined) return undefined;
