@@ -320,3 +320,22 @@ Deno.test("parseJsonLossless() writes back every integer literal as written, whe
     { numRuns: 300 },
   );
 });
+
+Deno.test("the worker pool and inspect keep the digits too", async () => {
+  const dir = await folder({ "a.json": openaiTrace(NEXT), "b.json": openaiTrace(NEXT) });
+  const gold = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(gold, GOLD);
+  try {
+    const pool = await runCollect(["eval", gold, dir, "--jobs", "2"]);
+    assert.equal(
+      pool.out.match(new RegExp(`argument id expected ${BIG}, got ${NEXT}`, "g"))?.length,
+      2,
+      pool.out + pool.err,
+    );
+    const shown = await runCollect(["inspect", join(dir, "a.json")]);
+    assert.match(shown.out, new RegExp(`get_user \\{"id":${NEXT}\\}`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(gold);
+  }
+});
