@@ -339,3 +339,25 @@ Deno.test("the worker pool and inspect keep the digits too", async () => {
     await Deno.remove(gold);
   }
 });
+
+Deno.test("a 64-bit JSON-RPC id pairs its result, and OTLP nanoseconds written as numbers keep their duration", () => {
+  const mcp = [
+    `{"jsonrpc": "2.0", "id": ${BIG}, "method": "tools/call", "params": {"name": "get_user", "arguments": {"id": 1}}}`,
+    `{"jsonrpc": "2.0", "id": ${NEXT}, "method": "tools/call", "params": {"name": "get_user", "arguments": {"id": 2}}}`,
+    `{"jsonrpc": "2.0", "id": ${NEXT}, "result": {"content": [{"type": "text", "text": "two"}]}}`,
+    `{"jsonrpc": "2.0", "id": ${BIG}, "result": {"content": [{"type": "text", "text": "one"}], "isError": true}}`,
+  ].join("\n");
+  const [session] = tracesFromText(mcp, "session.jsonl");
+  assert.deepEqual(
+    session!.calls.map((c) => [c.id, c.isError === true]),
+    [[BIG, true], [NEXT, false]],
+  );
+  const span = (start: string, end: string) =>
+    `{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "${"a".repeat(32)}", ` +
+    `"spanId": "${"b".repeat(16)}", "name": "execute_tool get_user", "kind": 1, ` +
+    `"startTimeUnixNano": ${start}, "endTimeUnixNano": ${end}, "attributes": [` +
+    `{"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}}, ` +
+    `{"key": "gen_ai.tool.name", "value": {"stringValue": "get_user"}}]}]}]}]}`;
+  const [otel] = tracesFromText(span("1700000000000000001", "1700000000250000001"), "o.json");
+  assert.equal(otel!.calls[0]!.durationS, 0.25);
+});

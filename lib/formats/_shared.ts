@@ -15,7 +15,7 @@ import {
   type Trace,
   type Usage,
 } from "../scoring/calls.ts";
-import { parseJsonLossless } from "../base/lossless_json.ts";
+import { numberText, parseJsonLossless } from "../base/lossless_json.ts";
 
 // Whether a character code may be white space to String.prototype.trim (or the text is empty:
 // NaN): control characters and space, NBSP, and everything from U+1680 on (checked in full).
@@ -163,16 +163,18 @@ export function attachExtras(call: ToolCall, item: JsonObject): void {
   if (cost !== undefined && cost >= 0) call.costUsd = cost;
 }
 
-/** A finite number, or `undefined`. */
+/** A finite number (a number literal kept as its digits counts as its nearest double), or `undefined`. */
 export function finiteNumber(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  const text = numberText(value);
+  return text === undefined ? undefined : Number(text);
 }
 
-/** A provider id (string or number) as a string. */
+/** A provider id (string or number, a 64-bit one by its digits) as a string. */
 export function idOf(value: unknown): string | undefined {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return undefined;
+  return numberText(value);
 }
 
 /**
