@@ -361,3 +361,25 @@ Deno.test("a 64-bit JSON-RPC id pairs its result, and OTLP nanoseconds written a
   const [otel] = tracesFromText(span("1700000000000000001", "1700000000250000001"), "o.json");
   assert.equal(otel!.calls[0]!.durationS, 0.25);
 });
+
+Deno.test("two calls that differ in the 20th digit of an id are not identical calls", async () => {
+  const dir = await folder({
+    "gold.json": GOLD,
+    "two.json": JSON.stringify({
+      toolscore_trace: 1,
+      calls: [{ tool: "get_user", args: { id: 0 } }, { tool: "get_user", args: { id: 1 } }],
+    }).replace('"id":0', `"id":${BIG}`).replace('"id":1', `"id":${NEXT}`),
+  });
+  try {
+    const { out } = await runCollect([
+      "eval",
+      join(dir, "gold.json"),
+      join(dir, "two.json"),
+      "--json",
+    ]);
+    const doc = JSON.parse(out);
+    assert.equal(doc.metrics.identical_rate, 0); // was 0.5: both ids hashed as 12345678901234567000
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
