@@ -263,10 +263,8 @@ class EvalReport {
         !this.started && this.#single !== undefined
       ) {
         // One trace: its document alone, indented (no name: the command line gave it).
-        const { source: _source, ...doc } = parseJsonLossless(this.#single) as Record<
-          string,
-          unknown
-        >;
+        const single = parseJsonLossless(this.#single) as Record<string, unknown>; // keeps 64-bit ids
+        const { source: _source, ...doc } = single;
         this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
         return verdict.exit;
       }
