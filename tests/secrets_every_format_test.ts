@@ -229,6 +229,7 @@ Deno.test("a credential planted in any field of any format reaches no output in 
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: PLANTED.length - 1 }), async (offset) => {
         for (const { format, samples } of SAMPLES) {
+          if (samples.length === 0) continue; // the test above names it
           const { sample, planted } = bestPlant(samples, offset);
           plantedFields.set(
             format,
@@ -300,7 +301,8 @@ Deno.test("a credential planted in any field of any format reaches no output in 
     // contract init wrote a contract (credentials as $any) for most formats' samples.
     assert.ok(contracts > SAMPLES.length, `${contracts} contracts written`);
     // Every format takes the secret in its tool names at least, and most in more fields.
-    for (const { format } of SAMPLES) {
+    for (const { format, samples } of SAMPLES) {
+      if (samples.length === 0) continue;
       assert.ok((plantedFields.get(format) ?? 0) >= 1, `${format}: nothing could be planted`);
     }
   } finally {
