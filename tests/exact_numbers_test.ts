@@ -13,6 +13,7 @@ import { parseArgumentText, resultFromText } from "../lib/formats/_shared.ts";
 import { tracesFromText } from "../lib/formats/detect.ts";
 import { matcherFromJson, valuesMatch } from "../lib/scoring/matchers.ts";
 import { withHeavy } from "../lib/base/_lazy.ts";
+import { probesFromJson } from "../lib/doctor/probe_file.ts";
 
 const BIG = "12345678901234567890";
 const NEXT = "12345678901234567891";
@@ -382,4 +383,15 @@ Deno.test("two calls that differ in the 20th digit of an id are not identical ca
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a doctor probe's 64-bit expect_structured compares with the double the MCP SDK reads", () => {
+  const [probe] = probesFromJson(
+    parseJsonLossless(
+      `[{"tool": "get_user", "args": {"id": ${BIG}}, "expect_structured": {"id": ${BIG}}}]`,
+    ),
+    "p.json",
+  );
+  assert.equal(valuesMatch(probe!.expectStructured, { id: Number(BIG) }), true);
+  assert.equal(JSON.stringify(probe!.args), `{"id":${BIG}}`); // sent with its digits
 });
