@@ -56,7 +56,7 @@ import {
 } from "./eval_pool.ts";
 import { readTraceFiles, strayNote } from "./inputs.ts";
 import { skippedEntriesNote, walkTracePaths } from "../formats/trace_folder.ts";
-import { configFiles, prepareEvalOutputs } from "./eval_outputs.ts";
+import { configFiles, prepareEvalOutputs, singleDocument } from "./eval_outputs.ts";
 import { type Progress, progressLine } from "./progress.ts";
 import {
   CONSOLE_BLOCKS,
@@ -272,8 +272,7 @@ class EvalReport {
         !this.started && this.#single !== undefined && !this.gold.active
       ) {
         // One trace: its document alone, indented (no name: the command line gave it).
-        const { source: _source, ...doc } = JSON.parse(this.#single);
-        this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+        this.#io.stdout(singleDocument(this.#single));
         return verdict.exit;
       }
       const summary = {

@@ -11,6 +11,7 @@ import { UsageError } from "../base/errors.ts";
 import { readyOutputFile, readyOutputFolder, readyReports } from "./output_ready.ts";
 import type { EvalSession } from "./eval_types.ts";
 import { goldFolderFiles } from "./eval_gold_folder.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /**
  * The run's own files: left out of a trace folder that holds them.
@@ -68,4 +69,16 @@ export async function prepareEvalOutputs(session: EvalSession, files: string[]):
       await readyOutputFolder(folder, "--receipt");
     }
   }
+}
+
+/**
+ * The `--json` document of a single trace: its result, indented, without
+ * its `source` (the command line named it); 64-bit ids keep their digits.
+ *
+ * @param result The result's JSON text.
+ * @returns The document, with a final newline.
+ */
+export function singleDocument(result: string): string {
+  const { source: _source, ...doc } = parseJsonLossless(result) as Record<string, unknown>;
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
