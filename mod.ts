@@ -109,6 +109,8 @@ export type { PassRule } from "./lib/contract/mod.ts";
 export type { PassVerdict } from "./lib/evaluate/mod.ts";
 
 // Public benchmarks imported as contracts.
+export { contractsFromTau2, tau2Index } from "./lib/benchmarks/mod.ts";
+export type { Tau2Contract, Tau2ImportOptions } from "./lib/benchmarks/mod.ts";
 export { contractsFromBfcl } from "./lib/benchmarks/mod.ts";
 export type { BfclContract, ContractsFromBfclOptions } from "./lib/benchmarks/mod.ts";
 

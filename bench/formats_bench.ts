@@ -200,6 +200,7 @@ Deno.bench({
   n: 20,
   warmup: 2,
   fn() {
-    for (const [file, text] of corpus) tracesFromText(text, file);
+    // A run file's runs that cannot be read (issue 34) are reported, the others read.
+    for (const [file, text] of corpus) tracesFromText(text, file, { onRunError: () => {} });
   },
 });

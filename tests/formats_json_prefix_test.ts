@@ -1,6 +1,7 @@
 // completePrefix(): the whole part of a JSON text cut at any point.
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { parseJsonLossless } from "../lib/base/lossless_json.ts";
 import { completePrefix, memberWhole } from "../lib/formats/json_prefix.ts";
 
 Deno.test("completePrefix() keeps whole members and drops a scalar cut in the middle", () => {
@@ -48,10 +49,12 @@ Deno.test("completePrefix() of any cut agrees with the whole value; the uncut te
     fc.property(json, fc.double({ min: 0, max: 1, noNaN: true }), (value, at) => {
       const text = JSON.stringify(value);
       const whole = completePrefix(text);
-      assert.deepEqual(whole, { value: JSON.parse(text), cut: false, openPath: [] });
+      // Integers a double cannot hold read as their digits (issue 42), as the whole text does.
+      const read = parseJsonLossless(text);
+      assert.deepEqual(whole, { value: read, cut: false, openPath: [] });
       const cut = completePrefix(text.slice(0, Math.max(1, Math.floor(text.length * at))));
       assert.ok(cut !== undefined, text);
-      assert.ok(agrees(cut.value, value, cut.openPath), `${text} → ${JSON.stringify(cut)}`);
+      assert.ok(agrees(cut.value, read, cut.openPath), `${text} → ${JSON.stringify(cut)}`);
     }),
     { numRuns: 500 },
   );

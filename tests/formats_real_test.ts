@@ -11,7 +11,8 @@
  * `ok` is the call's outcome as evaluation sees it (the shipped
  * `error_text_patterns` applied): `true` succeeded, `false` failed, `null`
  * not captured. `actor: "user"` marks a call the user made (τ² dual control). Arguments that did not parse read as `"args": null` with
- * `"raw_args"`.
+ * `"raw_args"`. A run file whose runs cannot all be read lists the other
+ * runs' errors in `run_errors` (issue 34: read with `onRunError`).
  *
  * @module
  */
@@ -53,6 +54,8 @@ export interface ExpectedTrace {
 export interface Expected {
   format: FormatName;
   traces: ExpectedTrace[];
+  /** The messages of the runs of a run file that cannot be read (issue 34); absent: none. */
+  run_errors?: string[];
 }
 
 function callView(call: ToolCall): ExpectedCall {
@@ -110,14 +113,20 @@ for (const sidecar of sidecars) {
   for (const format of ["auto", parseFormatName(expected.format)] as const) {
     Deno.test(`tracesFromText() reads real/${file} under ${format} exactly as its sidecar says`, () => {
       const bytes = Deno.readFileSync(`${DIR}/${file}`);
+      const runErrors: string[] = [];
+      const onRunError = (error: Error) => void runErrors.push(error.message);
       const traces = isZipBytes(bytes) // an Inspect .eval (issue 35)
         ? tracesFromEvalZip(bytes, `${DIR}/${file}`, { format })
-        : tracesFromText(Deno.readTextFileSync(`${DIR}/${file}`), `${DIR}/${file}`, { format });
+        : tracesFromText(Deno.readTextFileSync(`${DIR}/${file}`), `${DIR}/${file}`, {
+          format,
+          onRunError,
+        });
       assert.equal(traces.length, expected.traces.length, "trace count");
       if (format === "auto") {
         for (const trace of traces) assert.equal(trace.format, expected.format, "detected format");
       }
       assert.deepEqual(corpusView(file, traces), expected.traces);
+      assert.deepEqual(runErrors, expected.run_errors ?? [], "runs that cannot be read");
     });
   }
 }

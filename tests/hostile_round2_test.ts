@@ -14,6 +14,8 @@ import { contractFromTrace } from "../lib/contract/init.ts";
 import { contractFromMapping, evaluateContract } from "../mod.ts";
 import { traceFromValue } from "../lib/formats/detect.ts";
 import { tempDir } from "./_mcp.ts";
+import { PLANTED, R } from "./_planted_secrets.ts";
+import { numberFromText, parseJsonLossless } from "../lib/base/lossless_json.ts";
 
 const GOLD = [{ tool: "search", args: { q: "x" } }];
 const GOOD = [{ tool: "search", args: { q: "x" } }];
@@ -221,6 +223,11 @@ const dataValue = fc.letrec((tie) => ({
     { depthSize: "small" },
     fc.string({ maxLength: 8 }),
     fc.integer(),
+    // A 64-bit id, read as its digits (issue 42, item 7).
+    fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).filter((n) =>
+      n > 2n ** 53n || n < -(2n ** 53n)
+    )
+      .map((n) => numberFromText(String(n))),
     fc.boolean(),
     fc.constant(null),
     fc.array(tie("value"), { maxLength: 3 }),
@@ -240,7 +247,9 @@ Deno.test("contractFromTrace() round-trips every argument object: eval of the co
       ),
       (calls) => {
         const trace = traceFromValue(calls);
-        const document = JSON.parse(JSON.stringify(contractFromTrace(trace)));
+        const text = JSON.stringify(contractFromTrace(trace));
+        assert.ok(!text.includes('"rawJSON"'), text); // a kept id is written as its digits
+        const document = parseJsonLossless(text);
         assert.equal(evaluateContract(contractFromMapping(document), trace).score, 1);
       },
     ),
@@ -275,32 +284,6 @@ Deno.test("toolscore contract init of a top-level $-key writes a contract eval a
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-// Each credential kind, with a needle from its middle: a preview (first 4, last 2) never holds
-// the needle, a secret in clear (or with Markdown escapes between its letters) does.
-const R = "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0dF";
-const PLANTED: readonly { kind: string; secret: string; needle: string }[] = [
-  { kind: "anthropic", secret: `sk-ant-${R}`, needle: "E6gH9jK2" },
-  { kind: "openai glued", secret: `key_sk-proj-${R}x`, needle: "mN5pQ8sT" },
-  { kind: "openai", secret: `sk-${R}Qz`, needle: "pQ8sT1vW" },
-  { kind: "github", secret: `ghp_${R.slice(0, 30)}AbCd12`, needle: "H9jK2mN5" },
-  { kind: "aws glued", secret: "id_AKIAIOSFODNN7EXAMPLE", needle: "SFODNN7E" },
-  { kind: "google", secret: `AIza${R}Xy9`, needle: "K2mN5pQ8" },
-  { kind: "slack", secret: "xoxb-1234567890-aZ9bY8cX7dW6", needle: "567890-a" },
-  { kind: "stripe", secret: `sk_live_${R}`, needle: "gH9jK2mN" },
-  {
-    kind: "jwt",
-    secret:
-      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    needle: "NryP4J3j",
-  },
-  {
-    kind: "url password",
-    secret: "https://alice:s3cretPassw0rd@db.example.com/x",
-    needle: "cretPass",
-  },
-  { kind: "bearer", secret: "Bearer abcDEF123456ghiJKL789", needle: "F123456g" },
-];
 
 Deno.test("findSecrets() finds glued keys, JWTs, URL passwords and Bearer tokens", () => {
   for (const { kind, secret, needle } of PLANTED) {

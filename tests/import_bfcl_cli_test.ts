@@ -122,7 +122,7 @@ Deno.test("import bfcl refuses bad input with file:line, exit 2 and nothing writ
     match(noOutput.err, /needs -o DIR/);
     const unknown = await runCollect(["import", "bfcl-v9", bad]);
     equal(unknown.code, 2);
-    match(unknown.err, /import needs a benchmark \(bfcl\), got "bfcl-v9"/);
+    match(unknown.err, /import needs a benchmark \(bfcl, tau2\), got "bfcl-v9"/);
     let written = 0;
     try {
       for await (const _ of Deno.readDir(out)) written++;

@@ -169,6 +169,57 @@ Deno.test("doctor --url refuses a JSON answer past the message limit", async () 
   }
 });
 
+Deno.test("doctor calls a slow valid line cut off by the timeout unfinished, not non-JSON", async () => {
+  // Item 13: a 300 MB initialize answer trickling in (here 64 KiB every 500 ms, under the cap).
+  const run = await toolscore([
+    "doctor",
+    "--timeout",
+    "3",
+    "--",
+    Deno.execPath(),
+    "run",
+    SERVER,
+    "stdio-line",
+    "500",
+  ]);
+  assert.equal(run.code, 1, run.err);
+  assert.match(
+    run.out,
+    /✗ server-start +no answer to initialize within 3 s .*; it was still writing one line to stdout \([\d,]+ characters, no newline yet, when the timeout came.*TOOLSCORE_MAX_MESSAGE_MIB\)/,
+  );
+  assert.doesNotMatch(run.out, /non-JSON/);
+  assert.match(run.out, /fix: raise --timeout for a server whose answers are this large and slow/);
+});
+
+Deno.test("doctor's fix for a message past the cap says how to raise it, on stdio and HTTP", async () => {
+  const stdio = await toolscore([
+    "doctor",
+    "--timeout",
+    "20",
+    "--",
+    Deno.execPath(),
+    "run",
+    SERVER,
+    "stdio-big",
+    "3",
+  ]);
+  assert.match(stdio.out, /a line on the server's stdout is longer than 1 MiB/);
+  assert.match(
+    stdio.out,
+    /fix: if the server means to send messages that big, raise the limit: TOOLSCORE_MAX_MESSAGE_MIB=128 \(MiB, now 1 MiB/,
+  );
+  assert.doesNotMatch(stdio.out, /logs to stderr, not stdout/);
+  const server = await hostileServer("http-json", "3");
+  try {
+    const http = await toolscore(["doctor", "--timeout", "20", "--url", server.url]);
+    assert.match(http.out, /a JSON message from the server is longer than 1 MiB/);
+    assert.match(http.out, /fix: if the server means to send messages that big, raise the limit/);
+    assert.doesNotMatch(http.out, /the URL is its MCP \(Streamable HTTP\) endpoint/);
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("LineSplitter splits across chunks, keeps multi-byte characters and caps one line", () => {
   const bytes = new TextEncoder().encode("héllo\nwörld\n" + "z".repeat(100) + "\nend");
   const lines = new LineSplitter(10);

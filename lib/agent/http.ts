@@ -13,6 +13,7 @@
 
 import { ToolscoreError } from "../base/errors.ts";
 import { Redactor } from "./keys.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** Why a provider request failed. */
 export type ProviderErrorKind =
@@ -309,7 +310,7 @@ export async function postJson(
       if (response.ok) breaker?.success();
       if (response.ok) {
         try {
-          return { status: response.status, body: JSON.parse(text), attempts: attempt + 1 };
+          return { status: response.status, body: parseJsonLossless(text), attempts: attempt + 1 };
         } catch {
           throw new ProviderError(
             "malformed",

@@ -42,6 +42,7 @@ import type { AgentSpec } from "../spec/agent_spec.ts";
 import { planRuns, runKey } from "./plan.ts";
 import { runInputDigests } from "./run_identity.ts";
 import { spendLedgerPath } from "./ledger.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** The row fields that name a run's files. */
 const PATH_FIELDS = ["trace", "receipt", "injected"] as const;
@@ -207,7 +208,7 @@ class Placement {
 async function receiptInputs(path: string, where: string): Promise<string[]> {
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder().decode(await readFileCapped(path)));
+    value = parseJsonLossless(new TextDecoder().decode(await readFileCapped(path)));
   } catch (error) {
     throw new InputError(
       `cannot read the row's receipt ${path} (${(error as Error).message})`,

@@ -34,6 +34,7 @@ import {
   type ToolReply,
   usageOf,
 } from "./provider.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** The endpoint used when an `openai` arm has no `base_url`. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -48,7 +49,7 @@ function parseArguments(id: string, name: string, raw: unknown): ModelCall {
   }
   if (raw.trim() === "") return { id, name, args: {} };
   try {
-    const value = JSON.parse(raw);
+    const value = parseJsonLossless(raw);
     if (isJsonObject(value)) return { id, name, args: value };
     return {
       id,

@@ -11,6 +11,7 @@
 import { InputError } from "../base/errors.ts";
 import { isJsonObject } from "../scoring/calls.ts";
 import { runKey } from "./plan.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** What the output file already holds. */
 export interface ExistingRows {
@@ -77,7 +78,7 @@ export async function readExistingRows(path: string): Promise<ExistingRows> {
     const where = `${path}:${i + 1}`;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJsonLossless(line);
     } catch (error) {
       throw new InputError(
         `not JSON (${(error as Error).message}); fix or remove the line, then run again`,
@@ -114,7 +115,7 @@ export async function dropEarlierRows(
 ): Promise<number> {
   if (keys.size === 0) return 0;
   const lines = (await Deno.readTextFile(path)).split("\n").filter((line) => line.trim() !== "");
-  const rowKeys = lines.map((line, i) => rowKey(JSON.parse(line), `${path}:${i + 1}`));
+  const rowKeys = lines.map((line, i) => rowKey(parseJsonLossless(line), `${path}:${i + 1}`));
   const last = new Map<string, number>();
   rowKeys.forEach((key, i) => last.set(key, i));
   const kept = lines.filter((_, i) => !keys.has(rowKeys[i]!) || last.get(rowKeys[i]!) === i);

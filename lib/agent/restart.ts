@@ -18,6 +18,7 @@ import { basename, dirname, extname, join, relative } from "node:path";
 import { InputError } from "../base/errors.ts";
 import { spendLedgerPath } from "./ledger.ts";
 import { lockPathOf } from "./output_lock.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** What {@linkcode restartOutput} moved: `[from, to]` pairs. */
 export type Moved = [string, string][];
@@ -64,7 +65,7 @@ async function rewritePaths(file: string, fromDir: string, toDir: string): Promi
     if (line.trim() === "") return line;
     let row: Record<string, unknown>;
     try {
-      row = JSON.parse(line);
+      row = parseJsonLossless(line) as Record<string, unknown>;
     } catch {
       return line; // kept as it was: the old file is evidence, not ours to fix
     }

@@ -16,38 +16,60 @@
  *   enumerable properties; a `Map` as an object, a `Set` as an array;
  * - a cycle becomes the string `"[Circular]"`.
  *
+ * Numbers a double cannot hold (issue 42): a kept literal (the raw JSON value
+ * `lossless_json.ts` reads for `12345678901234567890`) is written by its
+ * exact value, so two ids that differ in the 20th digit never hash alike. A
+ * kept literal whose value a double holds exactly is written as that number
+ * (RFC 8785's form: `5.0` → `5`); any other as its digits (an integer) or
+ * `digitsEexponent`, a JSON number text RFC 8785 alone would never produce.
+ * Values without kept literals are serialized by `canonicalize`, unchanged;
+ * a value holding one by a small writer here that sorts keys and writes
+ * strings and numbers the same way.
+ *
  * @module
  */
 
 import canonicalize from "canonicalize";
+import { canonicalNumber } from "./exact_number.ts";
+import { isNumberText } from "./lossless_json.ts";
 
 function wellFormed(text: string): string {
   return text.isWellFormed() ? text : text.toWellFormed();
 }
 
-function toPlain(value: unknown, seen: Set<object>): unknown {
+// What toPlain met on the way: kept literals need the writer below (canonicalize cannot write them).
+interface PlainState {
+  kept: boolean;
+}
+
+function toPlain(value: unknown, seen: Set<object>, state: PlainState = { kept: false }): unknown {
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
   if (typeof value === "string") return wellFormed(value);
   if (typeof value !== "object") return String(value);
+  if (isNumberText(value)) {
+    const number = canonicalNumber(value);
+    if (typeof number !== "number") state.kept = true;
+    return number;
+  }
   if (value instanceof Number || value instanceof String || value instanceof Boolean) {
-    return toPlain(value.valueOf(), seen);
+    return toPlain(value.valueOf(), seen, state);
   }
   if (value instanceof RegExp) return String(value);
   if (seen.has(value)) return "[Circular]";
   seen.add(value);
   try {
     const withToJson = value as { toJSON?: () => unknown };
-    if (typeof withToJson.toJSON === "function") return toPlain(withToJson.toJSON(), seen);
+    if (typeof withToJson.toJSON === "function") return toPlain(withToJson.toJSON(), seen, state);
     if (Array.isArray(value)) {
-      return value.map((item) => item === undefined ? "undefined" : toPlain(item, seen));
+      return value.map((item) => item === undefined ? "undefined" : toPlain(item, seen, state));
     }
-    if (value instanceof Set) return [...value].map((item) => toPlain(item, seen));
+    if (value instanceof Set) return [...value].map((item) => toPlain(item, seen, state));
     const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
     // A null prototype, so that a "__proto__" key stays an ordinary key.
     const out: Record<string, unknown> = Object.create(null);
     for (const [key, item] of entries) {
-      if (item !== undefined) out[wellFormed(String(key))] = toPlain(item, seen);
+      if (item !== undefined) out[wellFormed(String(key))] = toPlain(item, seen, state);
     }
     return out;
   } finally {
@@ -61,7 +83,8 @@ function toPlain(value: unknown, seen: Set<object>): unknown {
  * the result have a null prototype, so a `"__proto__"` key stays a key.
  *
  * @param value Any value.
- * @returns Plain JSON data: `null`, booleans, finite numbers, strings, arrays and objects.
+ * @returns Plain JSON data: `null`, booleans, finite numbers, strings, arrays and objects
+ * (and kept literals, in canonical form, for numbers a double cannot hold).
  *
  * @example Usage
  * ```ts
@@ -92,7 +115,24 @@ export function canonicalValue(value: unknown): unknown {
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return canonicalize(toPlain(value, new Set())) ?? "null";
+  const state: PlainState = { kept: false };
+  const plain = toPlain(value, new Set(), state);
+  return state.kept ? writeCanonical(plain) : canonicalize(plain) ?? "null";
+}
+
+// RFC 8785 for plain data that holds kept literals (written as their text). The data comes from
+// toPlain (finite numbers, well-formed strings, no cycles) and from documents held to the nesting
+// limit, so recursion is bounded.
+function writeCanonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (isNumberText(value)) return value.rawJSON;
+  if (Array.isArray(value)) return `[${value.map(writeCanonical).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    parts.push(`${JSON.stringify(key)}:${writeCanonical(record[key])}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 /**

@@ -24,6 +24,7 @@
  */
 
 import { InputError } from "./errors.ts";
+import { isNumberText } from "./lossless_json.ts";
 
 /** The deepest nesting of arrays and objects a document may have. */
 export const MAX_NESTING_DEPTH = 1000;
@@ -443,6 +444,7 @@ export function keysAreUnique(text: string, value: unknown): boolean {
       for (const item of node) stack.push(item);
       continue;
     }
+    if (isNumberText(node)) continue; // a kept number literal (issue 42), not an object
     for (const key of Object.keys(node)) {
       parsed++;
       stack.push((node as Record<string, unknown>)[key]);

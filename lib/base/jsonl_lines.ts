@@ -14,6 +14,7 @@ import { checkJsonLimits } from "./json_limits.ts";
 import { InputError } from "./errors.ts";
 import { fileError } from "./load.ts";
 import { maxInputBytes, sizeText } from "./read_limits.ts";
+import { parseJsonLossless } from "./lossless_json.ts";
 
 /** One line of a text, 1-based, without its line break. */
 export interface Line {
@@ -146,7 +147,7 @@ export async function* fileLineBlocks(
 export function parseJsonLine(text: string, where: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonLossless(text);
   } catch (error) {
     throw new InputError(
       `not valid JSON (${(error as Error).message}); each line must be one JSON object`,

@@ -11,6 +11,10 @@
  * walks it (issue 20): nesting depth 1,000, YAML aliases adding at most
  * 100,000 nodes, no number a float cannot hold, and — for the files people
  * write, read by {@linkcode readDocument} — no key given twice in one object.
+ * JSON and JSONC keep number literals a double cannot hold as their digits
+ * (`lossless_json.ts`, issue 42), so a 64-bit id in a gold file, a contract,
+ * a trace or a receipt is compared and written back exactly; so does YAML
+ * for decimal integers (`yaml_exact_int.ts`; `0x…` integers stay doubles).
  * Files must be UTF-8: invalid bytes are an error naming the line and column,
  * not replacement characters. Files are read with the input cap of
  * `read_limits.ts` (512 MiB, `TOOLSCORE_MAX_INPUT_MIB`; issue 42), checked
@@ -32,6 +36,9 @@ import {
   MAX_NESTING_DEPTH,
   tooDeepOffset,
 } from "./json_limits.ts";
+import { parseJsonLossless } from "./lossless_json.ts";
+import { parseJsoncLossless } from "./lossless_jsonc.ts";
+import { exactYamlSchema } from "./yaml_exact_int.ts";
 
 /** The syntaxes {@linkcode parseDocument} reads. */
 export type Syntax = "json" | "jsonc" | "yaml";
@@ -131,7 +138,7 @@ function jsoncError(text: string, file: string, allowComments: boolean): InputEr
 function parseJson(text: string, file: string, uniqueKeys: boolean): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonLossless(text);
   } catch (error) {
     throw jsoncError(text, file, false) ??
       new InputError(`invalid JSON (${(error as Error).message})`, file);
@@ -159,7 +166,7 @@ function parseJsoncText(text: string, file: string, uniqueKeys: boolean): unknow
   const error = jsoncError(text, file, true);
   if (error) throw error;
   return checked(
-    jsoncModule().parse(text, [], { allowTrailingComma: true }),
+    parseJsoncLossless(text),
     text,
     file,
     uniqueKeys,
@@ -173,7 +180,8 @@ function parseYaml(text: string, file: string): unknown {
     const events = yaml.parseEvents(text, { maxDepth: MAX_NESTING_DEPTH });
     checkYamlAliases(events, text, file, lineColumn);
     // `!!binary` (bytes, as VCR.py writes a gzip body; issue 35) reads as a Uint8Array.
-    const schema = yaml.CORE_SCHEMA.withTags(yaml.binaryTag);
+    // Integers past 2^53 keep their digits (issue 42).
+    const schema = exactYamlSchema(yaml);
     const documents = yaml.constructFromEvents(events, { source: text, schema });
     if (documents.length !== 1) {
       throw new InputError(
@@ -232,7 +240,7 @@ export function parseDocument(
   if (head === "{" || head === "[") {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonLossless(text);
     } catch {
       return parseJsoncText(text, file, unique);
     }

@@ -8,3 +8,4 @@
  */
 
 export * from "./bfcl_import.ts";
+export * from "./tau2_contracts.ts";

@@ -10,6 +10,7 @@ import { anyUserPattern, type TextPattern, UserPattern } from "../base/user_rege
 import { isJsonObject, type ToolCall } from "../scoring/calls.ts";
 import { resultFromText } from "../formats/_shared.ts";
 import type { InjectedFault } from "./injected_faults.ts";
+import { redactText } from "./security.ts";
 
 /** No warning and no refusal found. */
 export const NO_HITS: [undefined, undefined] = [undefined, undefined];
@@ -137,7 +138,8 @@ export function scanValue(
 }
 
 export function quote(text: string, max = 80): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Redacted before it is cut: a key cut short no longer looks like one (issue 42).
+  const flat = redactText(text).replace(/\s+/g, " ").trim();
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }
 

@@ -42,7 +42,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await heavy(import("./contract.ts"))).contractCommand,
   },
   import: {
-    summary: "import a public benchmark's tasks as contracts (bfcl)",
+    summary: "import a public benchmark's tasks as contracts (bfcl, tau2)",
     load: async () => (await heavy(import("./import.ts"))).importCommand,
   },
   verify: {

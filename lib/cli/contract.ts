@@ -12,7 +12,9 @@
  * @module
  */
 
+import * as jsYaml from "js-yaml";
 import { dump as dumpYaml } from "js-yaml";
+import { exactYamlSchema } from "../base/yaml_exact_int.ts";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { callFailed, type ToolCall } from "../scoring/calls.ts";
 import { contractFromTrace } from "../contract/init.ts";
@@ -86,7 +88,7 @@ async function init(args: string[], io: CliIO): Promise<number> {
   const contract = contractFromTrace(read, { onSecret: (path) => secrets.push(path) });
   const yaml = output !== undefined && syntaxOf(output) === "yaml";
   const text = yaml
-    ? dumpYaml(contract, { lineWidth: 100, noRefs: true })
+    ? dumpYaml(contract, { lineWidth: 100, noRefs: true, schema: exactYamlSchema(jsYaml) })
     : `${JSON.stringify(contract, null, 2)}\n`;
   for (const note of traceNotes(read.calls)) io.stderr(`toolscore: note: ${note}\n`);
   if (secrets.length > 0) {

@@ -54,9 +54,9 @@ import {
   WORKER_THRESHOLD,
   workersAvailable,
 } from "./eval_pool.ts";
-import { excludedNote, readTraceFiles, strayNote } from "./inputs.ts";
+import { readTraceFiles, strayNote } from "./inputs.ts";
 import { skippedEntriesNote, walkTracePaths } from "../formats/trace_folder.ts";
-import { configFiles, prepareEvalOutputs } from "./eval_outputs.ts";
+import { configFiles, prepareEvalOutputs, singleDocument } from "./eval_outputs.ts";
 import { type Progress, progressLine } from "./progress.ts";
 import {
   CONSOLE_BLOCKS,
@@ -74,10 +74,15 @@ import { RENDER_BATCH, sliceOf } from "./eval_slice.ts";
 import { readingNotes } from "./reading_notes.ts";
 import type { EvalSession, RenderedResult, RenderedSlice, Scored } from "./eval_types.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
+import { GOLD_FOLDER_HELP, walkNotes } from "./eval_gold_folder.ts";
+import { GoldTally } from "./eval_gold_summary.ts";
+import { writeRunScores } from "./eval_bfcl_score.ts";
 
 const HELP = `toolscore eval GOLD TRACE… — score traces against a gold file or a contract
 
-GOLD is a gold file (a list of expected calls) or a contract (JSON, JSONC or YAML).
+GOLD is a gold file (a list of expected calls) or a contract (JSON, JSONC or YAML), or a
+folder of contracts (its index.json's, or every contract file): each trace is then scored
+against the one whose id is its task, its BFCL id up to '#', else its file name's stem.
 TRACE is a trace file in any supported format, a directory (its *.json, *.jsonl and
 *.sse files and .txt/.log streams and MCP logs, sorted; the gold file and the other
 files this run names are left out, files that are not traces skipped with a note, a
@@ -107,14 +112,14 @@ Options:
                            8 MB: a run that then fails leaves it unclosed, and says so)
   -v, --verbose            every metric and every issue (past 50 traces: a line per
                            passing trace too)
-  --explain-divergence     under a BFCL contract (matching bfcl-greedy): say where BFCL's
-                           greedy pairing and toolscore's one-to-one pairing of the same
-                           calls judge a trace differently (--json: metrics.bfcl.optimal_valid)
+  --explain-divergence     BFCL contracts: say where a one-to-one pairing would pass what BFCL's
+                           greedy pairing fails (--json: metrics.bfcl.optimal_valid)
   -q, --quiet              one line per failing or unknown trace (name, score, verdict,
                            first reason) and the summary; past 50 traces the default
                            prints the summary first, then the failing traces
   -j, --jobs N             threads for large runs (default: one per core, used from 12,000
                            files up; 1 = one thread)
+${GOLD_FOLDER_HELP}
 ${
   reportFlagsHelp(
     "sortable table, failing filter, expected vs actual calls side by side",
@@ -135,6 +140,7 @@ Examples:
   toolscore eval gold.json openai_chat.json --format openai --json
   toolscore eval contract.yaml runs/ --junit junit.xml --markdown report.md --html report.html
   cat trace.json | toolscore eval gold.json - --min-score 0.8
+  toolscore eval gold/ results/ --waivers data/bfcl-waivers.json --bfcl-score score/my-model
 `;
 
 function receiptsRequested(values: Record<string, unknown>): boolean {
@@ -185,6 +191,8 @@ class EvalReport {
   readonly strays: string[] = [];
   /** Runs of run files that could not be read (issue 34): reported after the rest, exit 2. */
   readonly inputErrors: string[] = [];
+  /** The gold folder's summary (issue 43); empty when GOLD is a file. */
+  gold = new GoldTally(undefined);
 
   constructor(
     io: CliIO,
@@ -212,6 +220,7 @@ class EvalReport {
       if (this.#quiet && !this.#json) this.#io.stdout(`${traceLine(unknown)}\n`);
     }
     pushAll(this.inputErrors, slice.inputErrors ?? []);
+    this.gold.add(slice.gold);
     if (slice.rows.length === 0) return;
     this.#single = this.#rows.length === 0 ? slice.single : undefined;
     for (const row of slice.rows) {
@@ -255,18 +264,17 @@ class EvalReport {
   finish(single: boolean, gate: GateInfo): number {
     const rows = this.#rows;
     const unknown = this.unknown;
-    const verdict = gateVerdict(this.failed, unknown.length, gate);
+    const verdict = gateVerdict(this.failed - this.gold.waivedFailed, unknown.length, gate);
     const strays = strayNote(this.strays);
     if (strays !== undefined) this.#io.stderr(strays);
     if (this.#json) {
       const errors = this.inputErrors;
       if (
         single && rows.length === 1 && unknown.length === 0 && errors.length === 0 &&
-        !this.started && this.#single !== undefined
+        !this.started && this.#single !== undefined && !this.gold.active
       ) {
         // One trace: its document alone, indented (no name: the command line gave it).
-        const { source: _source, ...doc } = JSON.parse(this.#single);
-        this.#io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+        this.#io.stdout(singleDocument(this.#single));
         return verdict.exit;
       }
       const summary = {
@@ -275,13 +283,14 @@ class EvalReport {
         failed: this.failed,
         ...(unknown.length > 0 ? { unknown: unknown.length } : {}),
         mean_score: rows.length === 0 ? null : rows.reduce((s, r) => s + r.score, 0) / rows.length,
+        ...this.gold.summary(),
       };
       if (!this.started) this.#release();
       const listed = errors.length > 0 ? `,\n"input_errors": ${JSON.stringify(errors)}` : "";
       this.#io.stdout(`\n],\n"summary": ${JSON.stringify(summary)}${listed}}\n`);
       return verdict.exit;
     }
-    const summary = [countLine(rows, unknown.length), verdict.line];
+    const summary = [countLine(rows, unknown.length), ...this.gold.consoleLines(), verdict.line];
     if (this.#quiet) {
       this.#io.stdout(`${summary.join("\n")}\n`);
       return verdict.exit;
@@ -300,14 +309,14 @@ class EvalReport {
       this.#write(bytes);
     });
     if (this.#blocks.length > 0) this.#io.stdout("\n");
-    if (rows.length + unknown.length > 1 || unknown.length > 0) {
+    if (rows.length + unknown.length > 1 || unknown.length > 0 || this.gold.active) {
       const table = formatSummary(rows, this.#io.color);
       if (unknown.length > 0) {
         table.pop();
         pushAll(table, unknown.map(traceLine));
         table.push(summary[0]!);
       }
-      this.#io.stdout(`\n${[...table, verdict.line].join("\n")}\n`);
+      this.#io.stdout(`\n${[...table, ...summary.slice(1, -1), verdict.line].join("\n")}\n`);
     }
     return verdict.exit;
   }
@@ -357,7 +366,7 @@ async function scoreHere(
     if (values["receipt-out"] !== undefined && count > 1) {
       throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
     }
-    readingNotes(batch, io);
+    readingNotes(batch, io, session.folder !== undefined);
     for (const named of batch) {
       const scored = session.score(named);
       if (receipts) kept.push(scored);
@@ -396,8 +405,7 @@ export const evalCommand: Command = {
     const { values } = session;
     // The one folder walk; the run's own gold, contract and configuration files are left out.
     const walk = walkTracePaths(session.tracePaths, { exclude: configFiles(session) });
-    const excluded = excludedNote(walk.excluded);
-    if (excluded !== undefined) io.stderr(excluded);
+    for (const note of walkNotes(session.folder, walk.excluded)) io.stderr(note);
     const skippedNote = skippedEntriesNote(walk.skipped);
     if (skippedNote !== undefined) io.stderr(skippedNote);
     const files = walk.files;
@@ -421,6 +429,7 @@ export const evalCommand: Command = {
     // More files than get blocks are more traces than that: one line each, blocks not rendered.
     session.consoleLines = !json && (quiet || files.length > CONSOLE_BLOCKS);
     const report = new EvalReport(io, { json, quiet, verbose }, collector);
+    report.gold = new GoldTally(session.folder);
     const progress = progressLine(io, "scoring", files.length);
     const jobs = jobsOf(values.jobs);
     const enough = values.jobs === undefined ? WORKER_THRESHOLD : 2 * SLICE;
@@ -482,6 +491,7 @@ export const evalCommand: Command = {
       throw error;
     }
     await writeReports();
+    await writeRunScores(session, report.gold, files, io); // --bfcl-score, with a gold folder
     // Issue 34: a run that could not be read is an input error, after the others were scored.
     for (const message of report.inputErrors) io.stderr(`toolscore: ${clipErrorLine(message)}\n`);
     if (report.inputErrors.length > 0) return EXIT.usage;

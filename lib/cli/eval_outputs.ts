@@ -10,6 +10,8 @@ import { dirname } from "node:path";
 import { UsageError } from "../base/errors.ts";
 import { readyOutputFile, readyOutputFolder, readyReports } from "./output_ready.ts";
 import type { EvalSession } from "./eval_types.ts";
+import { goldFolderFiles } from "./eval_gold_folder.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /**
  * The run's own files: left out of a trace folder that holds them.
@@ -26,6 +28,9 @@ export function configFiles(session: EvalSession): (string | undefined)[] {
     inputs.honesty_config,
     inputs.injected,
     typeof answerFile === "string" ? answerFile : undefined,
+    // A gold folder's index and contracts, and the waivers (issue 43).
+    ...goldFolderFiles(session.folder),
+    typeof session.values.waivers === "string" ? session.values.waivers : undefined,
   ];
 }
 
@@ -54,6 +59,8 @@ export async function prepareEvalOutputs(session: EvalSession, files: string[]):
   await readyReports(values, inputs);
   const receiptOut = values["receipt-out"];
   if (typeof receiptOut === "string") await readyOutputFile(receiptOut, "--receipt-out");
+  const bfclScore = session.folder?.bfclScore;
+  if (bfclScore !== undefined) await readyOutputFolder(bfclScore, "--bfcl-score");
   const receiptDir = values["receipt-dir"];
   if (typeof receiptDir === "string") await readyOutputFolder(receiptDir, "--receipt-dir");
   if (values.receipt === true) {
@@ -62,4 +69,16 @@ export async function prepareEvalOutputs(session: EvalSession, files: string[]):
       await readyOutputFolder(folder, "--receipt");
     }
   }
+}
+
+/**
+ * The `--json` document of a single trace: its result, indented, without
+ * its `source` (the command line named it); 64-bit ids keep their digits.
+ *
+ * @param result The result's JSON text.
+ * @returns The document, with a final newline.
+ */
+export function singleDocument(result: string): string {
+  const { source: _source, ...doc } = parseJsonLossless(result) as Record<string, unknown>;
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }

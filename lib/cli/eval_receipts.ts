@@ -75,7 +75,9 @@ export async function writeReceipts(
       join(dir ?? dirname(s.named.file), receiptFileName(s.named.file, index));
     return { scored: s, index, target };
   });
+  // With a gold folder (issue 43) each receipt names its trace's own contract and bar.
   const inputs = [run.goldPath, ...scored.map((s) => s.named.file), ...Object.values(run.inputs)];
+  for (const s of scored) if (s.gold !== undefined) inputs.push(s.gold.path);
   checkReceiptTargets(plans.map((p) => p.target), inputs);
   // The overwrite rule: an existing file is replaced only when it is a toolscore receipt.
   for (const plan of plans) await checkOutput(plan.target, "receipt", { inputs });
@@ -85,7 +87,7 @@ export async function writeReceipts(
     receipts.push(
       await buildReceipt(plan.scored.result, {
         inputs: {
-          gold: run.goldPath,
+          gold: plan.scored.gold?.path ?? run.goldPath,
           trace: { path: plan.scored.named.file, index: plan.index },
           forbidden: run.inputs.forbidden,
           honesty_config: run.inputs.honesty_config,
@@ -93,7 +95,7 @@ export async function writeReceipts(
         },
         settings: { format: run.settings.format, strict: run.settings.strict },
         finalAnswer: run.options.finalAnswer,
-        minScore: run.bar,
+        minScore: plan.scored.gold?.bar ?? run.bar,
         relativeTo: dirname(plan.target),
         digests,
       }),
@@ -110,7 +112,7 @@ export async function writeReceipts(
     );
     if (outside.length > 0) {
       const root = commonRoot(dirname(plan.target), [
-        run.goldPath,
+        plan.scored.gold?.path ?? run.goldPath,
         plan.scored.named.file,
         ...Object.values(run.inputs).filter((p) => p !== undefined),
       ]);

@@ -27,7 +27,8 @@ import { anyReport, REPORT_VERSION, reportTargets, writeReports } from "./report
 export function recordOf(session: EvalSession, scored: Scored): TraceRecord | undefined {
   const targets = reportTargets(session.values);
   if (!anyReport(targets)) return undefined;
-  return traceRecord(scored.named.name, scored.result, scored.evidence, session.run.bar, {
+  const bar = scored.gold?.bar ?? session.run.bar; // a gold folder's contract sets its own
+  return traceRecord(scored.named.name, scored.result, scored.evidence, bar, {
     detail: targets.html !== undefined,
     maxIssues: session.values.verbose === true ? 50 : 5,
     ...(scored.seconds === undefined ? {} : { seconds: scored.seconds }),

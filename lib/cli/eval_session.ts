@@ -23,6 +23,7 @@ import { finalAnswerOf } from "./honesty_flags.ts";
 import type { NamedTrace } from "./inputs.ts";
 import { anyReport, JUNIT_REPORT_FLAGS, reportTargets } from "./report_flags.ts";
 import type { EvalSession, RenderedResult, Scored } from "./eval_types.ts";
+import { folderBar, goldRowOf, prepareGoldFolder, traceGoldOf } from "./eval_gold_folder.ts";
 
 /** `eval`'s flags. */
 export const FLAGS: FlagSpec = {
@@ -36,6 +37,8 @@ export const FLAGS: FlagSpec = {
   quiet: { type: "boolean", short: "q" },
   "explain-divergence": { type: "boolean" },
   jobs: { type: "string", short: "j" },
+  waivers: { type: "string" },
+  "bfcl-score": { type: "string" },
   ...JUNIT_REPORT_FLAGS,
 };
 
@@ -56,7 +59,8 @@ function expectedText(expected: unknown): string {
 /**
  * One result's `--json` document: `{source, ...result.toJSON(), passed,
  * failed_checks, min_score, evidence}` — `source` the trace's name (`FILE`, `FILE[n]`, as
- * `inspect --json` names it), `trace` the reader's envelope when it said
+ * `inspect --json` names it), `contract` `{id, path}` with a gold folder (issue 43),
+ * `trace` the reader's envelope when it said
  * something (`schemas/result.schema.json`). Byte for byte what
  * `JSON.stringify` of that object prints, but built key by key — twice as
  * fast as one call on the spread object — with the expected calls' text
@@ -66,6 +70,10 @@ function expectedText(expected: unknown): string {
 function resultText(scored: Scored, bar: number): string {
   const doc = scored.result.toJSON();
   let out = `{"source":${JSON.stringify(scored.named.name)}`;
+  // With a gold folder (issue 43): the contract this trace was scored against.
+  if (scored.gold) {
+    out += `,"contract":${JSON.stringify({ id: scored.gold.id, path: scored.gold.path })}`;
+  }
   for (const key in doc) {
     if (
       key === "source" || key === "passed" || key === "failed_checks" || key === "min_score" ||
@@ -138,9 +146,17 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     throw new UsageError("--receipt-out takes one trace; use --receipt-dir for several");
   }
 
-  const expected = await loadExpected(goldPath);
-  if (declaresSchemas(expected)) await loadHeavy(); // ajv checks the arguments against them
-  const contractBar = expectedMinScore(expected);
+  // GOLD a folder of contracts (issue 43): each trace is scored against its own.
+  const folder = await prepareGoldFolder(goldPath, {
+    waivers: stringFlag(flags, "waivers"),
+    bfclScore: stringFlag(flags, "bfcl-score"),
+    flagBar,
+    tracePaths,
+  });
+  const expected = folder?.folder.entries[0]?.expected ?? await loadExpected(goldPath);
+  const allExpected = folder?.folder.entries.map((entry) => entry.expected) ?? expected;
+  if (declaresSchemas(allExpected)) await loadHeavy(); // ajv checks the arguments against them
+  const contractBar = folder !== undefined ? folderBar(folder) : expectedMinScore(expected);
   const bar = flagBar ?? contractBar ?? 0.9;
   const forbiddenPath = stringFlag(flags, "forbidden");
   const forbidden = forbiddenPath !== undefined ? await loadForbidden(forbiddenPath) : undefined;
@@ -177,18 +193,22 @@ export async function prepareEval(args: string[]): Promise<EvalSession> {
     gated: flagBar !== undefined || contractBar !== undefined,
     barSource: flagBar !== undefined ? "flag" : contractBar !== undefined ? "contract" : "default",
     values: flags.values,
+    ...(folder !== undefined ? { folder } : {}),
     score(named: NamedTrace): Scored {
       const started = performance.now();
-      const result = evaluateExpected(expected, named.trace, options);
+      const gold = folder !== undefined ? traceGoldOf(folder, named) : undefined;
+      const traceBar = gold?.bar ?? bar;
+      const result = evaluateExpected(gold?.expected ?? expected, named.trace, options);
       const evidence = evaluationEvidence(result);
       const violations =
         ((result.metrics.policy_metrics as { violation_count?: number } | undefined)
           ?.violation_count ?? 0) +
         ((result.metrics.security_metrics as { secret_count?: number } | undefined)
           ?.secret_count ?? 0);
-      const { passed, failedChecks } = result.verdict(bar, evidence);
+      const { passed, failedChecks } = result.verdict(traceBar, evidence);
       const seconds = (performance.now() - started) / 1000;
-      return { named, result, evidence, passed, failedChecks, violations, seconds };
+      const scored = { named, result, evidence, passed, failedChecks, violations, seconds };
+      return gold !== undefined ? { ...scored, gold } : scored;
     },
     recordOf: reports && ((scored) => reports.recordOf(session, scored)),
   };
@@ -215,7 +235,7 @@ function withReason(row: SummaryRow, scored: Scored, bar: number): SummaryRow {
  * @returns The rendered result.
  */
 export function renderScored(session: EvalSession, scored: Scored, color: boolean): RenderedResult {
-  const { bar } = session.run;
+  const bar = scored.gold?.bar ?? session.run.bar;
   const text = session.values.json === true
     ? resultText(scored, bar)
     : session.consoleLines === true
@@ -227,10 +247,13 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
       explainDivergence: session.values["explain-divergence"] === true,
       color,
     }).join("\n");
+  const row = withReason(summaryRow(scored.named.name, scored.result, scored.passed), scored, bar);
+  const gold = session.folder && goldRowOf(session.folder, scored, row.reason);
   return {
     text,
-    row: withReason(summaryRow(scored.named.name, scored.result, scored.passed), scored, bar),
+    row,
     violations: scored.violations,
     record: session.recordOf?.(scored),
+    ...(gold !== undefined ? { gold } : {}),
   };
 }

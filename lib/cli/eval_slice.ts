@@ -58,12 +58,14 @@ export function sliceOf(
 ): RenderedSlice {
   const rows = new Array(rendered.length);
   const records = [];
+  const gold: NonNullable<RenderedSlice["gold"]> = [];
   let violations = 0;
   for (let i = 0; i < rendered.length; i++) {
     const one = rendered[i]!;
     rows[i] = one.row;
     violations += one.violations;
     if (one.record !== undefined) records.push(one.record);
+    if (one.gold !== undefined) gold.push(one.gold);
   }
   return {
     bytes: rendered.length === 0 ? EMPTY : joinedBytes(rendered, json, color),
@@ -71,6 +73,7 @@ export function sliceOf(
     violations,
     records,
     ...(rendered.length === 1 ? { single: rendered[0]!.text } : {}),
+    ...(gold.length > 0 ? { gold } : {}),
   };
 }
 
@@ -111,6 +114,7 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
   const rows: RenderedSlice["rows"] = [];
   const records: RenderedSlice["records"] = [];
   const notes: string[] = [];
+  const gold: NonNullable<RenderedSlice["gold"]> = [];
   let violations = 0;
   for (const [i, part] of parts.entries()) {
     if (i > 0) {
@@ -121,6 +125,7 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
     at += part.bytes.length;
     pushAll(rows, part.rows);
     pushAll(records, part.records);
+    pushAll(gold, part.gold ?? []);
     violations += part.violations;
   }
   const strays: string[] = [];
@@ -139,6 +144,7 @@ export function joinSlices(slices: readonly RenderedSlice[], json: boolean): Ren
     ...(notes.length > 0 ? { notes } : {}),
     ...(strays.length > 0 ? { strays } : {}),
     ...(unknown.length > 0 ? { unknown } : {}),
+    ...(gold.length > 0 ? { gold } : {}),
   };
 }
 

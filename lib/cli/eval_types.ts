@@ -15,6 +15,7 @@ import type { SummaryRow } from "../report/console.ts";
 import type { TraceRecord } from "../report/trace_record.ts";
 import type { NamedTrace } from "./inputs.ts";
 import type { UnknownTrace } from "./eval_console.ts";
+import type { GoldFolderRun, GoldRow, TraceGold } from "./eval_gold_types.ts";
 
 /** One scored trace. */
 export interface Scored {
@@ -27,6 +28,8 @@ export interface Scored {
   violations: number;
   /** The wall time spent scoring it, in seconds (its JUnit `time`, issue 33). */
   seconds?: number;
+  /** Its own contract and bar, when GOLD is a folder of contracts (issue 43). */
+  gold?: TraceGold;
 }
 
 /** The settings that changed the result, as receipts record them. */
@@ -78,6 +81,8 @@ export interface EvalSession {
    * get blocks): the blocks are not rendered.
    */
   consoleLines?: boolean;
+  /** GOLD as a folder of contracts (issue 43): each trace is scored against its own. */
+  folder?: GoldFolderRun;
 }
 
 /** One trace's report, rendered (so worker threads can send it as plain data). */
@@ -90,6 +95,8 @@ export interface RenderedResult {
   violations: number;
   /** The file reports' record, when one is asked for. */
   record?: TraceRecord;
+  /** Its row of the gold folder's summary (issue 43). */
+  gold?: GoldRow;
 }
 
 /**
@@ -119,6 +126,8 @@ export interface RenderedSlice {
   unknown?: UnknownTrace[];
   /** Runs of run files that could not be read (issue 34), for the command to report. */
   inputErrors?: string[];
+  /** The traces' rows of the gold folder's summary, in order (issue 43). */
+  gold?: GoldRow[];
 }
 
 /** What a worker is asked to do. */

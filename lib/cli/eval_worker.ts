@@ -68,7 +68,7 @@ export async function scoreSlice(
     if (read.stray === true) strays.push(read.file);
     if (read.error !== undefined) unknown.push(unknownOf(read.file, read.error));
     const batch = read.traces;
-    readingNotes(batch, noteIO);
+    readingNotes(batch, noteIO, ready.folder !== undefined);
     for (const named of batch) out.push(renderScored(ready, ready.score(named), color));
     if (out.length >= RENDER_BATCH) {
       parts.push(sliceOf(out, json, color));

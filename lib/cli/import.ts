@@ -1,13 +1,15 @@
 /**
  * `toolscore import BENCHMARK …`: public benchmarks' task files as contracts.
  * This module is the dispatcher; each benchmark's subcommand is its own
- * module (`import_bfcl.ts`), registered in {@linkcode IMPORTERS}.
+ * module (`import_bfcl.ts`, `import_tau2.ts`), registered in
+ * {@linkcode IMPORTERS}.
  *
  * @module
  */
 
 import { UsageError } from "../base/errors.ts";
 import type { CliIO, Command } from "./command.ts";
+import { IMPORT_TAU2_HELP, importTau2 } from "./import_tau2.ts";
 
 /** One benchmark importer: its one-line summary and its command. */
 export interface ImporterEntry {
@@ -45,6 +47,11 @@ export const IMPORTERS: Record<string, ImporterEntry> = {
                         otherwise refused)`,
     run: async (args, io) => (await import("./import_bfcl.ts")).importBfcl(args, io),
   },
+  tau2: {
+    summary: "τ²-bench tasks → one contract per task (τ²'s action check)",
+    help: IMPORT_TAU2_HELP.trimEnd(),
+    run: (args, io) => importTau2(args, io),
+  },
 };
 
 function help(): string {
@@ -64,13 +71,14 @@ Exit codes: 0 written, 2 usage or input error (nothing written),
 
 Examples:
   toolscore import bfcl BFCL_v4_simple_python.json possible_answer/BFCL_v4_simple_python.json -o contracts/
+  toolscore import tau2 data/tau2/domains/airline/tasks.json -o contracts/airline --domain airline
 `;
 }
 
 /** `toolscore import`. */
 export const importCommand: Command = {
   name: "import",
-  summary: "import a public benchmark's tasks as contracts (bfcl)",
+  summary: "import a public benchmark's tasks as contracts (bfcl, tau2)",
   help: help(),
   run(args: string[], io: CliIO): Promise<number> {
     const [sub, ...rest] = args;

@@ -16,8 +16,9 @@ import type { NamedTrace } from "./inputs.ts";
  *
  * @param batch The traces of one file.
  * @param io Where to write.
+ * @param ownContracts GOLD is a folder of contracts (issue 43): each task has its own, no warning.
  */
-export function readingNotes(batch: readonly NamedTrace[], io: CliIO): void {
+export function readingNotes(batch: readonly NamedTrace[], io: CliIO, ownContracts = false): void {
   for (const { name, trace } of batch) {
     for (const note of trace.notes ?? []) io.stderr(`note: ${name}: ${note}\n`);
     for (const skip of trace.skipped ?? []) {
@@ -29,11 +30,12 @@ export function readingNotes(batch: readonly NamedTrace[], io: CliIO): void {
     }
   }
   const tasks = [...new Set(batch.flatMap(({ trace }) => trace.run ? [trace.run.task] : []))];
-  if (tasks.length > 1) {
+  if (tasks.length > 1 && !ownContracts) {
     const shown = tasks.length <= 5 ? tasks.join(", ") : `${tasks.slice(0, 5).join(", ")}, …`;
     io.stderr(
       `warning: ${batch[0]?.file} holds runs of ${tasks.length} different tasks (${shown}), ` +
-        "all scored against the one expected file; score each task against its own gold or contract\n",
+        "all scored against the one expected file; score each task against its own contract " +
+        "(GOLD a folder of contracts)\n",
     );
   }
 }

@@ -7,6 +7,15 @@
  *   the score (the Hungarian pairing of `lib/scoring/pairing.ts`). Importers
  *   add the modes their benchmark's checker uses; each mode is listed in
  *   {@linkcode MATCHING_MODES} and documented here.
+ * - `matching: "non-consuming"` (issue 44, τ²-bench's action check): each
+ *   required call is matched by the first actual call that satisfies it, and
+ *   one actual call may satisfy several required calls; the tool name must
+ *   be equal, the actor is not compared, and the expected call's
+ *   `metadata.compare_args` names the compared arguments
+ *   (`lib/scoring/non_consuming.ts` has the rules). The matches are reported
+ *   in `metrics.matching` and decide `pass: "tau2-actions"`; the composite
+ *   score keeps the one-to-one pairing, so it stays comparable with every
+ *   other contract's.
  * - `matching: "bfcl-greedy"` (BFCL, issue 43): BFCL's checker decides the
  *   verdict under `pass: "exact"` or `pass: "any-call"` — the count first,
  *   then the required calls in file order, each taking the first call not
@@ -38,7 +47,7 @@ import { clipEcho } from "../base/clip_input.ts";
  * assert.equal(MATCHING_MODES[0], "optimal");
  * ```
  */
-export const MATCHING_MODES = ["optimal", "bfcl-greedy"] as const;
+export const MATCHING_MODES = ["optimal", "non-consuming", "bfcl-greedy"] as const;
 
 /** How a contract pairs its required calls with the actual calls. */
 export type MatchingMode = typeof MATCHING_MODES[number];
@@ -57,6 +66,7 @@ export type MatchingMode = typeof MATCHING_MODES[number];
  * import assert from "node:assert/strict";
  *
  * assert.equal(matchingFromJson(undefined), "optimal");
+ * assert.equal(matchingFromJson("non-consuming"), "non-consuming");
  * assert.throws(() => matchingFromJson("greedy"), /matching: must be one of "optimal"/);
  * ```
  */

@@ -267,6 +267,9 @@ export function contractFromMapping(data: unknown): Contract {
     matching: matchingFromJson(data.matching),
     source: sourceFromJson(data.source),
   });
+  if (contract.pass.kind === "tau2-actions" && contract.matching !== "non-consuming") {
+    throw new InputError('"tau2-actions" needs matching: "non-consuming" (add it)', "pass");
+  }
   // Too many combinations fails here, where loadContract() can name the file, not when scoring.
   if (contract.combinationCount > MAX_COMBINATIONS) contract.expansions();
   return contract;

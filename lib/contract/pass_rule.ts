@@ -21,6 +21,12 @@
  *   notion of an acceptable argument (`$normalize: "bfcl"`).
  * - `any-call`: pass when the trace has at least one call, whatever it is
  *   (BFCL's `live_relevance`: the output decodes to a function call).
+ * - `tau2-actions` (issue 44, τ²-bench's action reward): pass only when every
+ *   required call is matched under `matching: "non-consuming"` (which the
+ *   contract must declare). Neither the score nor the evidence checks are
+ *   consulted. It equals τ²'s recorded reward only for a task whose
+ *   `reward_basis` is `["ACTION"]`; for the others it is the action checks
+ *   alone, and the result says so (`metrics.matching.note`).
  *
  * A gold file (no contract) gets the default rule.
  *
@@ -76,7 +82,28 @@ export type PassRule =
   | { readonly kind: "checks"; readonly checks: readonly string[] }
   | { readonly kind: "score" }
   | { readonly kind: "exact" }
+  | { readonly kind: "tau2-actions" }
   | { readonly kind: "any-call" };
+
+/**
+ * Whether a rule reads the score: `exact`, `tau2-actions` and `any-call` do not.
+ *
+ * @param rule The rule.
+ * @returns `true` when the score must reach the bar.
+ *
+ * @example Usage
+ * ```ts
+ * import { DEFAULT_PASS_RULE, ruleReadsScore } from "./pass_rule.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(ruleReadsScore(DEFAULT_PASS_RULE), true);
+ * assert.equal(ruleReadsScore({ kind: "tau2-actions" }), false);
+ * assert.equal(ruleReadsScore({ kind: "any-call" }), false);
+ * ```
+ */
+export function ruleReadsScore(rule: PassRule): boolean {
+  return rule.kind !== "exact" && rule.kind !== "tau2-actions" && rule.kind !== "any-call";
+}
 
 /**
  * The default rule: the score and {@linkcode DEFAULT_PASS_CHECKS}.
@@ -95,8 +122,8 @@ export const DEFAULT_PASS_RULE: PassRule = Object.freeze({
 });
 
 /**
- * Read a contract's `pass` value: absent, `"score"`, `"exact"` or
- * `{checks: [...]}`.
+ * Read a contract's `pass` value: absent, `"score"`, `"exact"`,
+ * `"tau2-actions"` or `{checks: [...]}`.
  *
  * @param value The parsed value (`undefined` when the key is absent).
  * @param path The JSON path, for errors.
@@ -117,10 +144,13 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
   if (value === undefined) return DEFAULT_PASS_RULE;
   if (value === "score") return { kind: "score" };
   if (value === "exact") return { kind: "exact" };
+  if (value === "tau2-actions") return { kind: "tau2-actions" };
   if (value === "any-call") return { kind: "any-call" };
   if (!isJsonObject(value)) {
     throw new InputError(
-      `must be "score", "exact", "any-call" or {checks: [...]}, got ${describeJson(value)}`,
+      `must be "score", "exact", "tau2-actions", "any-call" or {checks: [...]}, got ${
+        describeJson(value)
+      }`,
       path,
     );
   }
@@ -168,7 +198,7 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
  */
 export function passRuleToJson(
   rule: PassRule,
-): "score" | "exact" | "any-call" | { checks: string[] } {
+): "score" | "exact" | "tau2-actions" | "any-call" | { checks: string[] } {
   return rule.kind === "checks" ? { checks: [...rule.checks] } : rule.kind;
 }
 

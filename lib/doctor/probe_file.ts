@@ -18,7 +18,10 @@
  * lists keyed by server name. `expect_text` is a string or a `$` matcher
  * (the contracts' matchers) on the joined text; `expect_structured` a value
  * with `$` matchers, compared as contracts compare arguments (same keys; use
- * `{$any: true}` for a part not to check).
+ * `{$any: true}` for a part not to check). The MCP SDK reads a server's
+ * numbers as doubles, so an integer past 2^53 in `expect_structured` is
+ * compared as its nearest double (issue 42); in `args` it is sent with its
+ * digits.
  *
  * @module
  */
@@ -27,6 +30,7 @@ import { InputError } from "../base/errors.ts";
 import { readDocument } from "../base/load.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { matcherFromJson } from "../scoring/matcher_json.ts";
+import { numberText } from "../base/lossless_json.ts";
 
 /** What a probe asks: a tool call, a resource read or a prompt. */
 export type ProbeKind = "tool" | "resource" | "prompt";
@@ -144,7 +148,10 @@ function probeOf(value: unknown, where: string): Probe {
   };
   if (text !== undefined) probe.expectText = matcherFromJson(text, `${where}.expect_text`);
   if (value.expect_structured !== undefined) {
-    probe.expectStructured = matcherFromJson(value.expect_structured, `${where}.expect_structured`);
+    probe.expectStructured = matcherFromJson(
+      asDoubles(value.expect_structured),
+      `${where}.expect_structured`,
+    );
   }
   if (typeof timeout === "number") probe.timeoutS = timeout;
   return probe;
@@ -201,6 +208,24 @@ export async function readProbeFile(path: string): Promise<Probe[] | Record<stri
   const out: Record<string, Probe[]> = {};
   for (const [name, list] of Object.entries(value)) {
     out[name] = probesFromJson(list, `${path}: ${name}`);
+  }
+  return out;
+}
+
+// Kept number literals (64-bit integers read as their digits) as the doubles the SDK reads.
+function asDoubles(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asDoubles);
+  const digits = numberText(value);
+  if (digits !== undefined) return Number(digits);
+  if (!isJsonObject(value)) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, {
+      value: asDoubles(value[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

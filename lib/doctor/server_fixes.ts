@@ -13,6 +13,7 @@ import { BASE_ENV_NAMES, readEnv } from "../mcp/server_env.ts";
 import { shellLine } from "../mcp/command_line.ts";
 import { MARKER_VARIABLE } from "../mcp/process_sweep.ts";
 import type { DoctorTerms } from "./terms.ts";
+import { maxMessageBytes, sizeText } from "../base/read_limits.ts";
 
 // Launchers that may download the server on first use.
 const DOWNLOADERS = new Set(["npx", "npx.cmd", "uvx", "bunx", "pnpx", "pnpm", "yarn", "pipx"]);
@@ -81,6 +82,10 @@ export function fixFor(
       if (isRemoteSpec(spec)) {
         return `check that ${where} is an MCP endpoint and reachable, or raise ${terms.timeout}`;
       }
+      if (/still writing one line to stdout/.test(error.message)) {
+        return `raise ${terms.timeout} for a server whose answers are this large and slow ` +
+          "(and TOOLSCORE_MAX_MESSAGE_MIB past the message limit), or make them smaller";
+      }
       const downloads = DOWNLOADERS.has(basename(spec.command[0]!));
       return `check that \`${where}\` serves MCP on stdio; if it is only slow to start` +
         `${downloads ? " (a first download can be slow)" : ""}, raise ${terms.timeout}` +
@@ -122,6 +127,14 @@ export function fixFor(
       if (/over several lines \(pretty-printed/.test(error.message)) {
         return "write each message as one line of JSON followed by a newline " +
           "(JSON.stringify(message), without indentation)";
+      }
+      if (/\(the MCP message limit; set TOOLSCORE_MAX_MESSAGE_MIB/.test(error.message)) {
+        // Issue 42: over the cap is not "not MCP"; say which setting raises it.
+        return `if the server means to send messages that big, raise the limit: ` +
+          `TOOLSCORE_MAX_MESSAGE_MIB=${
+            Math.max(128, 2 * Math.ceil(maxMessageBytes() / (1024 * 1024)))
+          } (MiB, now ${sizeText(maxMessageBytes())}; deno needs --allow-env for it); ` +
+          "else make its answers smaller (page long lists with nextCursor)";
       }
       if (/answered in plain HTTP, not TLS/.test(error.message)) {
         return "use http:// in the URL (or serve TLS on that port)";

@@ -29,6 +29,7 @@ import { contractFromMapping } from "../contract/parse.ts";
 import { splitOptional } from "../contract/split.ts";
 import { withContractBar } from "./result_bar.ts";
 import { isUserCall, scoringCalls, scoringExpected } from "../scoring/actors.ts";
+import { matchingMetrics } from "./matching_metrics.ts";
 import { bfclVerdictOf } from "./bfcl_contract.ts";
 
 /** Options for {@linkcode evaluateContract}. */
@@ -209,7 +210,13 @@ export function evaluateContract(
       honesty: options.honesty,
       baseDir: options.baseDir,
       scoredCalls: bestScored,
-      extraMetrics: { contract_metrics: contractMetrics, ...bfcl },
+      // Issue 44: a matching mode other than the default reports what it matched; issue 43:
+      // under bfcl-greedy, BFCL's verdict.
+      extraMetrics: {
+        contract_metrics: contractMetrics,
+        ...matchingMetrics(parsed, winner.calls, trace.calls, trace.metadata),
+        ...bfcl,
+      },
       pass: parsed.pass,
     }),
     parsed.minScore,

@@ -13,3 +13,4 @@ export * from "./gold.ts";
 export * from "./issues.ts";
 export * from "./result_bar.ts";
 export * from "./pass_verdict.ts";
+export * from "./contract_folder.ts";

@@ -12,9 +12,13 @@
  *
  * `failedChecks` lists the rule's checks whose status is `fail`, in evidence
  * order; under `exact` it is `["exact"]` when the calls are not an exact
- * match (`["any-call"]` under `any-call` with no call). It never says
- * "below bar": the score is beside it. When the contract's matching is
- * `bfcl-greedy`, both rules take BFCL's verdict (`metrics.bfcl`).
+ * match, and under `tau2-actions` (issue 44) `["tau2-actions"]` when some
+ * required call was not matched under the non-consuming matching
+ * (`metrics.matching.matches`, computed again when absent) or the τ²
+ * simulation ended early (`metrics.matching.ended_early`); `["any-call"]`
+ * under `any-call` with no call. It never says "below bar": the score is
+ * beside it. When the contract's matching is `bfcl-greedy`, `exact` and
+ * `any-call` take BFCL's verdict (`metrics.bfcl`).
  *
  * @module
  */
@@ -22,6 +26,7 @@
 import { evaluationEvidence, type Evidence, type EvidenceSource } from "../checks/evidence.ts";
 import { DEFAULT_PASS_RULE, type PassRule } from "../contract/pass_rule.ts";
 import { meetsBar } from "../scoring/score.ts";
+import { nonConsumingMatches } from "../scoring/non_consuming.ts";
 
 /** What {@linkcode passVerdict} reads: an `EvaluationResult` has all of it. */
 export interface PassSource extends EvidenceSource {
@@ -139,6 +144,11 @@ export function passVerdict(
     const check = rule.kind === "exact" ? "exact" : "any-call";
     return { passed: exact, failedChecks: exact ? [] : [check] };
   }
+  if (rule.kind === "tau2-actions") {
+    const early = (source.metrics.matching as { ended_early?: string } | undefined)?.ended_early;
+    const all = early === undefined && actionMatches(source).every((match) => match !== null);
+    return { passed: all, failedChecks: all ? [] : ["tau2-actions"] };
+  }
   const scoreOk = meetsBar(source.score, minScore);
   if (rule.kind === "score" || rule.checks.length === 0) {
     return { passed: scoreOk, failedChecks: [] };
@@ -148,4 +158,15 @@ export function passVerdict(
     .filter((check) => check.status === "fail" && rule.checks.includes(check.check))
     .map((check) => check.check);
   return { passed: scoreOk && failedChecks.length === 0, failedChecks };
+}
+
+// The non-consuming matches of an evaluation: its `metrics.matching` block, else computed.
+function actionMatches(source: EvidenceSource): readonly (number | null)[] {
+  const block = source.metrics.matching as
+    | { mode?: string; matches?: { actual: number | null }[] }
+    | undefined;
+  if (block?.mode === "non-consuming" && Array.isArray(block.matches)) {
+    return block.matches.map((match) => match.actual);
+  }
+  return nonConsumingMatches(source.goldCalls, source.traceCalls);
 }

@@ -45,6 +45,7 @@ import {
 } from "./record.ts";
 import { recordFromReceiptFile } from "./receipt.ts";
 import type { RecordSource, RunRecord } from "./schema.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** Options for {@linkcode exportRecords} and {@linkcode iterateRecords}. */
 export interface ExportRecordsOptions {
@@ -129,7 +130,7 @@ async function firstRow(path: string): Promise<{ found: boolean; value: unknown 
     for (const { text } of block) {
       if (text.trim() === "") continue;
       try {
-        return { found: true, value: JSON.parse(text) };
+        return { found: true, value: parseJsonLossless(text) };
       } catch {
         return { found: true, value: undefined };
       }

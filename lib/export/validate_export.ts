@@ -18,6 +18,7 @@ import {
 } from "./schema.ts";
 import { validateRecordAsync } from "./validate.ts";
 import { manifestPathOf } from "./write.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** One problem found in an export. */
 export interface ExportProblem {
@@ -89,7 +90,7 @@ export async function validateExport(
     count++;
     let record: unknown;
     try {
-      record = JSON.parse(text);
+      record = parseJsonLossless(text);
       checkJsonLimits(record);
     } catch (error) {
       return Promise.resolve([`not valid JSON (${(error as Error).message})`]);

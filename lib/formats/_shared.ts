@@ -15,6 +15,7 @@ import {
   type Trace,
   type Usage,
 } from "../scoring/calls.ts";
+import { numberText, parseJsonLossless } from "../base/lossless_json.ts";
 
 // Whether a character code may be white space to String.prototype.trim (or the text is empty:
 // NaN): control characters and space, NBSP, and everything from U+1680 on (checked in full).
@@ -49,7 +50,7 @@ export function parseArgumentText(
 ): Pick<ToolCall, "args" | "rawArgs" | "argsError"> {
   if (mayBeSpace(raw.charCodeAt(0)) && raw.trim() === "") return { args: {} };
   try {
-    const parsed = JSON.parse(raw);
+    const parsed = parseJsonLossless(raw);
     checkParsed(raw, parsed); // too deep or 1e400: kept as arguments that did not parse
     if (isJsonObject(parsed)) return { args: parsed };
     return {
@@ -83,7 +84,7 @@ export function setArgs(call: ToolCall, raw: unknown): void {
   if (typeof raw === "string" && raw.charCodeAt(0) === 123) {
     let value: unknown;
     try {
-      value = JSON.parse(raw);
+      value = parseJsonLossless(raw);
       checkParsed(raw, value);
     } catch {
       value = undefined; // parsed again below, for the error message
@@ -112,7 +113,7 @@ export function resultFromText(text: string): unknown {
     if (head !== "{" && head !== "[") return text;
   }
   try {
-    const value = JSON.parse(text);
+    const value = parseJsonLossless(text);
     checkParsed(text, value); // past the limits it stays text
     return value;
   } catch {
@@ -162,16 +163,18 @@ export function attachExtras(call: ToolCall, item: JsonObject): void {
   if (cost !== undefined && cost >= 0) call.costUsd = cost;
 }
 
-/** A finite number, or `undefined`. */
+/** A finite number (a number literal kept as its digits counts as its nearest double), or `undefined`. */
 export function finiteNumber(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  const text = numberText(value);
+  return text === undefined ? undefined : Number(text);
 }
 
-/** A provider id (string or number) as a string. */
+/** A provider id (string or number, a 64-bit one by its digits) as a string. */
 export function idOf(value: unknown): string | undefined {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return undefined;
+  return numberText(value);
 }
 
 /**

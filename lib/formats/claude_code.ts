@@ -33,7 +33,11 @@
  * - Neither a session id nor a `system` or `result` message is needed: a
  *   list of `{type, parent_tool_use_id, message}` messages reads (issue 34),
  *   also when a `message` has no `role` but its content is text or typed
- *   blocks (the message's `type` says whose it is).
+ *   blocks (the message's `type` says whose it is); so does a session of
+ *   Claude Code on the web as its sessions API serves it (`{loglines:
+ *   [{type, timestamp, message}]}`, what `claude-code-transcripts` saves),
+ *   found on a real file (issue 34). An early `result` message (`{type,
+ *   cost_usd, duration_ms, result}`, no `subtype` or `session_id`) is one too.
  * - Other lines (`system`, `stream_event`, `summary`, hooks…) are skipped;
  *   so are lines of a JSONL file that are not typed objects (a stray string
  *   or number) when the typed lines are a Claude Code session.
@@ -90,8 +94,11 @@ export function isClaudeCodeMessage(value: unknown): value is JsonObject {
       (typeof content === "string" || Array.isArray(content));
   }
   if (value.type === "result") {
-    return typeof value.subtype === "string" &&
-      (typeof value.session_id === "string" || typeof value.result === "string");
+    const text = typeof value.result === "string";
+    // Issue 34: an early Claude Code result, `{type, cost_usd, duration_ms, result}`, names no
+    // subtype or session (the claude-code-action's saved execution file).
+    return (typeof value.subtype === "string" && (typeof value.session_id === "string" || text)) ||
+      (text && typeof value.duration_ms === "number");
   }
   return value.type === "system" && value.subtype === "init" &&
     typeof value.session_id === "string";
@@ -154,6 +161,8 @@ function documentMessages(value: unknown): unknown[] | undefined {
     ? value
     : isJsonObject(value) && Array.isArray(value.messages)
     ? value.messages
+    : isJsonObject(value) && Array.isArray(value.loglines) // a Claude Code on the web session
+    ? value.loglines
     : undefined;
   if (list === undefined || list.length === 0) return undefined;
   return list.every(isClaudeCodeLine) && list.some(isClaudeCodeMessage) ? list : undefined;

@@ -203,6 +203,7 @@ function tracesOfRunFile(
     const where = `${source}: ${entry.path}`;
     const inner = format === "tau-bench" || format === "tau2-bench" ? "auto" : format;
     try {
+      if (entry.failure !== undefined) throw new InputError(entry.failure, where);
       if (!Array.isArray(entry.transcript)) {
         throw new InputError(
           `expected the run's messages as a list, got ${describeJson(entry.transcript)}`,

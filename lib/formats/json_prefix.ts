@@ -12,6 +12,7 @@
  */
 
 import { isJsonObject } from "../scoring/calls.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** The complete part of a cut JSON text, and where the cut fell. */
 export interface JsonPrefix {
@@ -141,7 +142,7 @@ export function completePrefix(text: string): JsonPrefix | undefined {
   const openPath = stack.slice(0, -1).map((f) => (f.kind === "{" ? f.key ?? "" : f.index));
   try {
     return {
-      value: JSON.parse(text.slice(0, safeAt) + closers),
+      value: parseJsonLossless(text.slice(0, safeAt) + closers),
       cut: stack.length > 0,
       openPath,
     };

@@ -8,6 +8,7 @@
 import { InputError } from "../base/errors.ts";
 import { parseDocument } from "../base/load.ts";
 import { checkJsonLimits } from "../base/json_limits.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** One parsed JSONL line and its 1-based number. */
 export interface JsonlRow {
@@ -29,7 +30,7 @@ export function parseJsonl(text: string, source: string): JsonlRow[] {
     if (row.trim() === "") continue;
     let value: unknown;
     try {
-      value = JSON.parse(row);
+      value = parseJsonLossless(row);
     } catch {
       throw lineError(row, source, line);
     }

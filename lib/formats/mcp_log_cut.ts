@@ -18,6 +18,7 @@
 
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { completePrefix, memberWhole } from "./json_prefix.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** What a cut log message still shows. */
 export interface McpCut {
@@ -74,7 +75,7 @@ export function cutLogMessage(text: string): { message: JsonObject; cut: McpCut 
   const message: JsonObject = { ...prefix.value };
   if (message.id === undefined) {
     const id = LAST_ID.exec(end);
-    if (id !== null) message.id = JSON.parse(id[1] as string);
+    if (id !== null) message.id = parseJsonLossless(id[1] as string);
   }
   const flag = LAST_FLAG.exec(end);
   const cut: McpCut = {

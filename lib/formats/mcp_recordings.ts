@@ -37,6 +37,7 @@ import { checkJsonLimits } from "../base/json_limits.ts";
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
 import { cutInString, cutLogMessage, type McpCut } from "./mcp_log_cut.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** One JSON-RPC message of a recording, with where it was and its context. */
 export interface McpEntry {
@@ -123,7 +124,7 @@ function proxyMessage(line: JsonObject): unknown {
     let inner = line[key];
     if (typeof inner === "string" && inner.trimStart().startsWith("{")) {
       try {
-        inner = JSON.parse(inner);
+        inner = parseJsonLossless(inner);
         checkJsonLimits(inner); // past the input limits it is not a message
       } catch {
         continue;
@@ -315,7 +316,7 @@ export function logTextEntries(text: string, source: string): McpEntry[] {
     let cut: McpCut | undefined;
     try {
       const json = length === 0 ? rest : rest.slice(0, length);
-      message = JSON.parse(json);
+      message = parseJsonLossless(json);
       cut = cutInString(message, json);
     } catch {
       const read = cutLogMessage(rest);

@@ -40,6 +40,7 @@
 import { isJsonObject, type JsonObject, type ToolCall } from "../scoring/calls.ts";
 import { makeTrace, setArgs } from "./_shared.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 const FENCES = ["```mswea_bash_command", "```bash"];
 const SUBMIT = ["COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"];
@@ -145,7 +146,7 @@ function observation(text: string): Observation {
   const trimmed = text.trim();
   if (trimmed.startsWith("{")) {
     try {
-      const parsed = JSON.parse(trimmed);
+      const parsed = parseJsonLossless(trimmed);
       if (isJsonObject(parsed) && typeof parsed.returncode === "number") {
         const output = typeof parsed.output === "string"
           ? parsed.output

@@ -5,7 +5,9 @@
  * - `tau-bench`: τ-bench results and historical trajectories, a list of
  *   `{task_id, reward, info, traj, trial?}` where `traj` is the chat
  *   transcript (read by the detector, OpenAI messages in the published
- *   files), or one such record on its own (issue 34).
+ *   files), or one such record on its own (issue 34). A record τ-bench
+ *   wrote for a run that raised (`info.error`, an empty `traj`) is that
+ *   run's input error, not a run of no calls (issue 34).
  * - `tau2-bench`: τ²-bench results, `{"simulations": [{task_id, trial,
  *   messages, reward_info}]}`, where an assistant message's `tool_calls` are
  *   `{id, name, arguments, requestor}` and a `role: "tool"` message carries
@@ -22,7 +24,10 @@
  *
  * A run's task and trial go to `trace.run` (the CLI names it
  * `FILE[task#trial]`), and a recorded `reward` to
- * `trace.metadata.recorded_reward`: it never replaces the score.
+ * `trace.metadata.recorded_reward`: it never replaces the score. A τ²
+ * simulation's `termination_reason` (an enum name: lower-case letters and
+ * `_`, at most 40) goes to `trace.metadata.termination_reason` (issue 44: τ² gives reward 0 to a
+ * simulation that did not end by `agent_stop` or `user_stop`).
  *
  * @module
  */
@@ -36,6 +41,7 @@ import {
   type TraceRun,
 } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { clipEcho } from "../base/clip_input.ts";
 import {
   attachTextResult,
   FinalAnswer,
@@ -58,6 +64,10 @@ export interface RunEntry {
   path: string;
   /** The recorded reward, if any. */
   reward?: number;
+  /** Why the run holds nothing to read: the harness recorded it as failed (issue 34). */
+  failure?: string;
+  /** How a τ² simulation ended (`termination_reason`), if recorded. */
+  termination?: string;
 }
 
 /** A run file found in a document. */
@@ -69,6 +79,8 @@ export interface RunFile {
 }
 
 const TRANSCRIPT_KEYS = ["messages", "traj", "trajectory"] as const;
+// A τ² termination reason is an enum name (`user_stop`, `max_steps`…); other text is not kept.
+const ENDING = /^[a-z][a-z_]{0,39}$/;
 // What makes a generic list item a run: one of these beside its transcript.
 const RUN_KEYS = ["task_id", "task", "instance_id", "id", "trial", "reward"];
 
@@ -137,6 +149,9 @@ export function findRunFile(value: unknown): RunFile | undefined {
         transcript: sim.messages,
         path: `simulations[${i}].messages`,
         ...rewardOf(isJsonObject(sim.reward_info) ? sim.reward_info.reward : sim.reward),
+        ...(typeof sim.termination_reason === "string" && ENDING.test(sim.termination_reason)
+          ? { termination: sim.termination_reason }
+          : {}),
       })),
     };
   }
@@ -171,6 +186,20 @@ function tauRun(record: JsonObject, path: string): RunEntry {
     transcript: record.traj,
     path,
     ...rewardOf(record.reward),
+    ...tauFailure(record),
+  };
+}
+
+// τ-bench keeps a run that raised as `{reward: 0, info: {error, traceback}, traj: []}` (its
+// run.py): no transcript, so that run's input error, never an agent that made no call.
+function tauFailure(record: JsonObject): { failure?: string } {
+  const info = record.info;
+  if (!isJsonObject(info) || typeof info.error !== "string") return {};
+  if (!Array.isArray(record.traj) || record.traj.length > 0) return {};
+  return {
+    failure: `the run raised before any message was kept (info.error: ${
+      JSON.stringify(clipEcho(info.error))
+    }), so there is nothing to score; rerun that task or leave the record out`,
   };
 }
 
@@ -267,6 +296,7 @@ export function finishRun(trace: Trace, entry: RunEntry, kind: RunFileFormat): T
   const metadata: JsonObject = { ...(trace.metadata ?? {}), task_id: entry.run.task };
   if (entry.run.trial !== undefined) metadata.trial = entry.run.trial;
   if (entry.reward !== undefined) metadata.recorded_reward = entry.reward;
+  if (entry.termination !== undefined) metadata.termination_reason = entry.termination;
   out.metadata = metadata;
   return out;
 }

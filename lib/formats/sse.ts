@@ -10,6 +10,7 @@
 import { checkJsonLimits } from "../base/json_limits.ts";
 import { isJsonObject } from "../scoring/calls.ts";
 import { InputError } from "../base/errors.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 const FIELD = /^(event|data|id|retry)(:|$)/;
 
@@ -78,7 +79,7 @@ export function sseEvents(text: string, source: string): unknown[] {
     if (payload.trim() === "[DONE]") return;
     let value: unknown;
     try {
-      value = JSON.parse(payload);
+      value = parseJsonLossless(payload);
     } catch (error) {
       throw new InputError(
         `the data of this SSE event is not JSON (${(error as Error).message}); ` +

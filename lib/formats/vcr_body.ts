@@ -26,6 +26,7 @@ import { fflateModule } from "../base/_lazy.ts";
 import { checkJsonLimits } from "../base/json_limits.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { eventStreamEvents } from "./vcr_eventstream.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 /** The most bytes a recorded body inflates to. */
 export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
@@ -181,7 +182,7 @@ export function decodeBody(side: Record<string, unknown>, where: string): unknow
   if (text === undefined || text.trim() === "") return undefined;
   if (looksLikeSse(text)) return sseEvents(text, `${where}.body`);
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJsonLossless(text);
     checkJsonLimits(value, `${where}.body`);
     return value;
   } catch (error) {
@@ -197,7 +198,7 @@ function jsonLinesOf(text: string, where: string): unknown[] | undefined {
   const values: unknown[] = [];
   for (const line of lines) {
     try {
-      values.push(JSON.parse(line));
+      values.push(parseJsonLossless(line));
     } catch {
       return undefined;
     }

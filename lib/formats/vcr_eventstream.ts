@@ -15,6 +15,7 @@
  */
 
 import { isJsonObject, type JsonObject } from "../scoring/calls.ts";
+import { parseJsonLossless } from "../base/lossless_json.ts";
 
 const MAX_FRAMES = 100_000;
 
@@ -66,7 +67,7 @@ export function eventStreamEvents(bytes: Uint8Array): JsonObject[] | undefined {
     );
     let value: unknown;
     try {
-      value = payload.trim() === "" ? {} : JSON.parse(payload);
+      value = payload.trim() === "" ? {} : parseJsonLossless(payload);
     } catch {
       return undefined;
     }
@@ -140,7 +141,7 @@ export function mergeConverseStream(events: readonly unknown[]): JsonObject | un
     if (block.use !== undefined) {
       let input: unknown = {};
       try {
-        input = block.input === "" ? {} : JSON.parse(block.input);
+        input = block.input === "" ? {} : parseJsonLossless(block.input);
       } catch {
         input = block.input; // kept as text: the call's arguments did not parse
       }

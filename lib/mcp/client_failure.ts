@@ -8,6 +8,7 @@
  */
 
 import { oversizedMessage } from "./message_limit.ts";
+import { maxMessageBytes, sizeText } from "../base/read_limits.ts";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
@@ -448,12 +449,13 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
   const stderr = (local?.stderrTail ?? []).map((line) => redact(line, secrets));
   const noise = (local?.stdoutNoise ?? []).map((line) => redact(line, secrets));
   const left = leftBehindNote(local?.leftBehind);
-  const notes =
+  const notes = unfinishedNote(local?.unfinishedLine ?? 0, code === REQUEST_TIMEOUT) +
     (noise.length > 0
       ? `; it wrote ${
         local!.stdoutNoiseCount
       } non-JSON line(s) to stdout (log to stderr instead), e.g. ${JSON.stringify(noise[0])}`
-      : "") + (left ? `; ${left.detail}${left.fix ? `: ${left.fix}` : ""}` : "");
+      : "") +
+    (left ? `; ${left.detail}${left.fix ? `: ${left.fix}` : ""}` : "");
   if (code === REQUEST_TIMEOUT && !exitedOnItsOwn) {
     return new McpServerError(
       context.deadline ? "deadline" : "timeout",
@@ -479,4 +481,14 @@ export async function failure(context: FailureContext): Promise<McpServerError> 
     `${step} failed: ${redact(messageOf(error), secrets)} (${describeServer(spec)})${notes}`,
     { cause: error, stderr, leftBehind },
   );
+}
+
+// A line the server was still writing (no newline yet) when the wait ended or it exited: not
+// "non-JSON" (issue 42). A valid 300 MB answer that trickles in ends here at the timeout.
+function unfinishedNote(characters: number, timedOut: boolean): string {
+  if (characters === 0) return "";
+  const size = characters.toLocaleString("en-US");
+  return `; it was still writing one line to stdout (${size} characters, no newline yet${
+    timedOut ? ", when the timeout came: a slow large answer needs a longer timeout" : ""
+  }; one message may be up to ${sizeText(maxMessageBytes())}, TOOLSCORE_MAX_MESSAGE_MIB)`;
 }

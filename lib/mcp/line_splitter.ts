@@ -137,3 +137,62 @@ export function lineTooLong(limit: number): string {
 export function clip(line: string): string {
   return line.length > 500 ? `${line.slice(0, 500)}…` : line;
 }
+
+/**
+ * Read a stream line by line with {@linkcode LineSplitter}: each ended line
+ * that is not blank goes to `onLine` (without a trailing `\r`), `onOverflow`
+ * is called once when a line passes `limit`, and the last line, when the
+ * stream ended without its newline, is returned, not passed on. A read that
+ * fails (cancelled on close, a broken pipe) ends the reading quietly: the
+ * process's exit says why.
+ *
+ * @param reader The stream's reader (released at the end).
+ * @param limit The most bytes kept of one line.
+ * @param onLine Called with each line.
+ * @param onOverflow Called once when a line is longer than the limit.
+ * @returns The unfinished last line, or `undefined` when the stream ended on a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { readLines } from "./line_splitter.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const lines: string[] = [];
+ * const stream = new Blob(["a\r\n\nb\n{\"cut"]).stream();
+ * const rest = await readLines(stream.getReader(), 100, (line) => lines.push(line), () => {});
+ * assert.deepEqual(lines, ["a", "b"]);
+ * assert.equal(rest, '{"cut');
+ * ```
+ */
+export async function readLines(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+  onLine: (line: string) => void,
+  onOverflow: () => void,
+): Promise<string | undefined> {
+  const emit = (line: string) => {
+    const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (trimmed.trim() !== "") onLine(trimmed);
+  };
+  const lines = new LineSplitter(limit);
+  let told = false;
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const line of lines.push(value)) emit(line);
+      if (lines.overflowed && !told) {
+        told = true;
+        onOverflow();
+      }
+    }
+  } catch {
+    // Cancelled on close, or the pipe broke: the exit status says why.
+  } finally {
+    reader.releaseLock();
+  }
+  const last = lines.end();
+  if (last === undefined) return undefined;
+  const trimmed = last.endsWith("\r") ? last.slice(0, -1) : last;
+  return trimmed.trim() === "" ? undefined : trimmed;
+}

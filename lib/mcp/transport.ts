@@ -22,7 +22,7 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import { findMarkedProcesses, killProcesses, MARKER_VARIABLE } from "./process_sweep.ts";
 import type { LeftBehind, MarkedProcess } from "./server_error.ts";
 import { groupKill, signalGroup, within } from "./process_group.ts";
-import { clip, LineSplitter, lineTooLong, STDERR_LINE_BYTES } from "./line_splitter.ts";
+import { clip, lineTooLong, readLines, STDERR_LINE_BYTES } from "./line_splitter.ts";
 import { maxMessageBytes } from "../base/read_limits.ts";
 
 /** Options for {@linkcode DenoCommandTransport}. */
@@ -106,6 +106,7 @@ export class DenoCommandTransport implements Transport {
   #noise: string[] = [];
   #noiseCount = 0;
   #oversized: string | undefined;
+  #unfinished = 0;
   #marker = `${MARKER_VARIABLE}=${crypto.randomUUID()}`;
   #exit?: ChildExit;
   #leftBehind: LeftBehind | null = null;
@@ -175,6 +176,11 @@ export class DenoCommandTransport implements Transport {
   /** Why the server was stopped for a line past the message limit, if it was. */
   get oversized(): string | undefined {
     return this.#oversized;
+  }
+
+  /** The characters of a last stdout line that had no newline when reading ended (0: none). */
+  get unfinishedLine(): number {
+    return this.#unfinished;
   }
 
   /** The first lines on stdout that were not JSON-RPC (a banner, or a server logging to stdout). */
@@ -416,30 +422,16 @@ export class DenoCommandTransport implements Transport {
     onLine: (line: string) => void,
     stdout: boolean,
   ): Promise<void> {
-    const emit = (line: string) => {
-      const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
-      if (trimmed.trim() !== "") onLine(trimmed);
-    };
     const limit = stdout ? maxMessageBytes() : STDERR_LINE_BYTES;
-    const lines = new LineSplitter(limit);
-    try {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        for (const line of lines.push(value)) emit(line);
-        if (lines.overflowed && stdout && this.#oversized === undefined) {
-          this.#oversized = lineTooLong(limit);
-          this.onerror?.(new Error(this.#oversized));
-          void this.kill();
-        }
-      }
-      const last = lines.end();
-      if (last !== undefined) emit(last);
-    } catch {
-      // Cancelled on close, or the pipe broke: the exit status says why.
-    } finally {
-      reader.releaseLock();
-    }
+    const unfinished = await readLines(reader, limit, onLine, () => {
+      if (!stdout || this.#oversized !== undefined) return;
+      this.#oversized = lineTooLong(limit);
+      this.onerror?.(new Error(this.#oversized));
+      void this.kill();
+    });
+    // Cut off before its newline (a timeout, an exit): unfinished, not "non-JSON" (issue 42).
+    if (unfinished !== undefined && stdout) this.#unfinished = unfinished.length;
+    else if (unfinished !== undefined) onLine(unfinished);
   }
 }
 

@@ -9,6 +9,8 @@
 
 import { maxOf, pushAll } from "../base/arrays.ts";
 import { chosenAlternatives, type ContractBlock, type FindingsBlock } from "./result_blocks.ts";
+import { ruleReadsScore } from "../contract/pass_rule.ts";
+import { matchingLines, matchingReason } from "./matching_lines.ts";
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { Evidence } from "../checks/evidence.ts";
 import { formatEvidence } from "../checks/evidence_format.ts";
@@ -108,7 +110,7 @@ export function formatResult(
   const bar = passBarOf(result, options.bar);
   const { passed, failedChecks } = result.verdict(bar, evidence);
   const why =
-    failedChecks.length > 0 && (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
+    failedChecks.length > 0 && (meetsBar(result.score, bar) || !ruleReadsScore(result.passRule))
       ? `failed ${failedChecks.join(", ")}${bfclReasonIn(result.metrics)}`
       : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
@@ -157,6 +159,7 @@ export function formatResult(
       }`,
     );
   }
+  pushAll(lines, matchingLines(result));
 
   const { shown, total } = summarizeIssues(result, {
     limit: options.verbose ? Infinity : options.maxIssues ?? 5,
@@ -240,7 +243,8 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
     requiredCalls: m.required_call_recall,
     passed,
     ...(passed ? {} : {
-      reason: bfclReason(m) ?? summarizeIssues(result, { limit: 1 }).shown[0]?.message,
+      reason: bfclReason(m) ?? matchingReason(result) ??
+        summarizeIssues(result, { limit: 1 }).shown[0]?.message,
     }),
   };
 }

@@ -13,6 +13,7 @@
  */
 
 import { chosenAlternatives, type ContractBlock, type FindingsBlock } from "./result_blocks.ts";
+import { ruleReadsScore } from "../contract/pass_rule.ts";
 import type { EvaluationResult } from "../evaluate/evaluate.ts";
 import type { Evidence, EvidenceCoverage } from "../checks/evidence.ts";
 import type { CheckJson, EvidenceCounts } from "../checks/evidence_state.ts";
@@ -307,8 +308,9 @@ export function traceRecord(
     grade: result.grade,
     passed,
     bar,
-    verdict: passed ? "pass" : failedChecks.length > 0 &&
-        (meetsBar(result.score, bar) || result.passRule.kind !== "checks")
+    verdict: passed
+      ? "pass"
+      : failedChecks.length > 0 && (meetsBar(result.score, bar) || !ruleReadsScore(result.passRule))
       ? "failed checks"
       : "below bar",
     failedChecks,

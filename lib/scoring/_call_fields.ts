@@ -7,10 +7,12 @@
  * @module
  */
 
+import { isNumberText } from "../base/lossless_json.ts";
 import { isMalformedKind } from "./malformed.ts";
 
 /**
- * Whether a value is a plain JSON object (not an array, not null).
+ * Whether a value is a plain JSON object (not an array, not null, not a
+ * number literal kept as its digits, which is a null-prototype object).
  *
  * @param value Any value.
  * @returns `true` for a plain object.
@@ -27,7 +29,8 @@ import { isMalformedKind } from "./malformed.ts";
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  if (prototype === Object.prototype) return true;
+  return prototype === null && !isNumberText(value);
 }
 
 // What fieldValid() accepts, in words, for the error message.

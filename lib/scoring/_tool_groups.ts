@@ -153,7 +153,8 @@ function goldSide(indexes: number[], expected: ToolCall[]): GoldSide {
   const goldKind = goldValue.map((value) =>
     typeof value === "string"
       ? (mayTrim(value) ? PADDED_TEXT : TEXT)
-      : typeof value === "object" && value !== null || typeof value === "undefined"
+      : typeof value === "object" && value !== null || typeof value === "undefined" ||
+          typeof value === "number" && !Number.isSafeInteger(value) // may equal a kept literal
       ? VALUE
       : PRIMITIVE
   );

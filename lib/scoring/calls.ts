@@ -15,6 +15,7 @@
 
 import { clipEcho } from "../base/clip_input.ts";
 import { InputError } from "../base/errors.ts";
+import { isNumberText } from "../base/lossless_json.ts";
 
 import { joinPath } from "../base/json_pointer.ts";
 import { type MalformedKind, namelessError } from "./malformed.ts";
@@ -451,6 +452,7 @@ export function describeJson(value: unknown): string {
   }
   if (typeof value === "string") return "a string";
   if (typeof value === "number") return `the number ${value}`;
+  if (isNumberText(value)) return `the number ${clipEcho(value.rawJSON)}`;
   if (typeof value === "boolean") return `${value}`;
   return typeof value;
 }

@@ -8,6 +8,7 @@
 
 import { describeJson, isJsonObject } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
+import { nearestDouble } from "../base/exact_number.ts";
 import { type Matcher, plainJson as plain } from "./matcher.ts";
 import { compare } from "./value_compare.ts";
 import { compileUserPattern, type UserPattern } from "../base/user_regex.ts";
@@ -161,7 +162,8 @@ function checkTolerance(name: string, value: unknown): number {
 
 /**
  * Matches a number within `max(rel·|expected|, abs)` of the expected one;
- * booleans never match. `{"$approx": n, "$rel": r, "$abs": a}` in JSON.
+ * booleans never match. A number a double cannot hold (kept as its digits)
+ * is compared as its nearest double, on either side. `{"$approx": n, "$rel": r, "$abs": a}` in JSON.
  *
  * @example Usage
  * ```ts
@@ -206,8 +208,11 @@ export class Approx implements Matcher {
    * @returns `true` when within tolerance.
    */
   matches(actual: unknown, _strict?: boolean): boolean {
-    if (typeof actual !== "number" || !Number.isFinite(actual)) return false;
-    return Math.abs(actual - this.value) <= Math.max(this.rel * Math.abs(this.value), this.abs);
+    // A kept literal (a number a double cannot hold, issue 42) counts as its nearest double:
+    // a tolerance is a statement about closeness, where the last digits do not matter.
+    const value = nearestDouble(actual);
+    if (value === undefined || !Number.isFinite(value)) return false;
+    return Math.abs(value - this.value) <= Math.max(this.rel * Math.abs(this.value), this.abs);
   }
 
   /**

@@ -15,6 +15,7 @@
 import { describeJson, isJsonObject, joinPath } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
 import { clipEcho } from "../base/clip_input.ts";
+import { nearestDouble } from "../base/exact_number.ts";
 import type { Matcher } from "./matcher.ts";
 import { ANY, Approx, Contains, Eq, OneOf, Regex } from "./matcher_classes.ts";
 import { IsType, type JsonTypeName } from "./type_matcher.ts";
@@ -193,7 +194,7 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
           return oneOf;
         }
       case "$approx":
-        return new Approx(argument as number, {
+        return new Approx((nearestDouble(argument) ?? argument) as number, {
           rel: value.$rel === undefined ? undefined : value.$rel as number,
           abs: value.$abs === undefined ? undefined : value.$abs as number,
         });

@@ -37,6 +37,10 @@
  * - In lenient comparison a boolean never equals a number (`true` ≠ `1`):
  *   only strings are loosened (surrounding whitespace is ignored).
  * - {@linkcode ANY} matches any value that is present (not `undefined`).
+ * - Integers a double cannot hold (64-bit ids), read as their digits, compare
+ *   digit for digit in both modes (`value_compare.ts`, issue 42); `$type`
+ *   judges them by their digits (`integer` when there is no fraction),
+ *   `$approx` by their nearest double. There are no range operators.
  *
  * @module
  */

@@ -6,6 +6,8 @@
 
 import { describeJson, isJsonObject } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
+import { isWholeNumber } from "../base/exact_number.ts";
+import { isNumberText } from "../base/lossless_json.ts";
 import type { Matcher } from "./matcher.ts";
 
 /** The JSON type names `$type` accepts. */
@@ -44,9 +46,10 @@ function jsonTypeMatches(name: JsonTypeName, actual: unknown): boolean {
     case "string":
       return typeof actual === "string";
     case "number":
-      return typeof actual === "number" && Number.isFinite(actual);
+      return typeof actual === "number" ? Number.isFinite(actual) : isNumberText(actual);
     case "integer":
-      return typeof actual === "number" && Number.isInteger(actual);
+      // A kept literal (issue 42) is judged by its digits: 12345678901234567890 is an integer.
+      return isWholeNumber(actual);
     case "boolean":
       return typeof actual === "boolean";
     case "null":
@@ -74,7 +77,8 @@ function checkTypeName(name: unknown): JsonTypeName {
 
 /**
  * Matches a value of one of the JSON types (`integer` = a finite number
- * without a fraction). `{"$type": "string"}` or `{"$type": ["integer", "null"]}` in JSON.
+ * without a fraction; a number literal a double cannot hold, kept as its
+ * digits, is a `number`, and an `integer` when its digits have no fraction). `{"$type": "string"}` or `{"$type": ["integer", "null"]}` in JSON.
  *
  * @example Usage
  * ```ts

@@ -26,6 +26,7 @@
 
 import { checkJsonLimits } from "../../base/json_limits.ts";
 import { isJsonObject, type JsonObject } from "../../scoring/calls.ts";
+import { parseJsonLossless } from "../../base/lossless_json.ts";
 
 /** What a Braintrust span records. */
 export interface BraintrustSpan {
@@ -42,7 +43,7 @@ export interface BraintrustSpan {
 function parse(value: unknown): unknown {
   if (typeof value !== "string") return value;
   try {
-    const parsed = JSON.parse(value);
+    const parsed = parseJsonLossless(value);
     checkJsonLimits(parsed); // past the input limits it is not read
     return parsed;
   } catch {

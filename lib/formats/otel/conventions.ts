@@ -48,6 +48,7 @@ import { InputError } from "../../base/errors.ts";
 import { idOf, resultFromText, setArgs } from "../_shared.ts";
 import type { Span } from "./spans.ts";
 import { braintrustMessages, braintrustSpan } from "./braintrust.ts";
+import { parseJsonLossless } from "../../base/lossless_json.ts";
 
 /** A tool result seen in a model span's input. */
 export interface SeenResult {
@@ -76,7 +77,7 @@ function json(value: unknown): unknown {
   const head = value.trimStart()[0];
   if (head !== "{" && head !== "[") return value;
   try {
-    const parsed = JSON.parse(value);
+    const parsed = parseJsonLossless(value);
     checkJsonLimits(parsed); // past the input limits it stays text
     return parsed;
   } catch {
@@ -201,7 +202,7 @@ function executionResult(span: Span): unknown {
   if (typeof entity === "string" && a["gen_ai.tool.call.result"] === undefined) {
     // OpenLLMetry writes the return value as JSON (a string result is quoted).
     try {
-      const parsed = JSON.parse(entity);
+      const parsed = parseJsonLossless(entity);
       checkJsonLimits(parsed); // past the input limits it stays text
       return parsed;
     } catch {

@@ -12,6 +12,7 @@ import { addUsage } from "../_shared.ts";
 import { unflatten } from "./conventions.ts";
 import type { Span } from "./spans.ts";
 import { braintrustOutputText, braintrustSpan } from "./braintrust.ts";
+import { parseJsonLossless } from "../../base/lossless_json.ts";
 
 const INFERENCE = new Set(["chat", "text_completion", "generate_content"]);
 
@@ -112,7 +113,7 @@ export function traceModel(spans: readonly Span[]): string | undefined {
 function parse(value: unknown): unknown {
   if (typeof value !== "string") return value;
   try {
-    const parsed = JSON.parse(value);
+    const parsed = parseJsonLossless(value);
     checkJsonLimits(parsed); // past the input limits it is not read
     return parsed;
   } catch {

@@ -9,6 +9,7 @@
 
 import { isJsonObject, type JsonObject } from "../../scoring/calls.ts";
 import { idOf } from "../_shared.ts";
+import { numberText } from "../../base/lossless_json.ts";
 
 /** A span, whichever way it was written. */
 export interface Span {
@@ -91,6 +92,8 @@ export function decodeAttributes(attributes: unknown): JsonObject {
 function nanos(value: unknown): bigint | undefined {
   try {
     if (typeof value === "string" && /^\d+$/.test(value)) return BigInt(value);
+    const digits = numberText(value); // nanoseconds written as a number, kept exact (issue 42)
+    if (digits !== undefined && /^\d+$/.test(digits)) return BigInt(digits);
     if (typeof value === "number" && Number.isFinite(value)) return BigInt(Math.round(value));
     if (Array.isArray(value) && value.length === 2 && value.every((n) => typeof n === "number")) {
       return BigInt(value[0] as number) * 1_000_000_000n + BigInt(value[1] as number);
