@@ -74,6 +74,12 @@ function required<K extends keyof HeavyModules>(key: K): HeavyModules[K] | undef
       jsonc: () => require("jsonc-parser") as HeavyModules["jsonc"],
       yaml: () => require("js-yaml") as HeavyModules["yaml"],
       fflate: () => require("fflate") as HeavyModules["fflate"],
+      lezer: () =>
+        ({
+          python: require("@lezer/python").parser,
+          java: require("@lezer/java").parser,
+          javascript: require("@lezer/javascript").parser,
+        }) as HeavyModules["lezer"],
     }[key]() as HeavyModules[K];
     REQUIRED[key] = loaded;
     return loaded;
@@ -141,4 +147,23 @@ export function yamlModule(): HeavyModules["yaml"] {
  */
 export function fflateModule(): HeavyModules["fflate"] {
   return modules("fflate", "fflate");
+}
+
+/**
+ * The Python, Java and JavaScript parsers of lezer, for BFCL's call strings.
+ *
+ * @returns The parsers.
+ * @throws {NotLoadedError} When they are not loaded yet.
+ *
+ * @example Usage
+ * ```ts
+ * import "./_heavy.ts";
+ * import { lezerParsers } from "./_lazy.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lezerParsers().python.parse("f(a=1)").topNode.name, "Script");
+ * ```
+ */
+export function lezerParsers(): HeavyModules["lezer"] {
+  return modules("lezer", "@lezer/python, @lezer/java and @lezer/javascript");
 }

@@ -42,6 +42,7 @@ import { mergeStream } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
 import { findToolContent } from "./tool_content.ts";
+import { bfclTracesFromText } from "./bfcl.ts";
 import {
   isJsonText,
   jsonLines,
@@ -342,6 +343,11 @@ export function tracesFromText(
     // Remembered, so evaluating it does not read the trace again as a call list.
     return [remember(checked(mcpTraceFromLogText(text, source), undefined, source))];
   }
+  // Issue 43: BFCL result lines, parsed with int versus float kept (bfcl.ts).
+  const bfcl = format === "auto" || format === "bfcl"
+    ? bfclTracesFromText(text, source, format === "bfcl")
+    : undefined;
+  if (bfcl !== undefined) return bfcl.map(remember);
   if (source.toLowerCase().endsWith(".jsonl")) {
     const rows = parseJsonl(text, source);
     if (rows.length === 0) throw new InputError("no traces: the file has no JSON lines", source);

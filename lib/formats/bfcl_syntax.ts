@@ -1,0 +1,77 @@
+/**
+ * What the BFCL call-string decoders share (private to the `bfcl` reader):
+ * the children of a lezer node, the first syntax error of a tree, and the
+ * nesting bound. Values may nest at most {@linkcode MAX_DEPTH} levels, as
+ * CPython's parser allows 200 nested brackets: a deeper text is a decode
+ * error found by a scan before lezer sees it (lezer takes seconds on
+ * hundreds of thousands of nested brackets).
+ *
+ * @module
+ */
+
+import type { SyntaxNode, Tree } from "@lezer/common";
+import { BfclDecodeError } from "./bfcl_python_literals.ts";
+
+/** How deep values may nest before the decoder stops (the input controls it). */
+export const MAX_DEPTH = 200;
+
+const PUNCTUATION = new Set(["(", ")", "[", "]", "{", "}", ",", ":", "Comment"]);
+
+/** The children of a node that carry meaning (no punctuation or comments). */
+export function parts(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
+    if (!PUNCTUATION.has(child.name)) out.push(child);
+  }
+  return out;
+}
+
+/** Every child of a node, punctuation and comments too. */
+export function children(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) out.push(child);
+  return out;
+}
+
+/**
+ * The first syntax error in a lezer tree, as a 1-based column, or `undefined`.
+ *
+ * @param tree The tree.
+ * @param offset Characters the parsed text has before the model's own text.
+ * @returns The column, or `undefined` when the tree has no error.
+ */
+export function errorColumn(tree: Tree, offset = 0): number | undefined {
+  let at: number | undefined;
+  tree.iterate({
+    enter(node) {
+      if (at !== undefined) return false;
+      if (node.type.isError) at = Math.max(1, node.from - offset + 1);
+    },
+  });
+  return at;
+}
+
+/**
+ * Refuse a text whose brackets nest deeper than {@linkcode MAX_DEPTH}
+ * (outside quoted strings, read roughly: `'`, `"` and backquotes with
+ * backslash escapes).
+ *
+ * @param text The call string.
+ * @throws {BfclDecodeError} When it nests too deep.
+ */
+export function checkNesting(text: string): void {
+  let depth = 0;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== "") {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+    } else if (ch === "'" || ch === '"' || ch === "`") quote = ch;
+    else if (ch === "(" || ch === "[" || ch === "{") {
+      if (++depth > MAX_DEPTH) {
+        throw new BfclDecodeError(`nested deeper than ${MAX_DEPTH} levels (column ${i + 1})`);
+      }
+    } else if (ch === ")" || ch === "]" || ch === "}") depth--;
+  }
+}
