@@ -11,9 +11,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import * as yaml from "js-yaml";
 import * as jsonc from "jsonc-parser";
 import * as fflate from "fflate";
-import { parser as python } from "@lezer/python";
-import { parser as java } from "@lezer/java";
-import { parser as javascript } from "@lezer/javascript";
+import { lezer } from "./_lezer.ts";
 import { heavySlot } from "./_heavy_slot.ts";
 
-heavySlot.modules = { Ajv, Ajv2020, jsonc, yaml, fflate, lezer: { python, java, javascript } };
+heavySlot.modules = { Ajv, Ajv2020, jsonc, yaml, fflate, lezer };

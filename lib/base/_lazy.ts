@@ -20,6 +20,7 @@
 import type { Ajv } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { type HeavyModules, heavySlot } from "./_heavy_slot.ts";
+import { hideEnv, restoreEnv } from "./_env_quiet.ts";
 
 export type { HeavyModules };
 
@@ -74,12 +75,18 @@ function required<K extends keyof HeavyModules>(key: K): HeavyModules[K] | undef
       jsonc: () => require("jsonc-parser") as HeavyModules["jsonc"],
       yaml: () => require("js-yaml") as HeavyModules["yaml"],
       fflate: () => require("fflate") as HeavyModules["fflate"],
-      lezer: () =>
-        ({
-          python: require("@lezer/python").parser,
-          java: require("@lezer/java").parser,
-          javascript: require("@lezer/javascript").parser,
-        }) as HeavyModules["lezer"],
+      lezer: () => {
+        hideEnv(); // @lezer/lr reads process.env.LOG when it loads
+        try {
+          return {
+            python: require("@lezer/python").parser,
+            java: require("@lezer/java").parser,
+            javascript: require("@lezer/javascript").parser,
+          } as HeavyModules["lezer"];
+        } finally {
+          restoreEnv();
+        }
+      },
     }[key]() as HeavyModules[K];
     REQUIRED[key] = loaded;
     return loaded;

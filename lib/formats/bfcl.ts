@@ -160,7 +160,12 @@ function decodeItem(item: unknown, index: number): BfclCall {
         `item ${index}'s arguments are not JSON: ${(error as Error).message}`,
       );
     }
-    checkJsonLimits(args, `result[${index}].${name}`);
+    try {
+      checkJsonLimits(args, `result[${index}].${name}`);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      throw new BfclDecodeError(error.message);
+    }
   }
   if (!isJsonObject(args)) {
     throw wrongFormat(`item ${index}'s arguments are ${describeJson(args)}, not an object`);
