@@ -161,6 +161,11 @@ Deno.test("readBfcl() decodes a JavaScript call as BFCL does: source text, one p
     opts: "{a: 1}",
   });
   assert.equal(trace.metadata?.bfcl_language, "javascript");
+  // A bare identifier or `true` is BFCL's None key; `undefined`, `false` and literals are dropped.
+  assert.deepEqual(
+    readBfcl({ id: "javascript_1", result: "[f(undefined, false, 5, ctx, a=1)]" }).calls[0]?.args,
+    { null: "ctx", a: "1" },
+  );
   // Two calls are a sequence expression, not a call, for BFCL's JavaScript parser.
   const two = readBfcl({ id: "javascript_3", result: "[f(a=1), g(b=2)]" });
   assert.equal(two.calls.length, 0);

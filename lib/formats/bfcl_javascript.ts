@@ -12,8 +12,9 @@
  *   call (its callee as written); none: the output is not in call format
  *   (so `[f(a=1), g(b=2)]`, a sequence, is not a call for BFCL either).
  * - Only `name=value` arguments are named; a bare identifier or `true`
- *   argument is kept under the key `null` (BFCL's `None`); other positional
- *   arguments are dropped. A repeated name fails.
+ *   argument is kept under the key `null` (BFCL's `None`, as `json.dumps`
+ *   writes it); other positional arguments are dropped. A repeated name
+ *   fails (two positional ones too).
  * - Every value is its source text, as BFCL's JavaScript checker expects,
  *   with one pair of enclosing `"…"` or `'…'` quotes cut (escapes as
  *   written): `5`, `true`, `[1, 2]`, `{k: 1}` stay as written.
@@ -48,7 +49,9 @@ function args(list: SyntaxNode, source: string): Record<string, unknown> {
       if (kids.length < 3 || kids[1]!.name !== "Equals") continue;
       put(text(kids[0]!), unquoted(text(kids[2]!)));
     } else if (
-      arg.name === "VariableName" || (arg.name === "BooleanLiteral" && text(arg) === "true")
+      // tree-sitter's identifier and true; its `undefined` is a node of its own, not an identifier.
+      (arg.name === "VariableName" && text(arg) !== "undefined") ||
+      (arg.name === "BooleanLiteral" && text(arg) === "true")
     ) put("null", text(arg));
   }
   return out;

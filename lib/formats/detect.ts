@@ -246,7 +246,8 @@ function readOne(value: unknown, source: string, format: "auto" | FormatName): T
  * content is an error; a genuine plain chat gets a note saying so.
  */
 function checked(trace: Trace, value: unknown, source: string): Trace {
-  if (trace.calls.length > 0) return trace;
+  // Issue 43: a bfcl trace of 0 calls always carries its own note (decode_error or no call).
+  if (trace.calls.length > 0 || trace.format === "bfcl") return trace;
   const content = findToolContent(value);
   if (content !== undefined) {
     throw new InputError(
