@@ -57,6 +57,12 @@ Deno.test("readBfcl() reads a Python call string the way BFCL's resolve_ast_by_t
   assert.deepEqual(readBfcl({ id: "simple_python_1", result: "[f(a=1, a=2)]" }).calls[0]?.args, {
     a: 2,
   });
+  // Subscripts are the text BFCL joins; a call without keywords is what ast.unparse writes.
+  assert.deepEqual(
+    readBfcl({ id: "simple_python_1", result: "[f(a=x[1:2], b=x[1, 2], c=g(*y, k[::2]))]" })
+      .calls[0]?.args,
+    { a: "x[1:2]", b: "x[(1, 2)]", c: "g(*y, k[::2])" },
+  );
   // A quoted call is a string once BFCL has added the brackets: not a call.
   const quoted = readBfcl({ id: "simple_python_1", result: "'f(a=1)'" });
   assert.match(String(quoted.metadata?.decode_error), /not a call/);
