@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { bfclLanguage, bfclTracesFromText, readBfcl } from "../lib/formats/bfcl.ts";
 import { tracesFromText } from "../lib/formats/detect.ts";
 import { floatRepr, strRepr } from "../lib/formats/bfcl_python_literals.ts";
-import { numberFromText, numberKind } from "../lib/base/lossless_json.ts";
+import { numberFromText, numberKind, parseJsonLossless } from "../lib/base/lossless_json.ts";
 import { InputError } from "../lib/base/errors.ts";
 import type { Trace } from "../lib/scoring/calls.ts";
 
@@ -277,6 +277,41 @@ Deno.test("bfclTracesFromText() leaves other files alone, and names a bad line w
     },
   );
   assert.deepEqual(traces.map((t) => t.run?.task), ["a", "b"]);
+});
+
+Deno.test("readBfcl() agrees with BFCL's own decoder on every Python vector (CPython, scripts/bfcl_decode_vectors.py)", () => {
+  const lines = Deno.readTextFileSync("testdata/bfcl_decoder/python_vectors.jsonl").trim().split(
+    "\n",
+  );
+  assert.ok(lines.length >= 3000);
+  const tally = { decoded: 0, error: 0, unsupported: 0 };
+  for (const line of lines) {
+    const vector = parseJsonLossless(line, { keep: "float-text" }) as {
+      id: string;
+      result: string;
+      decoded?: Record<string, unknown>[];
+      error?: true;
+      unsupported?: true;
+    };
+    const trace = readBfcl({ id: vector.id, result: vector.result });
+    const where = `${vector.id}: ${vector.result}`;
+    if (vector.error) {
+      tally.error++;
+      assert.equal(trace.calls.length, 0, where);
+      assert.equal(typeof trace.metadata?.decode_error, "string", where);
+    } else if (vector.unsupported) {
+      tally.unsupported++;
+      assert.ok(trace.calls.some((call) => call.argsError !== undefined), where);
+    } else {
+      tally.decoded++;
+      const calls = trace.calls.map((call) => ({ [call.tool]: call.args }));
+      assert.equal(JSON.stringify(calls), JSON.stringify(vector.decoded), where);
+    }
+  }
+  assert.ok(
+    tally.decoded > 500 && tally.error > 500 && tally.unsupported > 10,
+    JSON.stringify(tally),
+  );
 });
 
 // --- Properties ---
