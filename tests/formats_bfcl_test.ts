@@ -145,6 +145,12 @@ Deno.test("readBfcl() decodes a Java call as BFCL does: every value text", () =>
     null: "ctx",
     a: "1",
   });
+  // tree-sitter-java reads '…' of any length as a character literal: BFCL decodes it.
+  assert.deepEqual(
+    readBfcl({ id: "simple_java_3", result: "[Db.ref(monitor='dbMonitor', c='x', s=\"it's\")]" })
+      .calls[0]?.args,
+    { monitor: "dbMonitor", c: "x", s: "it's" },
+  );
   const bad = readBfcl({ id: "simple_java_1", result: '[f(params={"a": "1"})]' });
   assert.equal(bad.calls.length, 0);
   assert.match(String(bad.metadata?.decode_error), /Error parsing java/);

@@ -52,6 +52,7 @@ import { documentReader, type FormatReader } from "./reader.ts";
 import { type BfclCall, BfclDecodeError, decodePythonCalls } from "./bfcl_python.ts";
 import { decodeJavaCalls } from "./bfcl_java.ts";
 import { decodeJavascriptCalls } from "./bfcl_javascript.ts";
+import { stripChars } from "./bfcl_syntax.ts";
 
 /** The language a prompting model's call string is decoded in. */
 export type BfclLanguage = "python" | "java" | "javascript";
@@ -137,7 +138,7 @@ function decodeText(text: string, language: BfclLanguage): BfclCall[] {
   if (text.length > MAX_CALL_TEXT) {
     throw new BfclDecodeError(`a call string longer than ${sizeText(MAX_CALL_TEXT)}; not decoded`);
   }
-  let wrapped = text.replace(/^[`\n ]+|[`\n ]+$/g, "");
+  let wrapped = stripChars(text, "`\n ");
   if (!wrapped.startsWith("[")) wrapped = `[${wrapped}`;
   if (!wrapped.endsWith("]")) wrapped = `${wrapped}]`;
   if (language === "python") return decodePythonCalls(wrapped);

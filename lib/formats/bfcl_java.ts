@@ -23,17 +23,18 @@
  *   fails, as it does in BFCL.
  *
  * lezer's Java grammar differs from tree-sitter's in a few corners: it
- * rejects class literals (`String.class`) and statements at the top level
- * (the text is parsed inside a method body here), and its error recovery is
- * not tree-sitter's: any error node is a decode error.
+ * rejects class literals (`String.class`), character literals of more than
+ * one character (handed to it as strings here: tree-sitter reads them) and
+ * statements at the top level (the text is parsed inside a method body
+ * here), and its error recovery is not tree-sitter's: any syntax error is a
+ * decode error (tree-sitter may insert a missing token without an `ERROR`).
  *
  * @module
  */
 
 import type { SyntaxNode } from "@lezer/common";
-import { lezerParsers } from "../base/_lazy.ts";
 import { BfclDecodeError } from "./bfcl_python_literals.ts";
-import { checkNesting, children, errorColumn, MAX_DEPTH } from "./bfcl_syntax.ts";
+import { checkNesting, children, MAX_DEPTH, parseStrict } from "./bfcl_syntax.ts";
 import type { BfclCall } from "./bfcl_python.ts";
 
 const PREFIX = "class BfclCall { void call() {\n";
@@ -116,6 +117,71 @@ class JavaDecoder {
 }
 
 /**
+ * tree-sitter-java reads `'…'` of any length as a character literal
+ * (`repeat1` in its grammar), so BFCL decodes `monitor='dbMonitor'` as
+ * `dbMonitor`; lezer's Java grammar takes one character only. Such a literal
+ * is handed to lezer as a string literal of the same length (quotes swapped,
+ * an inner unescaped `"` made `'`); values are read from the original text.
+ */
+function charLiteralsAsStrings(code: string): string {
+  let out = "";
+  let i = 0;
+  while (i < code.length) {
+    const ch = code[i]!;
+    if (ch === '"' || (ch === "/" && (code[i + 1] === "/" || code[i + 1] === "*"))) {
+      const end = ch === '"'
+        ? skipString(code, i)
+        : code[i + 1] === "/"
+        ? lineEnd(code, i)
+        : blockEnd(code, i);
+      out += code.slice(i, end);
+      i = end;
+      continue;
+    }
+    if (ch !== "'") {
+      out += ch;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let body = "";
+    while (j < code.length && code[j] !== "'" && code[j] !== "\n") {
+      if (code[j] === "\\" && j + 1 < code.length) {
+        body += code.slice(j, j + 2);
+        j += 2;
+      } else {
+        body += code[j] === '"' ? "'" : code[j];
+        j++;
+      }
+    }
+    if (code[j] !== "'" || body.length === 0) { // not a literal tree-sitter reads: as written
+      out += code.slice(i, j);
+      i = j;
+      continue;
+    }
+    out += `"${body}"`;
+    i = j + 1;
+  }
+  return out;
+}
+
+function skipString(code: string, start: number): number {
+  let j = start + 1;
+  while (j < code.length && code[j] !== '"' && code[j] !== "\n") j += code[j] === "\\" ? 2 : 1;
+  return Math.min(code.length, j + 1);
+}
+
+function lineEnd(code: string, start: number): number {
+  const end = code.indexOf("\n", start);
+  return end === -1 ? code.length : end;
+}
+
+function blockEnd(code: string, start: number): number {
+  const end = code.indexOf("*/", start + 2);
+  return end === -1 ? code.length : end + 2;
+}
+
+/**
  * Decode a Java call as BFCL's `parse_java_function_call` does.
  *
  * @param input The model's text, already wrapped in `[…]`.
@@ -127,11 +193,8 @@ export function decodeJavaCalls(input: string): BfclCall[] | undefined {
   const code = input.slice(1, -1);
   checkNesting(code);
   const source = PREFIX + code + SUFFIX;
-  const tree = lezerParsers().java.parse(source);
-  const column = errorColumn(tree, PREFIX.length);
-  if (column !== undefined) {
-    throw new BfclDecodeError(`Error parsing java the source code (column ${column})`);
-  }
+  const parsed = PREFIX + charLiteralsAsStrings(code) + SUFFIX;
+  const tree = parseStrict("java", parsed, "Error parsing java the source code", PREFIX.length);
   let found: SyntaxNode | undefined;
   tree.iterate({
     from: PREFIX.length,

@@ -23,9 +23,8 @@
  */
 
 import type { SyntaxNode } from "@lezer/common";
-import { lezerParsers } from "../base/_lazy.ts";
 import { BfclDecodeError } from "./bfcl_python_literals.ts";
-import { checkNesting, children, errorColumn } from "./bfcl_syntax.ts";
+import { checkNesting, children, parseStrict } from "./bfcl_syntax.ts";
 import type { BfclCall } from "./bfcl_python.ts";
 
 function unquoted(value: string): string {
@@ -68,11 +67,7 @@ function args(list: SyntaxNode, source: string): Record<string, unknown> {
 export function decodeJavascriptCalls(input: string): BfclCall[] | undefined {
   const source = input.slice(1, -1);
   checkNesting(source);
-  const tree = lezerParsers().javascript.parse(source);
-  const column = errorColumn(tree);
-  if (column !== undefined) {
-    throw new BfclDecodeError(`Error js parsing the source code (column ${column})`);
-  }
+  const tree = parseStrict("javascript", source, "Error js parsing the source code");
   for (const statement of children(tree.topNode)) {
     if (statement.name !== "ExpressionStatement") continue;
     for (const call of children(statement)) {

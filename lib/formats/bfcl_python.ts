@@ -45,8 +45,14 @@
  */
 
 import type { SyntaxNode, Tree } from "@lezer/common";
-import { lezerParsers } from "../base/_lazy.ts";
-import { checkNesting, children, errorColumn, MAX_DEPTH, parts } from "./bfcl_syntax.ts";
+import {
+  checkNesting,
+  children,
+  MAX_DEPTH,
+  parseStrict,
+  parts,
+  stripChars,
+} from "./bfcl_syntax.ts";
 import {
   BfclDecodeError,
   BfclUnsupportedValue,
@@ -398,10 +404,6 @@ class PythonDecoder {
 }
 
 function topExpression(tree: Tree, text: string): SyntaxNode {
-  const column = errorColumn(tree);
-  if (column !== undefined) {
-    throw new BfclDecodeError(`SyntaxError: invalid syntax at column ${column}`);
-  }
   const statements = parts(tree.topNode);
   const inner = statements.length === 1 && statements[0]!.name === "ExpressionStatement"
     ? parts(statements[0]!)
@@ -420,9 +422,9 @@ function topExpression(tree: Tree, text: string): SyntaxNode {
  * @throws {BfclDecodeError} When BFCL's decoder would fail on it.
  */
 export function decodePythonCalls(input: string): BfclCall[] {
-  const text = input.trim().replace(/^'+|'+$/g, "");
+  const text = stripChars(input.trim(), "'");
   checkNesting(text);
-  const tree = lezerParsers().python.parse(text);
+  const tree = parseStrict("python", text, "SyntaxError: invalid syntax");
   const decoder = new PythonDecoder(text);
   const body = decoder.unwrap(topExpression(tree, text));
   const elements = body.name === "CallExpression"

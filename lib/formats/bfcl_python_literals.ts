@@ -47,7 +47,7 @@ export class BfclUnsupportedValue extends Error {
 }
 
 const INT_TEXT = /^(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|[1-9][0-9]*|0+)$/;
-const FLOAT_TEXT = /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+const FLOAT_TEXT = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
 /**
  * A Python number literal's value (`1_000`, `0x1F`, `5.0`, `1e3`, `2j`).

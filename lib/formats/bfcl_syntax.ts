@@ -10,7 +10,53 @@
  */
 
 import type { SyntaxNode, Tree } from "@lezer/common";
+import { type HeavyModules, lezerParsers } from "../base/_lazy.ts";
 import { BfclDecodeError } from "./bfcl_python_literals.ts";
+
+type Parsers = HeavyModules["lezer"];
+let strictParsers: Parsers | undefined;
+
+/**
+ * Parse a text with lezer in strict mode: the first syntax error throws
+ * instead of starting lezer's error recovery, which takes seconds on
+ * hostile text (`(]` repeated) where a strict parse stops at once. The
+ * decoders want only "parses or not", as tree-sitter's `ERROR` check gives
+ * BFCL.
+ *
+ * @param language Which parser.
+ * @param text The text.
+ * @param what The start of the error message (BFCL's own wording).
+ * @param offset Characters the text has before the model's own text.
+ * @returns The tree (without error nodes).
+ * @throws {BfclDecodeError} On a syntax error, naming its column.
+ */
+export function parseStrict(
+  language: keyof Parsers,
+  text: string,
+  what: string,
+  offset = 0,
+): Tree {
+  if (strictParsers === undefined) {
+    const loose = lezerParsers();
+    strictParsers = {
+      python: loose.python.configure({ strict: true }),
+      java: loose.java.configure({ strict: true }),
+      javascript: loose.javascript.configure({ strict: true }),
+    };
+  }
+  let tree: Tree;
+  try {
+    tree = strictParsers[language].parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    const at = /No parse at (\d+)/.exec(error.message);
+    const column = at === null ? 1 : Math.max(1, Number(at[1]) - offset + 1);
+    throw new BfclDecodeError(`${what} at column ${column}`);
+  }
+  const column = errorColumn(tree, offset);
+  if (column !== undefined) throw new BfclDecodeError(`${what} at column ${column}`);
+  return tree;
+}
 
 /** How deep values may nest before the decoder stops (the input controls it). */
 export const MAX_DEPTH = 200;
@@ -74,4 +120,21 @@ export function checkNesting(text: string): void {
       }
     } else if (ch === ")" || ch === "]" || ch === "}") depth--;
   }
+}
+
+/**
+ * Python's `str.strip(chars)`: the text without the given characters at
+ * either end (a loop, not a regular expression: `/x+$/` backtracks over
+ * every run of `x` inside the text).
+ *
+ * @param text The text.
+ * @param chars The characters to strip.
+ * @returns The stripped text.
+ */
+export function stripChars(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start]!)) start++;
+  while (end > start && chars.includes(text[end - 1]!)) end--;
+  return text.slice(start, end);
 }
