@@ -204,6 +204,16 @@ function concat(a: PyValue, b: PyValue): PyValue | undefined {
  * @param b The right operand.
  * @returns The result.
  * @throws {BfclDecodeError} Where Python raises (division by zero, bad operand types) or past the bounds.
+ *
+ * @example Usage
+ * ```ts
+ * import { foldBinary } from "./bfcl_fold.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(foldBinary("//", { kind: "int", value: 7n }, { kind: "int", value: -2n }), { kind: "int", value: -4n });
+ * assert.deepEqual(foldBinary("/", { kind: "int", value: 1n }, { kind: "int", value: 4n }), { kind: "float", value: 0.25 });
+ * assert.throws(() => foldBinary("%", { kind: "int", value: 1n }, { kind: "int", value: 0n }), /ZeroDivisionError/);
+ * ```
  */
 export function foldBinary(op: string, a: PyValue, b: PyValue): PyValue {
   const x = numeric(a);
@@ -231,6 +241,15 @@ export function foldBinary(op: string, a: PyValue, b: PyValue): PyValue {
  * @param a The operand.
  * @returns The result.
  * @throws {BfclDecodeError} On a bad operand type.
+ *
+ * @example Usage
+ * ```ts
+ * import { foldUnary } from "./bfcl_fold.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(foldUnary("~", { kind: "int", value: 5n }), { kind: "int", value: -6n });
+ * assert.deepEqual(foldUnary("not", { kind: "str", value: "" }), { kind: "bool", value: true });
+ * ```
  */
 export function foldUnary(op: string, a: PyValue): PyValue {
   if (op === "not") {

@@ -188,6 +188,18 @@ function blockEnd(code: string, start: number): number {
  * @returns The call (one at most), or `undefined` when the text holds no
  * invocation (BFCL returns `{}`: not call format).
  * @throws {BfclDecodeError} When BFCL's decoder would fail on it.
+ *
+ * @example Usage
+ * ```ts
+ * import "../base/_heavy.ts";
+ * import { decodeJavaCalls } from "./bfcl_java.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(decodeJavaCalls('[Geo.create(controller="map", size=5, items=new int[]{1, 2})]'), [
+ *   { name: "Geo.create", args: { controller: "map", size: "5", items: "new int[]{1,2}" } },
+ * ]);
+ * assert.equal(decodeJavaCalls("[x = 1]"), undefined);
+ * ```
  */
 export function decodeJavaCalls(input: string): BfclCall[] | undefined {
   const code = input.slice(1, -1);

@@ -63,6 +63,18 @@ function args(list: SyntaxNode, source: string): Record<string, unknown> {
  * @returns The call (one at most), or `undefined` when no top-level
  * statement is a call (BFCL returns `None`: not call format).
  * @throws {BfclDecodeError} When BFCL's decoder would fail on it.
+ *
+ * @example Usage
+ * ```ts
+ * import "../base/_heavy.ts";
+ * import { decodeJavascriptCalls } from "./bfcl_javascript.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(decodeJavascriptCalls("[validate(field='user', done=true, list=[1, 2])]"), [
+ *   { name: "validate", args: { field: "user", done: "true", list: "[1, 2]" } },
+ * ]);
+ * assert.equal(decodeJavascriptCalls("[f(a=1), g(b=2)]"), undefined);
+ * ```
  */
 export function decodeJavascriptCalls(input: string): BfclCall[] | undefined {
   const source = input.slice(1, -1);

@@ -421,6 +421,17 @@ function topExpression(tree: Tree, text: string): SyntaxNode {
  * @param input The model's text, already wrapped in `[…]`.
  * @returns The calls.
  * @throws {BfclDecodeError} When BFCL's decoder would fail on it.
+ *
+ * @example Usage
+ * ```ts
+ * import "../base/_heavy.ts";
+ * import { decodePythonCalls } from "./bfcl_python.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const calls = decodePythonCalls("[math.hypot(x=4, y=-5.0, unit=cm), g(1, k=[1, 2])]");
+ * assert.equal(JSON.stringify(calls), '[{"name":"math.hypot","args":{"x":4,"y":-5.0,"unit":"cm"}},{"name":"g","args":{"k":[1,2]}}]');
+ * assert.throws(() => decodePythonCalls("[f(a=math.pi)]"), /unsupported expression: attribute/);
+ * ```
  */
 export function decodePythonCalls(input: string): BfclCall[] {
   const text = stripChars(input.trim(), "'");

@@ -55,6 +55,16 @@ const FLOAT_TEXT = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
  * @param text The literal as written.
  * @returns The value.
  * @throws {BfclDecodeError} When Python would reject the literal.
+ *
+ * @example Usage
+ * ```ts
+ * import { pythonNumber } from "./bfcl_python_literals.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(pythonNumber("0x1F"), { kind: "int", value: 31n });
+ * assert.deepEqual(pythonNumber("5."), { kind: "float", value: 5 });
+ * assert.throws(() => pythonNumber("012"), /invalid number literal/);
+ * ```
  */
 export function pythonNumber(text: string): PyValue {
   const plain = text.replaceAll("_", "");
@@ -127,6 +137,16 @@ function unescape(body: string, literal: string): string {
  * @param text The literal as written.
  * @returns The value (a `str`, or `bytes` for a `b` prefix).
  * @throws {BfclDecodeError} On an f-string (BFCL's decoder rejects them) or a bad escape.
+ *
+ * @example Usage
+ * ```ts
+ * import { pythonString } from "./bfcl_python_literals.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(pythonString("'a\\tb\\u00e9'"), { kind: "str", value: "a\tbé" });
+ * assert.deepEqual(pythonString("r'\\d'"), { kind: "str", value: "\\d" });
+ * assert.equal(pythonString("b'x'").kind, "bytes");
+ * ```
  */
 export function pythonString(text: string): PyValue {
   const prefix = /^[a-zA-Z]*/.exec(text)![0].toLowerCase();
@@ -149,6 +169,14 @@ export function pythonString(text: string): PyValue {
  *
  * @param value The float.
  * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { floatRepr } from "./bfcl_python_literals.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([5, 1e16, 0.0001, 0.00001, -0].map(floatRepr), ["5.0", "1e+16", "0.0001", "1e-05", "-0.0"]);
+ * ```
  */
 export function floatRepr(value: number): string {
   if (Number.isNaN(value)) return "nan";
@@ -177,6 +205,15 @@ const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
  *
  * @param value The text.
  * @returns The literal.
+ *
+ * @example Usage
+ * ```ts
+ * import { strRepr } from "./bfcl_python_literals.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(strRepr("it's"), `"it's"`);
+ * assert.equal(strRepr("a\nb"), "'a\\nb'");
+ * ```
  */
 export function strRepr(value: string): string {
   const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
@@ -259,6 +296,16 @@ function keyText(key: PyValue): string {
  * @param value The decoded value.
  * @returns The JSON value.
  * @throws {BfclUnsupportedValue} For bytes, complex numbers, inf and nan, and keys JSON cannot hold.
+ *
+ * @example Usage
+ * ```ts
+ * import { toJsonValue } from "./bfcl_python_literals.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const value = toJsonValue({ kind: "tuple", items: [{ kind: "float", value: 5 }, { kind: "int", value: 2n ** 64n }] });
+ * assert.equal(JSON.stringify(value), "[5.0,18446744073709551616]");
+ * assert.throws(() => toJsonValue({ kind: "bytes", text: "b'x'" }), /bytes literal/);
+ * ```
  */
 export function toJsonValue(value: PyValue): unknown {
   switch (value.kind) {

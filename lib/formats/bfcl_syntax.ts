@@ -29,6 +29,16 @@ let strictParsers: Parsers | undefined;
  * @param offset Characters the text has before the model's own text.
  * @returns The tree (without error nodes).
  * @throws {BfclDecodeError} On a syntax error, naming its column.
+ *
+ * @example Usage
+ * ```ts
+ * import "../base/_heavy.ts";
+ * import { parseStrict } from "./bfcl_syntax.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(parseStrict("python", "[f(a=1)]", "SyntaxError").topNode.name, "Script");
+ * assert.throws(() => parseStrict("python", "[f(a=1) g]", "SyntaxError: invalid syntax"), /at column 9/);
+ * ```
  */
 export function parseStrict(
   language: keyof Parsers,
@@ -104,6 +114,15 @@ export function errorColumn(tree: Tree, offset = 0): number | undefined {
  *
  * @param text The call string.
  * @throws {BfclDecodeError} When it nests too deep.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkNesting } from "./bfcl_syntax.ts";
+ * import assert from "node:assert/strict";
+ *
+ * checkNesting("[f(a=[[1]], b='((((')]");
+ * assert.throws(() => checkNesting("[".repeat(201)), /nested deeper than 200 levels/);
+ * ```
  */
 export function checkNesting(text: string): void {
   let depth = 0;
@@ -130,6 +149,14 @@ export function checkNesting(text: string): void {
  * @param text The text.
  * @param chars The characters to strip.
  * @returns The stripped text.
+ *
+ * @example Usage
+ * ```ts
+ * import { stripChars } from "./bfcl_syntax.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(stripChars("``\n[f()]\n``", "`\n "), "[f()]");
+ * ```
  */
 export function stripChars(text: string, chars: string): string {
   let start = 0;
