@@ -16,6 +16,7 @@ import {
 Deno.test("SHAPES has one document reader per format, in the detection order", () => {
   assert.deepEqual(READERS.map((r) => r.name), [
     "toolscore",
+    "bfcl",
     "swe-agent",
     "mini-swe-agent",
     "gemini-cli",

@@ -21,6 +21,12 @@ export interface HeavyModules {
   yaml: typeof import("js-yaml");
   /** fflate (gzip and zip, synchronous: cassette bodies, Inspect's zipped `.eval` logs). */
   fflate: typeof import("fflate");
+  /** The Python, Java and JavaScript parsers (BFCL call strings: `lib/formats/bfcl_*.ts`). */
+  lezer: {
+    python: typeof import("@lezer/python").parser;
+    java: typeof import("@lezer/java").parser;
+    javascript: typeof import("@lezer/javascript").parser;
+  };
 }
 
 /** The loaded packages, once `_heavy.ts` (or `require`) has provided them. */

@@ -20,6 +20,7 @@
 import type { Ajv } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { type HeavyModules, heavySlot } from "./_heavy_slot.ts";
+import { hideEnv, restoreEnv } from "./_env_quiet.ts";
 
 export type { HeavyModules };
 
@@ -74,6 +75,18 @@ function required<K extends keyof HeavyModules>(key: K): HeavyModules[K] | undef
       jsonc: () => require("jsonc-parser") as HeavyModules["jsonc"],
       yaml: () => require("js-yaml") as HeavyModules["yaml"],
       fflate: () => require("fflate") as HeavyModules["fflate"],
+      lezer: () => {
+        hideEnv(); // @lezer/lr reads process.env.LOG when it loads
+        try {
+          return {
+            python: require("@lezer/python").parser,
+            java: require("@lezer/java").parser,
+            javascript: require("@lezer/javascript").parser,
+          } as HeavyModules["lezer"];
+        } finally {
+          restoreEnv();
+        }
+      },
     }[key]() as HeavyModules[K];
     REQUIRED[key] = loaded;
     return loaded;
@@ -141,4 +154,23 @@ export function yamlModule(): HeavyModules["yaml"] {
  */
 export function fflateModule(): HeavyModules["fflate"] {
   return modules("fflate", "fflate");
+}
+
+/**
+ * The Python, Java and JavaScript parsers of lezer, for BFCL's call strings.
+ *
+ * @returns The parsers.
+ * @throws {NotLoadedError} When they are not loaded yet.
+ *
+ * @example Usage
+ * ```ts
+ * import "./_heavy.ts";
+ * import { lezerParsers } from "./_lazy.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lezerParsers().python.parse("f(a=1)").topNode.name, "Script");
+ * ```
+ */
+export function lezerParsers(): HeavyModules["lezer"] {
+  return modules("lezer", "@lezer/python, @lezer/java and @lezer/javascript");
 }

@@ -42,6 +42,7 @@ import { mergeStream } from "./streams.ts";
 import { looksLikeSse, sseEvents } from "./sse.ts";
 import { findRunFile, finishRun, readTau2Messages, type RunFile } from "./runs.ts";
 import { findToolContent } from "./tool_content.ts";
+import { bfclTracesFromText } from "./bfcl.ts";
 import {
   isJsonText,
   jsonLines,
@@ -246,7 +247,8 @@ function readOne(value: unknown, source: string, format: "auto" | FormatName): T
  * content is an error; a genuine plain chat gets a note saying so.
  */
 function checked(trace: Trace, value: unknown, source: string): Trace {
-  if (trace.calls.length > 0) return trace;
+  // Issue 43: a bfcl trace of 0 calls always carries its own note (decode_error or no call).
+  if (trace.calls.length > 0 || trace.format === "bfcl") return trace;
   const content = findToolContent(value);
   if (content !== undefined) {
     throw new InputError(
@@ -343,6 +345,11 @@ export function tracesFromText(
     // Remembered, so evaluating it does not read the trace again as a call list.
     return [remember(checked(mcpTraceFromLogText(text, source), undefined, source))];
   }
+  // Issue 43: BFCL result lines, parsed with int versus float kept (bfcl.ts).
+  const bfcl = format === "auto" || format === "bfcl"
+    ? bfclTracesFromText(text, source, format === "bfcl")
+    : undefined;
+  if (bfcl !== undefined) return bfcl.map(remember);
   if (source.toLowerCase().endsWith(".jsonl")) {
     const rows = parseJsonl(text, source);
     if (rows.length === 0) throw new InputError("no traces: the file has no JSON lines", source);

@@ -52,6 +52,7 @@ const SHAPE_TEXT: Record<FormatName, string> = {
     "OpenHands event logs (action/observation events) or resolver output {instruction, history}",
   inspect: "Inspect AI eval logs (.json, zipped .eval): a trace per sample and epoch",
   "mini-swe-agent": "mini-swe-agent .traj.json chats; ```bash blocks read as bash calls",
+  bfcl: "BFCL result files (JSON lines {id, result}): decoded, function-calling or call strings",
 };
 
 /**

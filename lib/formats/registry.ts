@@ -56,6 +56,7 @@ import { miniSweAgentReader } from "./mini_swe_agent.ts";
 import { geminiCliReader, isFakeResponseLine } from "./gemini_cli.ts";
 import { openhandsReader } from "./openhands.ts";
 import { inspectReader } from "./inspect.ts";
+import { bfclReader } from "./bfcl.ts";
 
 /** What a `lines` sniffer found: the format and the lines to read as one trace. */
 export interface LinesFound {
@@ -208,6 +209,8 @@ export const SHAPES: readonly ShapeSniffer[] = [
     extensions: [".json", ".jsonl", ".yaml", ".yml"],
     document: toolscoreReader,
   },
+  // Issue 43: a BFCL result line {id, result}; its files are read line by line (bfcl.ts).
+  { shape: "bfcl", format: "bfcl", extensions: JSON_FILES, document: bfclReader },
   // Agent harnesses (issue 35), before openai: their files are chats too.
   {
     shape: "swe-agent",
@@ -358,6 +361,7 @@ export const FORMATS: readonly ("auto" | FormatName)[] = [
   "tau-bench",
   "tau2-bench",
   "vcr",
+  "bfcl",
 ];
 
 /**

@@ -91,7 +91,8 @@ export type FormatName =
   | "mini-swe-agent"
   | "gemini-cli"
   | "openhands"
-  | "inspect";
+  | "inspect"
+  | "bfcl";
 
 /** Token usage of a trace. */
 export interface Usage {
