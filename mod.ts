@@ -111,6 +111,8 @@ export type { PassVerdict } from "./lib/evaluate/mod.ts";
 // Public benchmarks imported as contracts.
 export { contractsFromTau2, tau2Index } from "./lib/benchmarks/mod.ts";
 export type { Tau2Contract, Tau2ImportOptions } from "./lib/benchmarks/mod.ts";
+export { contractsFromBfcl } from "./lib/benchmarks/mod.ts";
+export type { BfclContract, ContractsFromBfclOptions } from "./lib/benchmarks/mod.ts";
 
 // Checks: forbidden rules, credentials, honesty, side effects, evidence.
 export {

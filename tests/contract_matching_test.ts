@@ -15,7 +15,7 @@ Deno.test("contractFromMapping() reads matching and source and writes them back"
 Deno.test("contractFromMapping() refuses an unknown matching mode and a non-object source", () => {
   assert.throws(
     () => contractFromMapping({ required: [], matching: "greedy" }),
-    { message: 'matching: must be one of "optimal", "non-consuming", got "greedy"' },
+    { message: 'matching: must be one of "optimal", "non-consuming", "bfcl-greedy", got "greedy"' },
   );
   assert.throws(
     () => contractFromMapping({ required: [], source: ["x"] }),

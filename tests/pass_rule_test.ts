@@ -37,7 +37,8 @@ Deno.test("passRuleFromJson() reads score, exact and {checks} and names the path
   assert.deepEqual(passRuleFromJson("exact"), { kind: "exact" });
   assert.throws(() => passRuleFromJson("strict"), {
     name: "InputError",
-    message: 'pass: must be "score", "exact", "tau2-actions" or {checks: [...]}, got a string',
+    message:
+      'pass: must be "score", "exact", "tau2-actions", "any-call" or {checks: [...]}, got a string',
   });
   assert.throws(() => passRuleFromJson({ check: [] }), /pass\.check: unknown key "check"/);
   assert.throws(() => passRuleFromJson({ checks: "credentials" }), /pass\.checks: must be a list/);
@@ -78,7 +79,7 @@ Deno.test("loadContract() names the file and the path of a bad pass rule; toJSON
       assert.equal(error.name, "InputError");
       assert.match(
         error.message,
-        /c\.yaml: pass: must be "score", "exact", "tau2-actions" or \{checks/,
+        /c\.yaml: pass: must be "score", "exact", "tau2-actions", "any-call" or \{checks/,
       );
       return true;
     });

@@ -7,4 +7,5 @@
  * @module
  */
 
+export * from "./bfcl_import.ts";
 export * from "./tau2_contracts.ts";

@@ -41,6 +41,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "contract tools: init writes a starting contract from a known-good trace",
     load: async () => (await heavy(import("./contract.ts"))).contractCommand,
   },
+  import: {
+    summary: "import a public benchmark's tasks as contracts (bfcl, tau2)",
+    load: async () => (await heavy(import("./import.ts"))).importCommand,
+  },
   verify: {
     summary: "check receipts against their inputs (hashes, sizes, paths)",
     load: async () => (await heavy(import("./verify.ts"))).verifyCommand,

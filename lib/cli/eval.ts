@@ -112,6 +112,8 @@ Options:
                            8 MB: a run that then fails leaves it unclosed, and says so)
   -v, --verbose            every metric and every issue (past 50 traces: a line per
                            passing trace too)
+  --explain-divergence     BFCL contracts: say where a one-to-one pairing would pass what BFCL's
+                           greedy pairing fails (--json: metrics.bfcl.optimal_valid)
   -q, --quiet              one line per failing or unknown trace (name, score, verdict,
                            first reason) and the summary; past 50 traces the default
                            prints the summary first, then the failing traces

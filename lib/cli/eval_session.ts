@@ -35,6 +35,7 @@ export const FLAGS: FlagSpec = {
   "receipt-dir": { type: "string" },
   verbose: { type: "boolean", short: "v" },
   quiet: { type: "boolean", short: "q" },
+  "explain-divergence": { type: "boolean" },
   jobs: { type: "string", short: "j" },
   waivers: { type: "string" },
   "bfcl-score": { type: "string" },
@@ -243,6 +244,7 @@ export function renderScored(session: EvalSession, scored: Scored, color: boolea
       bar,
       gated: session.gated,
       verbose: session.values.verbose === true,
+      explainDivergence: session.values["explain-divergence"] === true,
       color,
     }).join("\n");
   const row = withReason(summaryRow(scored.named.name, scored.result, scored.passed), scored, bar);

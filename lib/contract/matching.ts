@@ -16,6 +16,15 @@
  *   in `metrics.matching` and decide `pass: "tau2-actions"`; the composite
  *   score keeps the one-to-one pairing, so it stays comparable with every
  *   other contract's.
+ * - `matching: "bfcl-greedy"` (BFCL, issue 43): BFCL's checker decides the
+ *   verdict under `pass: "exact"` or `pass: "any-call"` — the count first,
+ *   then the required calls in file order, each taking the first call not
+ *   yet taken that passes it, no backtracking — with BFCL's per-call rules
+ *   and its `error_type` (`lib/evaluate/bfcl_greedy.ts`). The score is still
+ *   toolscore's optimal pairing; `eval --explain-divergence` says where that
+ *   pairing would pass a trace the greedy one fails. The BFCL importer writes
+ *   it on every AST contract: with one required call greedy and optimal
+ *   pair the same way, and BFCL's call rules apply.
  * - `source`: a free object of metadata (`{benchmark, id, category, …}`),
  *   kept and written back as it was read, never scored. Its values must be
  *   JSON; its size is bounded by the file's.
@@ -38,7 +47,7 @@ import { clipEcho } from "../base/clip_input.ts";
  * assert.equal(MATCHING_MODES[0], "optimal");
  * ```
  */
-export const MATCHING_MODES = ["optimal", "non-consuming"] as const;
+export const MATCHING_MODES = ["optimal", "non-consuming", "bfcl-greedy"] as const;
 
 /** How a contract pairs its required calls with the actual calls. */
 export type MatchingMode = typeof MATCHING_MODES[number];

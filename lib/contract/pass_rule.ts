@@ -15,6 +15,12 @@
  *   every argument, no call sent an unexpected parameter, and the scored
  *   calls are exactly the calls required (none missing, none extra). Neither
  *   the score nor the evidence checks are consulted; outcomes are not read.
+ *   Under `matching: "bfcl-greedy"` the exact match is BFCL's checker's
+ *   verdict (its count rule, greedy pairing and parameter rules, see
+ *   `matching.ts`); BFCL's verdict is exact in this sense, with its own
+ *   notion of an acceptable argument (`$normalize: "bfcl"`).
+ * - `any-call`: pass when the trace has at least one call, whatever it is
+ *   (BFCL's `live_relevance`: the output decodes to a function call).
  * - `tau2-actions` (issue 44, τ²-bench's action reward): pass only when every
  *   required call is matched under `matching: "non-consuming"` (which the
  *   contract must declare). Neither the score nor the evidence checks are
@@ -76,10 +82,11 @@ export type PassRule =
   | { readonly kind: "checks"; readonly checks: readonly string[] }
   | { readonly kind: "score" }
   | { readonly kind: "exact" }
-  | { readonly kind: "tau2-actions" };
+  | { readonly kind: "tau2-actions" }
+  | { readonly kind: "any-call" };
 
 /**
- * Whether a rule reads the score: `exact` and `tau2-actions` do not.
+ * Whether a rule reads the score: `exact`, `tau2-actions` and `any-call` do not.
  *
  * @param rule The rule.
  * @returns `true` when the score must reach the bar.
@@ -91,10 +98,11 @@ export type PassRule =
  *
  * assert.equal(ruleReadsScore(DEFAULT_PASS_RULE), true);
  * assert.equal(ruleReadsScore({ kind: "tau2-actions" }), false);
+ * assert.equal(ruleReadsScore({ kind: "any-call" }), false);
  * ```
  */
 export function ruleReadsScore(rule: PassRule): boolean {
-  return rule.kind !== "exact" && rule.kind !== "tau2-actions";
+  return rule.kind !== "exact" && rule.kind !== "tau2-actions" && rule.kind !== "any-call";
 }
 
 /**
@@ -137,9 +145,12 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
   if (value === "score") return { kind: "score" };
   if (value === "exact") return { kind: "exact" };
   if (value === "tau2-actions") return { kind: "tau2-actions" };
+  if (value === "any-call") return { kind: "any-call" };
   if (!isJsonObject(value)) {
     throw new InputError(
-      `must be "score", "exact", "tau2-actions" or {checks: [...]}, got ${describeJson(value)}`,
+      `must be "score", "exact", "tau2-actions", "any-call" or {checks: [...]}, got ${
+        describeJson(value)
+      }`,
       path,
     );
   }
@@ -187,7 +198,7 @@ export function passRuleFromJson(value: unknown, path = "pass"): PassRule {
  */
 export function passRuleToJson(
   rule: PassRule,
-): "score" | "exact" | "tau2-actions" | { checks: string[] } {
+): "score" | "exact" | "tau2-actions" | "any-call" | { checks: string[] } {
   return rule.kind === "checks" ? { checks: [...rule.checks] } : rule.kind;
 }
 

@@ -247,9 +247,17 @@ export class EvaluationResult {
       },
       final_answer: this.finalAnswer,
       final_answer_source: this.finalAnswerSource,
+      // BFCL's error_type beside toolscore's explanation (matching "bfcl-greedy", issue 43).
+      ...bfclErrorType(this.metrics),
       ...traceEnvelope(this.trace),
     };
   }
+}
+
+function bfclErrorType(metrics: Record<string, unknown>): Record<string, unknown> {
+  const bfcl = metrics.bfcl as { valid?: boolean; error_type?: string } | undefined;
+  if (bfcl === undefined) return {};
+  return { error_type: bfcl.valid === true ? null : bfcl.error_type ?? null };
 }
 
 /**

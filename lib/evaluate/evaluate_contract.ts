@@ -30,6 +30,7 @@ import { splitOptional } from "../contract/split.ts";
 import { withContractBar } from "./result_bar.ts";
 import { isUserCall, scoringCalls, scoringExpected } from "../scoring/actors.ts";
 import { matchingMetrics } from "./matching_metrics.ts";
+import { bfclVerdictOf } from "./bfcl_contract.ts";
 
 /** Options for {@linkcode evaluateContract}. */
 export interface EvaluateContractOptions {
@@ -197,6 +198,9 @@ export function evaluateContract(
     optional_count: parsed.optional.length,
     forbidden_count: parsed.forbidden.length,
   };
+  const bfcl = parsed.matching === "bfcl-greedy"
+    ? { bfcl: bfclVerdictOf(parsed, views[0]!.calls, trace) }
+    : {};
   return withContractBar(
     evaluateTrace(winner.calls, trace, {
       weights: weightsGiven,
@@ -206,10 +210,12 @@ export function evaluateContract(
       honesty: options.honesty,
       baseDir: options.baseDir,
       scoredCalls: bestScored,
-      // Issue 44: a matching mode other than the default reports what it matched.
+      // Issue 44: a matching mode other than the default reports what it matched; issue 43:
+      // under bfcl-greedy, BFCL's verdict.
       extraMetrics: {
         contract_metrics: contractMetrics,
         ...matchingMetrics(parsed, winner.calls, trace.calls, trace.metadata),
+        ...bfcl,
       },
       pass: parsed.pass,
     }),

@@ -15,8 +15,10 @@
  * match, and under `tau2-actions` (issue 44) `["tau2-actions"]` when some
  * required call was not matched under the non-consuming matching
  * (`metrics.matching.matches`, computed again when absent) or the τ²
- * simulation ended early (`metrics.matching.ended_early`). It never says
- * "below bar": the score is beside it.
+ * simulation ended early (`metrics.matching.ended_early`); `["any-call"]`
+ * under `any-call` with no call. It never says "below bar": the score is
+ * beside it. When the contract's matching is `bfcl-greedy`, `exact` and
+ * `any-call` take BFCL's verdict (`metrics.bfcl`).
  *
  * @module
  */
@@ -131,9 +133,16 @@ export function passVerdict(
   options: PassVerdictOptions = {},
 ): PassVerdict {
   const rule = options.rule ?? source.passRule ?? DEFAULT_PASS_RULE;
-  if (rule.kind === "exact") {
-    const exact = exactMatch(source);
-    return { passed: exact, failedChecks: exact ? [] : ["exact"] };
+  // Under matching "bfcl-greedy" BFCL's checker decided (bfcl_greedy.ts), for both rules.
+  const bfcl = source.metrics.bfcl as { valid?: boolean } | undefined;
+  if (rule.kind === "exact" || rule.kind === "any-call") {
+    const exact = bfcl !== undefined
+      ? bfcl.valid === true
+      : rule.kind === "exact"
+      ? exactMatch(source)
+      : (source.scoredCalls ?? source.traceCalls).length > 0;
+    const check = rule.kind === "exact" ? "exact" : "any-call";
+    return { passed: exact, failedChecks: exact ? [] : [check] };
   }
   if (rule.kind === "tau2-actions") {
     const early = (source.metrics.matching as { ended_early?: string } | undefined)?.ended_early;

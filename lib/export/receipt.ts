@@ -114,7 +114,8 @@ export function recordFromReceipt(
     const failed = Array.isArray(result.failed_checks) ? result.failed_checks : undefined;
     passed = score === null
       ? null
-      : (result.pass_rule === "exact" || result.pass_rule === "tau2-actions") &&
+      : (result.pass_rule === "exact" || result.pass_rule === "tau2-actions" ||
+          result.pass_rule === "any-call") &&
           typeof result.passed === "boolean"
       ? result.passed
       : meetsBar(score, minScore) &&

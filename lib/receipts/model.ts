@@ -82,7 +82,7 @@ export interface ReceiptResult {
    * The passing rule: `"score"`, `"exact"`, `"tau2-actions"` or `{checks: [...]}` (issue 28;
    * absent in older receipts, whose `passed` was the score and no honesty error).
    */
-  pass_rule?: "score" | "exact" | "tau2-actions" | { checks: string[] };
+  pass_rule?: "score" | "exact" | "tau2-actions" | "any-call" | { checks: string[] };
   /** The bar it was held to. */
   min_score: number;
   /** Required calls made and not failed / required calls; `null` when none were required. */

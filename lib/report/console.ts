@@ -19,6 +19,28 @@ import { palette } from "./color.ts";
 import { passBarOf } from "../evaluate/result_bar.ts";
 import { summarizeIssues } from "../evaluate/issues.ts";
 
+// Where BFCL's greedy pairing and a one-to-one pairing of the same calls disagree (issue 43).
+function divergenceLine(metrics: Record<string, unknown>): string | undefined {
+  const bfcl = metrics.bfcl as { valid?: boolean; optimal_valid?: boolean } | undefined;
+  // Greedy success is a one-to-one pairing already: only a greedy failure can diverge.
+  if (bfcl?.valid !== false || bfcl.optimal_valid !== true) return undefined;
+  return "divergence: BFCL's greedy pairing fails this trace, but a one-to-one pairing of the " +
+    "same calls passes every required call (the calls are right; their order trips the greedy " +
+    "match)";
+}
+
+// BFCL's error_type and message beside toolscore's verdict (matching "bfcl-greedy", issue 43).
+function bfclReason(metrics: Record<string, unknown>): string | undefined {
+  const bfcl = metrics.bfcl as { valid?: boolean; error_type?: string; error?: string } | undefined;
+  if (bfcl === undefined || bfcl.valid === true) return undefined;
+  return `BFCL ${bfcl.error_type ?? "error"}: ${bfcl.error ?? ""}`;
+}
+
+function bfclReasonIn(metrics: Record<string, unknown>): string {
+  const reason = bfclReason(metrics);
+  return reason === undefined ? "" : ` (${reason})`;
+}
+
 /** Options for {@linkcode formatResult}. */
 export interface FormatResultOptions {
   /**
@@ -37,6 +59,12 @@ export interface FormatResultOptions {
    * @default {false}
    */
   verbose?: boolean;
+  /**
+   * Under `matching: "bfcl-greedy"`, say when toolscore's one-to-one pairing
+   * would judge the trace otherwise than BFCL's greedy pairing.
+   * @default {false}
+   */
+  explainDivergence?: boolean;
   /**
    * Colour the output.
    * @default {false}
@@ -83,7 +111,7 @@ export function formatResult(
   const { passed, failedChecks } = result.verdict(bar, evidence);
   const why =
     failedChecks.length > 0 && (meetsBar(result.score, bar) || !ruleReadsScore(result.passRule))
-      ? `failed ${failedChecks.join(", ")}`
+      ? `failed ${failedChecks.join(", ")}${bfclReasonIn(result.metrics)}`
       : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
   const lines = [
@@ -91,6 +119,8 @@ export function formatResult(
       c.dim(`(bar ${bar.toFixed(2)}${options.gated ? "" : ", report only"})`)
     }`,
   ];
+  const divergence = options.explainDivergence ? divergenceLine(result.metrics) : undefined;
+  if (divergence !== undefined) lines.push(`  ${divergence}`);
   const m = result.metrics;
   lines.push(
     `  selection ${fixed(m.selection_accuracy)}  argument F1 ${fixed(m.argument_f1)}  ` +
@@ -213,7 +243,8 @@ export function summaryRow(name: string, result: EvaluationResult, passed: boole
     requiredCalls: m.required_call_recall,
     passed,
     ...(passed ? {} : {
-      reason: matchingReason(result) ?? summarizeIssues(result, { limit: 1 }).shown[0]?.message,
+      reason: bfclReason(m) ?? matchingReason(result) ??
+        summarizeIssues(result, { limit: 1 }).shown[0]?.message,
     }),
   };
 }

@@ -14,10 +14,12 @@
 
 import { describeJson, isJsonObject, joinPath } from "./calls.ts";
 import { InputError } from "../base/errors.ts";
+import { clipEcho } from "../base/clip_input.ts";
 import { nearestDouble } from "../base/exact_number.ts";
 import type { Matcher } from "./matcher.ts";
 import { ANY, Approx, Contains, Eq, OneOf, Regex } from "./matcher_classes.ts";
 import { IsType, type JsonTypeName } from "./type_matcher.ts";
+import { bfclParamFromJson } from "./bfcl_param.ts";
 
 // An operator key: `$` but not the `$$` of an escaped data key.
 const isOperatorKey = (key: string) => key.startsWith("$") && !key.startsWith("$$");
@@ -50,13 +52,23 @@ const OPERATORS: Record<string, readonly string[]> = {
   $any: [],
   $regex: ["$flags"],
   $contains: [],
-  $one_of: [],
+  $one_of: ["$normalize", "$doc", "$language", "$unexpected", "$floats"],
   $approx: ["$rel", "$abs"],
   $type: [],
   $eq: [],
 };
 
-const MODIFIERS: Record<string, string> = { $flags: "$regex", $rel: "$approx", $abs: "$approx" };
+const MODIFIERS: Record<string, string> = {
+  $flags: "$regex",
+  $rel: "$approx",
+  $abs: "$approx",
+  // BFCL's parameter rules (bfcl_param.ts).
+  $normalize: "$one_of",
+  $doc: "$one_of",
+  $language: "$one_of",
+  $unexpected: "$one_of",
+  $floats: "$one_of",
+};
 
 // Spellings from other tools that are not a typo of ours.
 const OPERATOR_ALIASES: Record<string, string> = {
@@ -154,6 +166,22 @@ function operatorFromJson(value: Record<string, unknown>, path: string): Matcher
       case "$contains":
         return new Contains(matcherFromJson(argument, where("$contains")));
       case "$one_of":
+        if (value.$normalize !== undefined || keys.length > 1) {
+          if (value.$normalize !== "bfcl") {
+            throw new InputError(
+              `$normalize must be "bfcl" (BFCL's parameter rules; the other modifiers of ` +
+                `$one_of go with it), got ${
+                  typeof value.$normalize === "string"
+                    ? clipEcho(JSON.stringify(value.$normalize))
+                    : describeJson(value.$normalize)
+                }`,
+            );
+          }
+          if (!Array.isArray(argument)) {
+            throw new InputError(`$one_of must be a list, got ${describeJson(argument)}`);
+          }
+          return bfclParamFromJson(value, argument, path);
+        }
         if (!Array.isArray(argument) || argument.length === 0) {
           throw new InputError(`$one_of must be a non-empty list, got ${describeJson(argument)}`);
         }

@@ -1,0 +1,131 @@
+/**
+ * `toolscore import bfcl QUESTIONS.json [ANSWERS.json] -o DIR`: BFCL entries
+ * as contracts (`contractsFromBfcl`, `lib/benchmarks/bfcl_import.ts`).
+ *
+ * Everything is read and converted before anything is written, so a bad
+ * line writes nothing. Each contract goes to `DIR/<id>.json` (atomically),
+ * then `DIR/index.json`: `{benchmark: "bfcl", gorilla_commit,
+ * underscore_to_dot, contracts: [{id, category, file}]}` in file order. An
+ * existing `DIR/index.json` (or a contract file of the same name) is refused
+ * unless `--force`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { writeTextFileAtomic } from "../base/atomic_write.ts";
+import { InputError, UsageError } from "../base/errors.ts";
+import { readFileCapped } from "../base/read_limits.ts";
+import { contractsFromBfcl } from "../benchmarks/bfcl_import.ts";
+import { type CliIO, EXIT, parseFlags, stringFlag } from "./command.ts";
+import { readyOutputFolder } from "./output_ready.ts";
+
+const FLAGS = {
+  output: { type: "string", short: "o" },
+  "underscore-to-dot": { type: "boolean" },
+  "gorilla-commit": { type: "string" },
+  force: { type: "boolean" },
+} as const;
+
+const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
+
+async function readText(path: string): Promise<string> {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(await readFileCapped(path));
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    if (error instanceof Deno.errors.NotFound) {
+      throw new InputError("no such file; give the path of a BFCL question or answer file", path);
+    }
+    if (error instanceof TypeError) throw new InputError("not UTF-8 text", path);
+    throw new InputError(`cannot read it (${(error as Error).message})`, path);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * Run `toolscore import bfcl`.
+ *
+ * @param args The arguments after `import bfcl`.
+ * @param io Where to write.
+ * @returns The exit code.
+ * @throws {UsageError} On bad arguments.
+ * @throws {InputError} On a bad file (naming `file:line`), naming what to do.
+ */
+export async function importBfcl(args: string[], io: CliIO): Promise<number> {
+  const flags = parseFlags("import bfcl", args, FLAGS);
+  const [questions, answers, ...rest] = flags.positionals;
+  if (questions === undefined) {
+    throw new UsageError("import bfcl needs QUESTIONS.json; see toolscore import --help");
+  }
+  if (rest.length > 0) {
+    throw new UsageError(
+      `import bfcl takes QUESTIONS.json and at most one ANSWERS.json, got also ${rest.join(" ")}`,
+    );
+  }
+  const output = stringFlag(flags, "output");
+  if (output === undefined) {
+    throw new UsageError("import bfcl needs -o DIR, the folder to write the contracts to");
+  }
+  const commit = stringFlag(flags, "gorilla-commit");
+  if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit)) {
+    throw new UsageError(
+      `--gorilla-commit: expected a git commit (hex), got ${JSON.stringify(commit)}`,
+    );
+  }
+  const underscoreToDot = flags.values["underscore-to-dot"] === true;
+  const force = flags.values.force === true;
+  const entries = contractsFromBfcl(
+    await readText(questions),
+    answers === undefined ? undefined : await readText(answers),
+    { underscoreToDot, gorillaCommit: commit, questionsName: questions, answersName: answers },
+  );
+  for (const entry of entries) {
+    if (!SAFE_NAME.test(entry.id) || entry.id === "index") {
+      throw new InputError(
+        `id ${
+          JSON.stringify(entry.id.slice(0, 80))
+        } cannot be a file name; BFCL ids are like simple_python_0`,
+        questions,
+      );
+    }
+  }
+  await readyOutputFolder(output, "-o");
+  const index = join(output, "index.json");
+  if (!force) {
+    for (const path of [index, ...entries.map((e) => join(output, `${e.id}.json`))]) {
+      if (await exists(path)) {
+        throw new InputError("already exists; choose another -o folder or pass --force", path);
+      }
+    }
+  }
+  for (const entry of entries) {
+    await writeTextFileAtomic(
+      join(output, `${entry.id}.json`),
+      `${JSON.stringify(entry.contract, null, 2)}\n`,
+      { overwrite: force },
+    );
+  }
+  const listing = {
+    benchmark: "bfcl",
+    gorilla_commit: commit ?? null,
+    underscore_to_dot: underscoreToDot,
+    contracts: entries.map((e) => ({ id: e.id, category: e.category, file: `${e.id}.json` })),
+  };
+  await writeTextFileAtomic(index, `${JSON.stringify(listing, null, 2)}\n`, { overwrite: force });
+  const categories = [...new Set(entries.map((e) => e.category))].join(", ");
+  io.stderr(
+    `toolscore: wrote ${entries.length} contract${entries.length === 1 ? "" : "s"} ` +
+      `(${categories || "none"}) and index.json to ${output}\n`,
+  );
+  return EXIT.ok;
+}
