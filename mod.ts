@@ -105,7 +105,7 @@ export {
 } from "./lib/contract/mod.ts";
 export type { ContractOptions, Expansion, RequiredEntry } from "./lib/contract/mod.ts";
 export { DEFAULT_PASS_CHECKS, DEFAULT_PASS_RULE } from "./lib/contract/mod.ts";
-export type { PassRule } from "./lib/contract/mod.ts";
+export type { MatchingMode, PassRule } from "./lib/contract/mod.ts";
 export type { PassVerdict } from "./lib/evaluate/mod.ts";
 
 // Public benchmarks imported as contracts.

@@ -59,6 +59,7 @@ const PUBLIC_API = [
   "DEFAULT_WEIGHTS: variable",
   "DEFAULT_PASS_CHECKS: variable",
   "DEFAULT_PASS_RULE: variable",
+  "MatchingMode: typeAlias",
   "PassRule: typeAlias",
   "PassVerdict: interface",
   "detectFormat: function",

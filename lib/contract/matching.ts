@@ -47,10 +47,18 @@ import { clipEcho } from "../base/clip_input.ts";
  * assert.equal(MATCHING_MODES[0], "optimal");
  * ```
  */
-export const MATCHING_MODES = ["optimal", "non-consuming", "bfcl-greedy"] as const;
+export const MATCHING_MODES: readonly ["optimal", "non-consuming", "bfcl-greedy"] = [
+  "optimal",
+  "non-consuming",
+  "bfcl-greedy",
+];
 
-/** How a contract pairs its required calls with the actual calls. */
-export type MatchingMode = typeof MATCHING_MODES[number];
+/**
+ * How a contract pairs its required calls with the actual calls: `optimal`
+ * (one-to-one, maximizing the score), `non-consuming` (τ²'s) or
+ * `bfcl-greedy` (BFCL's).
+ */
+export type MatchingMode = "optimal" | "non-consuming" | "bfcl-greedy";
 
 /**
  * Read a contract's `matching` value.
