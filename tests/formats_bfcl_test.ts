@@ -151,6 +151,13 @@ Deno.test("readBfcl() decodes a Java call as BFCL does: every value text", () =>
       .calls[0]?.args,
     { monitor: "dbMonitor", c: "x", s: "it's" },
   );
+  // Module-declaration words are names to tree-sitter outside a module declaration (fast-check
+  // found `to()`): the calls decode, names and values as written.
+  for (const word of ["to", "with", "requires", "exports", "opens", "uses", "provides"]) {
+    const call = readBfcl({ id: "simple_java_2", result: `[a.${word}(${word}=to, s="with")]` })
+      .calls[0];
+    assert.deepEqual([call?.tool, call?.args], [`a.${word}`, { [word]: "to", s: "with" }], word);
+  }
   const bad = readBfcl({ id: "simple_java_1", result: '[f(params={"a": "1"})]' });
   assert.equal(bad.calls.length, 0);
   assert.match(String(bad.metadata?.decode_error), /Error parsing java/);

@@ -122,6 +122,10 @@ class JavaDecoder {
  * `dbMonitor`; lezer's Java grammar takes one character only. Such a literal
  * is handed to lezer as a string literal of the same length (quotes swapped,
  * an inner unescaped `"` made `'`); values are read from the original text.
+ * The same goes for the words of module declarations (`to`, `with`,
+ * `requires`, …): keywords to lezer, but plain names to tree-sitter outside a
+ * module declaration (`to(x=1)` is a call BFCL decodes); each is handed to
+ * lezer as a name of the same length (`_o`).
  */
 function charLiteralsAsStrings(code: string): string {
   let out = "";
@@ -136,6 +140,14 @@ function charLiteralsAsStrings(code: string): string {
         : blockEnd(code, i);
       out += code.slice(i, end);
       i = end;
+      continue;
+    }
+    if (WORD_CHAR.test(ch)) {
+      let j = i + 1;
+      while (j < code.length && WORD_CHAR.test(code[j]!)) j++;
+      const word = code.slice(i, j);
+      out += MODULE_WORDS.has(word) ? `_${word.slice(1)}` : word;
+      i = j;
       continue;
     }
     if (ch !== "'") {
@@ -164,6 +176,19 @@ function charLiteralsAsStrings(code: string): string {
   }
   return out;
 }
+
+// Words lezer's Java grammar reserves that tree-sitter-java reads as names in expressions.
+const MODULE_WORDS = new Set([
+  "exports",
+  "opens",
+  "provides",
+  "requires",
+  "to",
+  "transitive",
+  "uses",
+  "with",
+]);
+const WORD_CHAR = /[A-Za-z0-9_$]/;
 
 function skipString(code: string, start: number): number {
   let j = start + 1;
