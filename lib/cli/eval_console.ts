@@ -128,6 +128,10 @@ export function countLine(rows: readonly SummaryRow[], unknown: number): string 
  * assert.equal(none.exit, 0);
  * assert.equal(none.line, "no gate set: exit 0; pass --fail-under or a contract's min_score to gate");
  * assert.equal(gateVerdict(2, 1, { gated: true, barSource: "flag", bar: 0.8 }).exit, 2);
+ * assert.equal(
+ *   gateVerdict(1, 0, { gated: true, barSource: "contract", bar: 0.9 }).line,
+ *   "exit 1: 1 trace failed their contract's passing rule (min_score 0.90)",
+ * );
  * ```
  */
 export function gateVerdict(
@@ -136,9 +140,11 @@ export function gateVerdict(
   gate: GateInfo,
 ): { exit: number; line: string } {
   const parts: string[] = [];
-  const by = gate.barSource === "flag"
-    ? "the --min-score/--fail-under bar"
-    : "the contract's min_score";
+  // A contract's passing rule may fail a trace for a check or an exact mismatch at any score, so
+  // its traces "failed the passing rule"; the flag's bar is a score bar only.
+  const flag = gate.barSource === "flag";
+  const by = flag ? "the --min-score/--fail-under bar" : "their contract's passing rule";
+  const bar = flag ? gate.bar.toFixed(2) : `min_score ${gate.bar.toFixed(2)}`;
   const gateFails = gate.gated && failed > 0;
   const violations = gate.violations?.asked === true ? gate.violations.count : 0;
   if (unknown > 0) {
@@ -151,8 +157,8 @@ export function gateVerdict(
   if (gateFails) {
     return {
       exit: 1,
-      line: `exit 1: ${failed} ${failed === 1 ? "trace" : "traces"} under ${by} ` +
-        `(${gate.bar.toFixed(2)})`,
+      line: `exit 1: ${failed} ${failed === 1 ? "trace" : "traces"} ${flag ? "under" : "failed"} ` +
+        `${by} (${bar})`,
     };
   }
   if (violations > 0) {
@@ -169,5 +175,5 @@ export function gateVerdict(
       line: "no gate set: exit 0; pass --fail-under or a contract's min_score to gate",
     };
   }
-  return { exit: 0, line: `exit 0: every trace met ${by} (${gate.bar.toFixed(2)})` };
+  return { exit: 0, line: `exit 0: every trace ${flag ? "met" : "passed"} ${by} (${bar})` };
 }
