@@ -19,19 +19,10 @@ import { InputError } from "../base/errors.ts";
 import { spendLedgerPath } from "./ledger.ts";
 import { lockPathOf } from "./output_lock.ts";
 import { parseJsonLossless } from "../base/lossless_json.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 /** What {@linkcode restartOutput} moved: `[from, to]` pairs. */
 export type Moved = [string, string][];
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
 
 /**
  * The timestamp of a restart.
@@ -110,8 +101,8 @@ export async function restartOutput(output: string, outDir: string, now: Date): 
   let suffix = "";
   for (let n = 2;; n++) {
     const candidate = join(folder, `${stem}.${stamp}${suffix}${ext}`);
-    const taken = await exists(candidate) || await exists(spendLedgerPath(candidate)) ||
-      await exists(`${outDir}.${stamp}${suffix}`);
+    const taken = await pathExists(candidate) || await pathExists(spendLedgerPath(candidate)) ||
+      await pathExists(`${outDir}.${stamp}${suffix}`);
     if (!taken) break;
     if (n > 1000) throw new InputError("too many restarts in one second; wait and retry", output);
     suffix = `-${n}`;
@@ -120,11 +111,11 @@ export async function restartOutput(output: string, outDir: string, now: Date): 
   const movedDir = `${outDir}.${stamp}${suffix}`;
   const lock = basename(lockPathOf(output));
   const moves: Moved = [];
-  if (await exists(output)) moves.push([output, movedOutput]);
-  if (await exists(outDir)) moves.push([outDir, movedDir]);
+  if (await pathExists(output)) moves.push([output, movedOutput]);
+  if (await pathExists(outDir)) moves.push([outDir, movedDir]);
   // The budget ledger: moved with its rows, so the restarted matrix starts a new budget.
   const ledger = spendLedgerPath(output);
-  if (await exists(ledger)) moves.push([ledger, spendLedgerPath(movedOutput)]);
+  if (await pathExists(ledger)) moves.push([ledger, spendLedgerPath(movedOutput)]);
   for await (const entry of Deno.readDir(folder === "" ? "." : folder)) {
     if (entry.name.startsWith(`${name}.`) && entry.name !== lock) {
       moves.push([join(folder, entry.name), `${movedOutput}${entry.name.slice(name.length)}`]);

@@ -11,6 +11,7 @@ export * from "./json_limits.ts";
 export * from "./json_pointer.ts";
 export * from "./jsonl_lines.ts";
 export * from "./load.ts";
+export * from "./path_exists.ts";
 export * from "./lossless_json.ts";
 export * from "./schema_problems.ts";
 export * from "./terminal_safe.ts";

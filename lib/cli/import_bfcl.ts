@@ -19,6 +19,7 @@ import { readFileCapped } from "../base/read_limits.ts";
 import { contractsFromBfcl } from "../benchmarks/bfcl_import.ts";
 import { type CliIO, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readyOutputFolder } from "./output_ready.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 const FLAGS = {
   output: { type: "string", short: "o" },
@@ -39,16 +40,6 @@ async function readText(path: string): Promise<string> {
     }
     if (error instanceof TypeError) throw new InputError("not UTF-8 text", path);
     throw new InputError(`cannot read it (${(error as Error).message})`, path);
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
   }
 }
 
@@ -103,7 +94,7 @@ export async function importBfcl(args: string[], io: CliIO): Promise<number> {
   const index = join(output, "index.json");
   if (!force) {
     for (const path of [index, ...entries.map((e) => join(output, `${e.id}.json`))]) {
-      if (await exists(path)) {
+      if (await pathExists(path)) {
         throw new InputError("already exists; choose another -o folder or pass --force", path);
       }
     }
