@@ -70,13 +70,77 @@ Deno.test("import bfcl writes one contract per entry and an index", async () => 
       ok(validate(doc), `${file}: ${JSON.stringify(validate.errors)}`);
     }
     // A second import into the same folder is refused without --force.
-    const again = await runCollect(["import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", out]);
+    const same = [
+      "import",
+      "bfcl",
+      PARALLEL,
+      PARALLEL_ANSWERS,
+      "-o",
+      out,
+      "--gorilla-commit",
+      commit,
+    ];
+    const again = await runCollect(same);
     equal(again.code, 2);
-    match(again.err, /index\.json: already exists; choose another -o folder or pass --force/);
+    match(again.err, /parallel_0\.json: already exists; choose another -o folder or pass --force/);
     equal(
-      (await runCollect(["import", "bfcl", PARALLEL, PARALLEL_ANSWERS, "-o", out, "--force"])).code,
+      (await runCollect([...same, "--force"])).code,
       0,
     );
+    // --force replaced the entries: the index lists each id once.
+    const replaced = JSON.parse(await Deno.readTextFile(`${out}/index.json`));
+    equal(replaced.contracts.length, lines.length);
+    // Another model setting is refused in the same folder: one folder never mixes them.
+    const other = await runCollect([
+      "import",
+      "bfcl",
+      `${DATA}BFCL_v4_simple_java.json`,
+      `${DATA}possible_answer/BFCL_v4_simple_java.json`,
+      "-o",
+      out,
+    ]);
+    equal(other.code, 2);
+    match(other.err, /index\.json: was written with gorilla_commit "6ea5/);
+  });
+});
+
+Deno.test("import bfcl adds categories to one folder that eval scores in one run", async () => {
+  await withDir(async (dir) => {
+    const out = `${dir}/bfcl`;
+    for (const category of ["simple_java", "simple_javascript"]) {
+      const run = await runCollect([
+        "import",
+        "bfcl",
+        `${DATA}BFCL_v4_${category}.json`,
+        `${DATA}possible_answer/BFCL_v4_${category}.json`,
+        "-o",
+        out,
+      ]);
+      equal(run.code, 0, run.err);
+    }
+    const index = JSON.parse(await Deno.readTextFile(`${out}/index.json`));
+    const categories = new Set(index.contracts.map((e: { category: string }) => e.category));
+    deepEqual([...categories], ["simple_java", "simple_javascript"]);
+    // Real result lines of both categories (a model's leaderboard submission), one eval.
+    const real = new URL("../testdata/formats/real/", import.meta.url).pathname;
+    const run = await runCollect([
+      "eval",
+      out,
+      `${real}bfcl-gemma-v4-simple-java.lines-1-4.json`,
+      `${real}bfcl-gemma-v4-simple-javascript.lines-1-3.json`,
+      "--json",
+      "--bfcl-score",
+      `${dir}/score`,
+    ]);
+    equal(run.code === 0 || run.code === 1, true, run.err);
+    const summary = JSON.parse(run.out).summary;
+    equal(summary.categories.bfcl.simple_java.total_count, 4);
+    equal(summary.categories.bfcl.simple_javascript.total_count, 3);
+    for (const category of ["simple_java", "simple_javascript"]) {
+      const file = `${dir}/score/non_live/BFCL_v4_${category}_score.json`;
+      const header = JSON.parse((await Deno.readTextFile(file)).split("\n")[0]!);
+      deepEqual(header, summary.categories.bfcl[category]);
+    }
   });
 });
 

@@ -5,9 +5,15 @@
  * Everything is read and converted before anything is written, so a bad
  * line writes nothing. Each contract goes to `DIR/<id>.json` (atomically),
  * then `DIR/index.json`: `{benchmark: "bfcl", gorilla_commit,
- * underscore_to_dot, contracts: [{id, category, file}]}` in file order. An
- * existing `DIR/index.json` (or a contract file of the same name) is refused
- * unless `--force`.
+ * underscore_to_dot, contracts: [{id, category, file}]}` in file order.
+ *
+ * One folder may hold several categories, so that one `eval DIR RESULTS…`
+ * scores a whole BFCL run: importing into a folder whose `index.json` was
+ * written by `import bfcl` with the same commit and `--underscore-to-dot`
+ * setting adds the new entries to it (an id already listed, or a contract
+ * file of the same name, is refused unless `--force`, which replaces it). An
+ * index written otherwise is refused unless `--force`, which replaces it:
+ * one folder never mixes model settings or gorilla commits.
  *
  * @module
  */
@@ -29,6 +35,55 @@ const FLAGS = {
 } as const;
 
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,200}$/;
+
+interface IndexEntry {
+  id: string;
+  category?: unknown;
+  file: string;
+}
+
+// The entries of an index this command wrote with the same settings, kept when adding to it; []
+// for no index, or with --force for any other. Another index without --force is refused.
+async function keptEntries(
+  index: string,
+  commit: string | null,
+  underscoreToDot: boolean,
+  force: boolean,
+): Promise<IndexEntry[]> {
+  if (!(await pathExists(index))) return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(await readText(index));
+  } catch (error) {
+    if (force) return [];
+    if (error instanceof InputError) throw error;
+    throw new InputError("not an index this command wrote (not JSON); pass --force", index);
+  }
+  const listing = data as Record<string, unknown>;
+  const ours = typeof data === "object" && data !== null && listing.benchmark === "bfcl" &&
+    Array.isArray(listing.contracts) &&
+    listing.contracts.every((e: unknown) =>
+      typeof e === "object" && e !== null && typeof (e as IndexEntry).id === "string" &&
+      typeof (e as IndexEntry).file === "string"
+    );
+  if (!ours) {
+    if (force) return [];
+    throw new InputError(
+      "already exists and is not a BFCL index; choose another -o folder or pass --force",
+      index,
+    );
+  }
+  if (listing.gorilla_commit !== commit || listing.underscore_to_dot !== underscoreToDot) {
+    if (force) return [];
+    throw new InputError(
+      `was written with gorilla_commit ${JSON.stringify(listing.gorilla_commit)} and ` +
+        `underscore_to_dot ${listing.underscore_to_dot}; import with the same settings, into ` +
+        "another -o folder, or pass --force to replace it",
+      index,
+    );
+  }
+  return listing.contracts as IndexEntry[];
+}
 
 async function readText(path: string): Promise<string> {
   try {
@@ -92,8 +147,10 @@ export async function importBfcl(args: string[], io: CliIO): Promise<number> {
   }
   await readyOutputFolder(output, "-o");
   const index = join(output, "index.json");
+  const kept = await keptEntries(index, commit ?? null, underscoreToDot, force);
+  const adding = new Set(entries.map((e) => e.id));
   if (!force) {
-    for (const path of [index, ...entries.map((e) => join(output, `${e.id}.json`))]) {
+    for (const path of entries.map((e) => join(output, `${e.id}.json`))) {
       if (await pathExists(path)) {
         throw new InputError("already exists; choose another -o folder or pass --force", path);
       }
@@ -110,9 +167,14 @@ export async function importBfcl(args: string[], io: CliIO): Promise<number> {
     benchmark: "bfcl",
     gorilla_commit: commit ?? null,
     underscore_to_dot: underscoreToDot,
-    contracts: entries.map((e) => ({ id: e.id, category: e.category, file: `${e.id}.json` })),
+    contracts: [
+      ...kept.filter((entry) => !adding.has(entry.id)),
+      ...entries.map((e) => ({ id: e.id, category: e.category, file: `${e.id}.json` })),
+    ],
   };
-  await writeTextFileAtomic(index, `${JSON.stringify(listing, null, 2)}\n`, { overwrite: force });
+  await writeTextFileAtomic(index, `${JSON.stringify(listing, null, 2)}\n`, {
+    overwrite: true,
+  });
   const categories = [...new Set(entries.map((e) => e.category))].join(", ");
   io.stderr(
     `toolscore: wrote ${entries.length} contract${entries.length === 1 ? "" : "s"} ` +
