@@ -36,6 +36,8 @@ const TEMP = { dir: new URL("..", import.meta.url).pathname, prefix: ".export_",
 const SOURCE = { kind: "agent_run" as const, path: "runs.jsonl", sha256: "0".repeat(64), line: 1 };
 
 /** Every trace file under testdata/formats, one format folder at a time (the invalid ones left out). */
+const RAISED = "testdata/formats/real/tau-bench-assertions-agent-retail-80-89-two-raised.json";
+
 function formatTraces(): string[] {
   const files: string[] = [];
   for (const folder of [...Deno.readDirSync("testdata/formats")].map((e) => e.name).sort()) {
@@ -43,8 +45,12 @@ function formatTraces(): string[] {
       continue;
     }
     for (const entry of [...Deno.readDirSync(`testdata/formats/${folder}`)]) {
-      // real/ sidecars (*.expected.json) say what a trace reads as; they are not traces.
-      if (/\.jsonl?$/.test(entry.name) && !entry.name.endsWith(".expected.json")) {
+      // real/ sidecars (*.expected.json) say what a trace reads as; they are not traces. A run
+      // file with runs that raised is refused whole by export (tested on its own below).
+      if (
+        /\.jsonl?$/.test(entry.name) && !entry.name.endsWith(".expected.json") &&
+        !RAISED.endsWith(entry.name)
+      ) {
         files.push(`testdata/formats/${folder}/${entry.name}`);
       }
     }
@@ -102,6 +108,15 @@ Deno.test("exportRecords() writes records that validate, for every kind of input
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("exportRecords() refuses a run file whose runs raised, naming the run", async () => {
+  // Nothing is half-written: the file's readable runs are not exported without the raised ones.
+  await assert.rejects(
+    () => exportRecords([RAISED], { gold: CONTRACT, variant: "mini" }),
+    (error: Error) =>
+      error.name === "InputError" && /\[4\]\.traj: the run raised/.test(error.message),
+  );
 });
 
 Deno.test("recordFromRun() reads an agent-run row as the API reference describes", async () => {
