@@ -114,9 +114,13 @@ export function formatResult(
       ? `failed ${failedChecks.join(", ")}${bfclReasonIn(result.metrics)}`
       : "below bar";
   const verdict = passed ? c.green("PASS") : options.gated ? c.red(`FAIL: ${why}`) : c.yellow(why);
+  // A rule that does not read the score (exact, tau2-actions, any-call) is named, not a bar.
+  const rule = ruleReadsScore(result.passRule)
+    ? `bar ${bar.toFixed(2)}`
+    : `rule ${result.passRule.kind}`;
   const lines = [
     `${c.bold(name)}  score ${result.score.toFixed(2)} ${result.grade}  ${verdict} ${
-      c.dim(`(bar ${bar.toFixed(2)}${options.gated ? "" : ", report only"})`)
+      c.dim(`(${rule}${options.gated ? "" : ", report only"})`)
     }`,
   ];
   const divergence = options.explainDivergence ? divergenceLine(result.metrics) : undefined;
