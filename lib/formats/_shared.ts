@@ -102,6 +102,32 @@ export function setArgs(call: ToolCall, raw: unknown): void {
 }
 
 /**
+ * JSON text as its value (integers a double cannot hold keep their digits),
+ * or `undefined` when it is not JSON or is past the input limits (too deep,
+ * `1e400`). JSON text never parses to `undefined`, so it says "not JSON".
+ *
+ * @example Usage
+ * ```ts
+ * import { jsonFromText } from "./_shared.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(jsonFromText('{"a": 1}'), { a: 1 });
+ * assert.equal(jsonFromText("null"), null);
+ * assert.equal(jsonFromText("{a:"), undefined);
+ * assert.equal(jsonFromText("1e400"), undefined);
+ * ```
+ */
+export function jsonFromText(text: string): unknown {
+  try {
+    const value = parseJsonLossless(text);
+    checkParsed(text, value);
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A tool result given as text: a JSON object or array is kept parsed (so
  * `result.status` and row counts can be read); any other text stays text.
  */
@@ -112,13 +138,8 @@ export function resultFromText(text: string): unknown {
     const head = text.trimStart()[0];
     if (head !== "{" && head !== "[") return text;
   }
-  try {
-    const value = parseJsonLossless(text);
-    checkParsed(text, value); // past the limits it stays text
-    return value;
-  } catch {
-    return text;
-  }
+  const value = jsonFromText(text);
+  return value === undefined ? text : value; // past the limits it stays text
 }
 
 /**

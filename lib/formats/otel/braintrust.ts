@@ -24,9 +24,8 @@
  * @module
  */
 
-import { checkJsonLimits } from "../../base/json_limits.ts";
 import { isJsonObject, type JsonObject } from "../../scoring/calls.ts";
-import { parseJsonLossless } from "../../base/lossless_json.ts";
+import { jsonFromText } from "../_shared.ts";
 
 /** What a Braintrust span records. */
 export interface BraintrustSpan {
@@ -42,13 +41,8 @@ export interface BraintrustSpan {
 
 function parse(value: unknown): unknown {
   if (typeof value !== "string") return value;
-  try {
-    const parsed = parseJsonLossless(value);
-    checkJsonLimits(parsed); // past the input limits it is not read
-    return parsed;
-  } catch {
-    return value;
-  }
+  const parsed = jsonFromText(value);
+  return parsed === undefined ? value : parsed; // past the input limits it is not read
 }
 
 /**

@@ -42,13 +42,11 @@
  * @module
  */
 
-import { checkJsonLimits } from "../../base/json_limits.ts";
 import { isJsonObject, type JsonObject, type ToolCall } from "../../scoring/calls.ts";
 import { InputError } from "../../base/errors.ts";
-import { idOf, resultFromText, setArgs } from "../_shared.ts";
+import { idOf, jsonFromText, resultFromText, setArgs } from "../_shared.ts";
 import type { Span } from "./spans.ts";
 import { braintrustMessages, braintrustSpan } from "./braintrust.ts";
-import { parseJsonLossless } from "../../base/lossless_json.ts";
 
 /** A tool result seen in a model span's input. */
 export interface SeenResult {
@@ -72,17 +70,9 @@ export interface MessageCalls {
 
 const MAX_INDEX = 10_000;
 
+// An object or array given as text, parsed (past the input limits it stays text).
 function json(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  const head = value.trimStart()[0];
-  if (head !== "{" && head !== "[") return value;
-  try {
-    const parsed = parseJsonLossless(value);
-    checkJsonLimits(parsed); // past the input limits it stays text
-    return parsed;
-  } catch {
-    return value;
-  }
+  return typeof value === "string" ? resultFromText(value) : value;
 }
 
 /**
@@ -201,13 +191,8 @@ function executionResult(span: Span): unknown {
   const entity = a["traceloop.entity.output"];
   if (typeof entity === "string" && a["gen_ai.tool.call.result"] === undefined) {
     // OpenLLMetry writes the return value as JSON (a string result is quoted).
-    try {
-      const parsed = parseJsonLossless(entity);
-      checkJsonLimits(parsed); // past the input limits it stays text
-      return parsed;
-    } catch {
-      return entity;
-    }
+    const parsed = jsonFromText(entity);
+    return parsed === undefined ? entity : parsed; // past the input limits it stays text
   }
   const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ??
     a["ai.toolCall.output"] ?? a["traceloop.entity.output"] ??

@@ -6,13 +6,11 @@
  * @module
  */
 
-import { checkJsonLimits } from "../../base/json_limits.ts";
 import { isJsonObject, type JsonObject, type Usage } from "../../scoring/calls.ts";
-import { addUsage } from "../_shared.ts";
+import { addUsage, jsonFromText } from "../_shared.ts";
 import { unflatten } from "./conventions.ts";
 import type { Span } from "./spans.ts";
 import { braintrustOutputText, braintrustSpan } from "./braintrust.ts";
-import { parseJsonLossless } from "../../base/lossless_json.ts";
 
 const INFERENCE = new Set(["chat", "text_completion", "generate_content"]);
 
@@ -111,14 +109,7 @@ export function traceModel(spans: readonly Span[]): string | undefined {
 }
 
 function parse(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    const parsed = parseJsonLossless(value);
-    checkJsonLimits(parsed); // past the input limits it is not read
-    return parsed;
-  } catch {
-    return undefined;
-  }
+  return typeof value === "string" ? jsonFromText(value) : value; // past the limits: not read
 }
 
 /**
