@@ -48,6 +48,7 @@ import { InputError } from "../base/errors.ts";
 import { maxMessageBytes, sizeText } from "../base/read_limits.ts";
 import { checkJsonLimits } from "../base/json_limits.ts";
 import { parseJsonLossless } from "../base/lossless_json.ts";
+import { textLines } from "../base/jsonl_lines.ts";
 import { documentReader, type FormatReader } from "./reader.ts";
 import { type BfclCall, BfclDecodeError, decodePythonCalls } from "./bfcl_python.ts";
 import { decodeJavaCalls } from "./bfcl_java.ts";
@@ -342,13 +343,7 @@ export function bfclTracesFromText(
   if (!forced && (!HEAD.test(first) || !first.includes('"result"'))) return undefined;
   const cap = maxMessageBytes();
   const traces: Trace[] = [];
-  let line = 0;
-  for (let start = 0; start < text.length;) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    line++;
-    const row = text.slice(start, end);
-    start = end + 1;
+  for (const { text: row, line } of textLines(text)) {
     if (row.trim() === "") continue;
     const where = `${source}:${line}`;
     if (row.length > cap) throw new InputError(`a line longer than ${sizeText(cap)}`, where);
