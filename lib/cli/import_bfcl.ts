@@ -21,7 +21,7 @@
 import { join } from "node:path";
 import { writeTextFileAtomic } from "../base/atomic_write.ts";
 import { InputError, UsageError } from "../base/errors.ts";
-import { readFileCapped } from "../base/read_limits.ts";
+import { readTextFile } from "../base/load.ts";
 import { contractsFromBfcl } from "../benchmarks/bfcl_import.ts";
 import { type CliIO, EXIT, parseFlags, stringFlag } from "./command.ts";
 import { readyOutputFolder } from "./output_ready.ts";
@@ -53,7 +53,7 @@ async function keptEntries(
   if (!(await pathExists(index))) return [];
   let data: unknown;
   try {
-    data = JSON.parse(await readText(index));
+    data = JSON.parse(await readTextFile(index));
   } catch (error) {
     if (force) return [];
     if (error instanceof InputError) throw error;
@@ -83,19 +83,6 @@ async function keptEntries(
     );
   }
   return listing.contracts as IndexEntry[];
-}
-
-async function readText(path: string): Promise<string> {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(await readFileCapped(path));
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError("no such file; give the path of a BFCL question or answer file", path);
-    }
-    if (error instanceof TypeError) throw new InputError("not UTF-8 text", path);
-    throw new InputError(`cannot read it (${(error as Error).message})`, path);
-  }
 }
 
 /**
@@ -131,8 +118,8 @@ export async function importBfcl(args: string[], io: CliIO): Promise<number> {
   const underscoreToDot = flags.values["underscore-to-dot"] === true;
   const force = flags.values.force === true;
   const entries = contractsFromBfcl(
-    await readText(questions),
-    answers === undefined ? undefined : await readText(answers),
+    await readTextFile(questions),
+    answers === undefined ? undefined : await readTextFile(answers),
     { underscoreToDot, gorillaCommit: commit, questionsName: questions, answersName: answers },
   );
   for (const entry of entries) {
